@@ -1,0 +1,174 @@
+//! The wit-bindgen glue, compiled only for wasm: exports `tools` over the
+//! imported `host-fs`. It converts types and nothing else; every rule lives in
+//! the plain modules.
+
+use std::cell::RefCell;
+
+use crate::args::ReadArgs;
+use crate::fs::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
+use crate::result::{Block, ToolResult};
+use crate::session::Session;
+
+wit_bindgen::generate!({
+    path: "../wit",
+    world: "filetools",
+});
+
+use exports::filetools::core::tools as wit;
+use filetools::core::host_fs;
+use filetools::core::types as wit_types;
+
+/// [`HostFs`] over the imported interface.
+#[derive(Debug, Clone, Copy)]
+struct ImportedFs;
+
+impl From<wit_types::FileKind> for FileKind {
+    fn from(kind: wit_types::FileKind) -> Self {
+        match kind {
+            wit_types::FileKind::File => FileKind::File,
+            wit_types::FileKind::Directory => FileKind::Directory,
+            wit_types::FileKind::Symlink => FileKind::Symlink,
+            wit_types::FileKind::Fifo => FileKind::Fifo,
+            wit_types::FileKind::Socket => FileKind::Socket,
+            wit_types::FileKind::BlockDevice => FileKind::BlockDevice,
+            wit_types::FileKind::CharDevice => FileKind::CharDevice,
+            wit_types::FileKind::Other => FileKind::Other,
+        }
+    }
+}
+
+impl From<wit_types::Metadata> for Metadata {
+    fn from(meta: wit_types::Metadata) -> Self {
+        Metadata {
+            kind: meta.kind.into(),
+            size: meta.size,
+            mtime_ns: meta.mtime_ns,
+            readonly: meta.readonly,
+        }
+    }
+}
+
+impl From<wit_types::FsError> for FsError {
+    fn from(err: wit_types::FsError) -> Self {
+        match err {
+            wit_types::FsError::NotFound => FsError::NotFound,
+            wit_types::FsError::PermissionDenied => FsError::PermissionDenied,
+            wit_types::FsError::IsADirectory => FsError::IsADirectory,
+            wit_types::FsError::NotADirectory => FsError::NotADirectory,
+            wit_types::FsError::OutsideSandbox => FsError::OutsideSandbox,
+            wit_types::FsError::ReadOnly => FsError::ReadOnly,
+            wit_types::FsError::Conflict => FsError::Conflict,
+            wit_types::FsError::Io(message) => FsError::Io(message),
+        }
+    }
+}
+
+impl HostFs for ImportedFs {
+    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+        host_fs::stat(path).map(Into::into).map_err(Into::into)
+    }
+
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+        host_fs::read(path, offset, len).map_err(Into::into)
+    }
+
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        let entries = host_fs::list_dir(path).map_err(FsError::from)?;
+        Ok(entries
+            .into_iter()
+            .map(|e| DirEntry {
+                name: e.name,
+                kind: e.kind.into(),
+                size: e.size,
+            })
+            .collect())
+    }
+
+    fn write_file(
+        &self,
+        path: &str,
+        data: &[u8],
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        let precondition = match precondition {
+            Precondition::Any => host_fs::Precondition::Any,
+            Precondition::Absent => host_fs::Precondition::Absent,
+            Precondition::Matches(stamp) => host_fs::Precondition::Matches(host_fs::FileStamp {
+                size: stamp.size,
+                mtime_ns: stamp.mtime_ns,
+                sha256: stamp.sha256.clone(),
+            }),
+        };
+        host_fs::write_file(path, data, &precondition)
+            .map(Into::into)
+            .map_err(Into::into)
+    }
+}
+
+fn to_wit(result: ToolResult) -> wit::ToolResult {
+    wit::ToolResult {
+        content: result
+            .content
+            .into_iter()
+            .map(|block| match block {
+                Block::Text(text) => wit::ContentBlock::Text(text),
+                Block::Image {
+                    mime_type,
+                    data,
+                    width,
+                    height,
+                } => wit::ContentBlock::Image(wit::Image {
+                    mime_type,
+                    data,
+                    width,
+                    height,
+                }),
+            })
+            .collect(),
+        is_error: result.is_error,
+        metadata: result.metadata.to_string(),
+    }
+}
+
+struct Component;
+
+/// The exported `session` resource.
+struct SessionResource(RefCell<Session<ImportedFs>>);
+
+impl wit::Guest for Component {
+    type Session = SessionResource;
+
+    fn definitions() -> Vec<wit::ToolDefinition> {
+        crate::definitions::definitions()
+            .into_iter()
+            .map(|d| wit::ToolDefinition {
+                name: d.name.to_owned(),
+                description: d.description,
+                input_schema: d.input_schema.to_string(),
+            })
+            .collect()
+    }
+}
+
+impl wit::GuestSession for SessionResource {
+    fn open(config: String) -> Result<wit::Session, String> {
+        let session = Session::open(&config, ImportedFs)?;
+        Ok(wit::Session::new(SessionResource(RefCell::new(session))))
+    }
+
+    fn call(&self, tool: String, arguments: String) -> wit::ToolResult {
+        to_wit(self.0.borrow_mut().call(&tool, &arguments))
+    }
+
+    fn read(&self, args: wit::ReadArgs) -> wit::ToolResult {
+        let args = ReadArgs {
+            file_path: args.file_path,
+            offset: args.offset.map(|n| n.max(1)),
+            limit: args.limit,
+            char_offset: args.char_offset.map(|n| n.max(1)),
+        };
+        to_wit(self.0.borrow_mut().read(&args))
+    }
+}
+
+export!(Component);

@@ -1,0 +1,146 @@
+//! [`Config`]: every cap and policy of a session, with its default, in one
+//! place (SPEC R2, R10). A host passes it as a JSON object; `{}` takes every
+//! default, unknown keys and out-of-range values are refused by name.
+//!
+//! ```
+//! let config = filetools_core::Config::from_json(r#"{"max_lines": 500}"#).unwrap();
+//! assert_eq!(config.max_lines, 500);
+//! assert_eq!(config.max_line_chars, filetools_core::config::DEFAULT_MAX_LINE_CHARS);
+//! ```
+
+use serde::Deserialize;
+
+/// Lines shown by one read when no `limit` is given.
+pub const DEFAULT_MAX_LINES: u64 = 2000;
+/// Characters of one line shown before it is cut.
+pub const DEFAULT_MAX_LINE_CHARS: u64 = 2000;
+/// Output budget of one call, in estimated tokens.
+pub const DEFAULT_MAX_OUTPUT_TOKENS: u64 = 25_000;
+/// Bytes counted as one token when estimating.
+pub const DEFAULT_BYTES_PER_TOKEN: u64 = 4;
+/// Bytes fetched from the host per `read` call.
+pub const DEFAULT_CHUNK_BYTES: u32 = 64 * 1024;
+/// Bytes scanned past the shown page to count the file's lines; beyond this
+/// the total is reported as "more than N".
+pub const DEFAULT_COUNT_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A session's caps and policies.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Lines shown by one read when the model gives no `limit`.
+    pub max_lines: u64,
+    /// Characters shown of one line before it is cut at a grapheme boundary.
+    pub max_line_chars: u64,
+    /// Output budget of one call in estimated tokens; a page stops at the last
+    /// whole line that fits.
+    pub max_output_tokens: u64,
+    /// Bytes per token used for the cheap token estimate.
+    pub bytes_per_token: u64,
+    /// Bytes asked of the host per read; memory stays bounded by it.
+    pub chunk_bytes: u32,
+    /// Bytes scanned beyond the page to count total lines.
+    pub count_limit_bytes: u64,
+    /// The absolute path the model knows the workspace root by, e.g.
+    /// `/home/me/project`; absolute paths under it are accepted. Empty: only
+    /// relative paths are accepted.
+    pub root: String,
+    /// The session's working directory, relative to the root (`.` = root);
+    /// relative paths are resolved from it.
+    pub cwd: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            max_lines: DEFAULT_MAX_LINES,
+            max_line_chars: DEFAULT_MAX_LINE_CHARS,
+            max_output_tokens: DEFAULT_MAX_OUTPUT_TOKENS,
+            bytes_per_token: DEFAULT_BYTES_PER_TOKEN,
+            chunk_bytes: DEFAULT_CHUNK_BYTES,
+            count_limit_bytes: DEFAULT_COUNT_LIMIT_BYTES,
+            root: String::new(),
+            cwd: ".".to_owned(),
+        }
+    }
+}
+
+impl Config {
+    /// Parses and validates a JSON config object.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        let text = if text.trim().is_empty() { "{}" } else { text };
+        let config: Config =
+            serde_json::from_str(text).map_err(|err| format!("invalid session config: {err}"))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let positive = [
+            ("max_lines", self.max_lines),
+            ("max_line_chars", self.max_line_chars),
+            ("max_output_tokens", self.max_output_tokens),
+            ("bytes_per_token", self.bytes_per_token),
+            ("chunk_bytes", u64::from(self.chunk_bytes)),
+        ];
+        for (name, value) in positive {
+            if value == 0 {
+                return Err(format!("invalid session config: {name} must be at least 1"));
+            }
+        }
+        if self.budget_bytes() < MIN_BUDGET_BYTES {
+            return Err(format!(
+                "invalid session config: max_output_tokens * bytes_per_token must be at least {MIN_BUDGET_BYTES} bytes"
+            ));
+        }
+        if !self.root.is_empty() && !self.root.starts_with('/') {
+            return Err(format!(
+                "invalid session config: root must be an absolute path, got {:?}",
+                self.root
+            ));
+        }
+        Ok(())
+    }
+
+    /// The output budget in bytes.
+    pub fn budget_bytes(&self) -> u64 {
+        self.max_output_tokens.saturating_mul(self.bytes_per_token)
+    }
+
+    /// Estimated tokens of `bytes` bytes of output, rounded up.
+    pub fn estimate_tokens(&self, bytes: u64) -> u64 {
+        bytes.div_ceil(self.bytes_per_token)
+    }
+}
+
+/// The smallest output budget that still leaves room for a line and its
+/// notices.
+pub const MIN_BUDGET_BYTES: u64 = 512;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_object_takes_defaults() {
+        assert_eq!(Config::from_json("{}").unwrap(), Config::default());
+        assert_eq!(Config::from_json("").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let err = Config::from_json(r#"{"max_linez": 3}"#).unwrap_err();
+        assert!(err.contains("max_linez"), "{err}");
+    }
+
+    #[test]
+    fn zero_caps_are_refused() {
+        let err = Config::from_json(r#"{"max_lines": 0}"#).unwrap_err();
+        assert!(err.contains("max_lines must be at least 1"), "{err}");
+    }
+
+    #[test]
+    fn relative_root_is_refused() {
+        assert!(Config::from_json(r#"{"root": "proj"}"#).is_err());
+    }
+}

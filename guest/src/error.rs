@@ -1,0 +1,263 @@
+//! Model-facing failures: each renders as one short sentence that names the
+//! cause and the next step (SPEC S4). They become a tool result with
+//! `is-error` set; the conversion from host errors lives here too.
+//!
+//! ```
+//! use filetools_core::error::ToolError;
+//! let err = ToolError::UnknownTool { name: "cat".into() };
+//! assert_eq!(err.to_string(), "Error: unknown tool \"cat\"; the tools are: read.");
+//! ```
+
+use std::fmt;
+
+use crate::fs::{FileKind, FsError};
+use crate::path::PathError;
+
+/// The compact argument schema of `read`, quoted by argument errors.
+pub const READ_SCHEMA: &str = "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1}";
+
+/// Names of every tool, as the model calls them.
+pub const TOOL_NAMES: &str = "read";
+
+/// A failed tool call, as the model sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolError {
+    /// The arguments are not a JSON object.
+    ArgumentsNotObject {
+        /// What the JSON parser said, or what was sent instead.
+        detail: String,
+    },
+    /// A required argument is missing.
+    MissingArgument {
+        /// Its name.
+        name: &'static str,
+    },
+    /// An argument the tool does not know.
+    UnknownArgument {
+        /// The name sent.
+        name: String,
+    },
+    /// An argument has the wrong type or range.
+    InvalidArgument {
+        /// Its name.
+        name: &'static str,
+        /// What it must be.
+        expected: &'static str,
+        /// What was sent, as JSON.
+        got: String,
+    },
+    /// No such tool.
+    UnknownTool {
+        /// The name sent.
+        name: String,
+    },
+    /// The path cannot be mapped into the workspace.
+    BadPath {
+        /// The path as sent.
+        path: String,
+        /// Why.
+        reason: PathError,
+        /// The workspace root, if the host named it.
+        root: String,
+    },
+    /// A file-system call failed.
+    Fs {
+        /// The path as sent.
+        path: String,
+        /// The host's error.
+        error: FsError,
+    },
+    /// The path is a directory.
+    IsDirectory {
+        /// The path as sent.
+        path: String,
+    },
+    /// The path is a FIFO, socket or device: reading could block.
+    NotRegular {
+        /// The path as sent.
+        path: String,
+        /// What it is.
+        kind: FileKind,
+    },
+}
+
+impl ToolError {
+    /// A stable machine-readable name for metadata, e.g. `not_found`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ToolError::ArgumentsNotObject { .. }
+            | ToolError::MissingArgument { .. }
+            | ToolError::UnknownArgument { .. }
+            | ToolError::InvalidArgument { .. } => "invalid_arguments",
+            ToolError::UnknownTool { .. } => "unknown_tool",
+            ToolError::BadPath { .. } => "bad_path",
+            ToolError::IsDirectory { .. } => "is_directory",
+            ToolError::NotRegular { .. } => "not_regular_file",
+            ToolError::Fs { error, .. } => match error {
+                FsError::NotFound => "not_found",
+                FsError::PermissionDenied => "permission_denied",
+                FsError::IsADirectory => "is_directory",
+                FsError::NotADirectory => "not_a_directory",
+                FsError::OutsideSandbox => "outside_sandbox",
+                FsError::ReadOnly => "read_only",
+                FsError::Conflict => "conflict",
+                FsError::Io(_) => "io",
+            },
+        }
+    }
+
+    /// Wraps a host error for `path`, turning kind errors into their own cases.
+    pub fn from_fs(path: &str, error: FsError) -> Self {
+        match error {
+            FsError::IsADirectory => ToolError::IsDirectory {
+                path: path.to_owned(),
+            },
+            error => ToolError::Fs {
+                path: path.to_owned(),
+                error,
+            },
+        }
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolError::ArgumentsNotObject { detail } => {
+                write!(
+                    f,
+                    "Error: the arguments must be a JSON object ({detail}); {READ_SCHEMA}."
+                )
+            }
+            ToolError::MissingArgument { name } => {
+                write!(f, "Error: {name} is required; {READ_SCHEMA}.")
+            }
+            ToolError::UnknownArgument { name } => {
+                write!(f, "Error: unknown argument {name:?}; {READ_SCHEMA}.")
+            }
+            ToolError::InvalidArgument {
+                name,
+                expected,
+                got,
+            } => write!(
+                f,
+                "Error: {name} must be {expected}, got {got}; {READ_SCHEMA}."
+            ),
+            ToolError::UnknownTool { name } => {
+                write!(
+                    f,
+                    "Error: unknown tool {name:?}; the tools are: {TOOL_NAMES}."
+                )
+            }
+            ToolError::BadPath { path, reason, root } => match reason {
+                PathError::Empty => {
+                    f.write_str("Error: file_path is empty; give the path of a file.")
+                }
+                PathError::Nul => write!(
+                    f,
+                    "Error: {path:?} contains a NUL byte; no file has such a name."
+                ),
+                PathError::OutsideRoot if root.is_empty() => write!(
+                    f,
+                    "Error: {path} is outside the workspace; use a path relative to the workspace root."
+                ),
+                PathError::OutsideRoot => write!(
+                    f,
+                    "Error: {path} is outside the workspace {root}; only files under it can be read."
+                ),
+            },
+            ToolError::IsDirectory { path } => {
+                write!(
+                    f,
+                    "Error: {path} is a directory; give the path of a file inside it."
+                )
+            }
+            ToolError::NotRegular { path, kind } => write!(
+                f,
+                "Error: {path} is {}; reading it could block forever, so it is refused.",
+                kind.describe()
+            ),
+            ToolError::Fs { path, error } => match error {
+                FsError::NotFound => write!(
+                    f,
+                    "Error: {path} does not exist; check the spelling and the directory."
+                ),
+                FsError::NotADirectory => write!(
+                    f,
+                    "Error: {path} does not exist: a parent of it is a file, not a directory."
+                ),
+                FsError::OutsideSandbox => write!(
+                    f,
+                    "Error: {path} leads outside the workspace (through a symlink); only files inside it can be read."
+                ),
+                FsError::PermissionDenied => write!(
+                    f,
+                    "Error: permission denied for {path}; the host does not allow reading it."
+                ),
+                FsError::ReadOnly => write!(
+                    f,
+                    "Error: {path} cannot be changed: the workspace is read-only."
+                ),
+                FsError::Conflict => write!(
+                    f,
+                    "Error: {path} changed on disk since it was read; read it again first."
+                ),
+                FsError::IsADirectory => {
+                    write!(
+                        f,
+                        "Error: {path} is a directory; give the path of a file inside it."
+                    )
+                }
+                FsError::Io(message) => write!(
+                    f,
+                    "Error: reading {path} failed ({message}); try again, or read another file."
+                ),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_cause_and_next_step() {
+        let not_found = ToolError::from_fs("src/mian.rs", FsError::NotFound);
+        assert_eq!(
+            not_found.to_string(),
+            "Error: src/mian.rs does not exist; check the spelling and the directory."
+        );
+        assert_eq!(not_found.code(), "not_found");
+        let fifo = ToolError::NotRegular {
+            path: "pipe".into(),
+            kind: FileKind::Fifo,
+        };
+        assert_eq!(
+            fifo.to_string(),
+            "Error: pipe is a FIFO (named pipe); reading it could block forever, so it is refused."
+        );
+        let outside = ToolError::BadPath {
+            path: "/etc/passwd".into(),
+            reason: PathError::OutsideRoot,
+            root: "/work/p".into(),
+        };
+        assert_eq!(
+            outside.to_string(),
+            "Error: /etc/passwd is outside the workspace /work/p; only files under it can be read."
+        );
+    }
+
+    #[test]
+    fn argument_errors_quote_the_schema() {
+        let err = ToolError::InvalidArgument {
+            name: "limit",
+            expected: "an integer >= 1",
+            got: "0".into(),
+        };
+        assert_eq!(
+            err.to_string(),
+            format!("Error: limit must be an integer >= 1, got 0; {READ_SCHEMA}.")
+        );
+    }
+}

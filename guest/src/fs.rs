@@ -1,0 +1,172 @@
+//! The guest's only window on files: the [`HostFs`] trait.
+//!
+//! Every byte the tools read or write goes through it (SPEC §1). In the
+//! component it is backed by the imported WIT interface `host-fs`; natively it
+//! is backed by [`crate::MemFs`] in tests or by any host-side adapter. Paths are
+//! root-relative, `/`-separated and normalised (see [`crate::path`]), e.g.
+//! `src/main.rs`; the root itself is `.`.
+
+use std::fmt;
+
+/// What a path names. [`HostFs::stat`] follows symlinks inside the sandbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// A regular file.
+    File,
+    /// A directory.
+    Directory,
+    /// A symbolic link (only from [`HostFs::list_dir`]).
+    Symlink,
+    /// A named pipe.
+    Fifo,
+    /// A Unix domain socket.
+    Socket,
+    /// A block device.
+    BlockDevice,
+    /// A character device.
+    CharDevice,
+    /// Anything else.
+    Other,
+}
+
+impl FileKind {
+    /// A short noun phrase for messages: "a FIFO (named pipe)".
+    pub fn describe(self) -> &'static str {
+        match self {
+            FileKind::File => "a regular file",
+            FileKind::Directory => "a directory",
+            FileKind::Symlink => "a symbolic link",
+            FileKind::Fifo => "a FIFO (named pipe)",
+            FileKind::Socket => "a socket",
+            FileKind::BlockDevice => "a block device",
+            FileKind::CharDevice => "a character device",
+            FileKind::Other => "a special file",
+        }
+    }
+}
+
+/// Metadata of one path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Metadata {
+    /// The path's kind after following symlinks.
+    pub kind: FileKind,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, nanoseconds since the Unix epoch.
+    pub mtime_ns: u64,
+    /// Whether the host would refuse a write.
+    pub readonly: bool,
+}
+
+/// One directory entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirEntry {
+    /// File name without directory part.
+    pub name: String,
+    /// Kind, symlinks not followed.
+    pub kind: FileKind,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// The state a writer last saw; see [`Precondition::Matches`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileStamp {
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, nanoseconds since the Unix epoch.
+    pub mtime_ns: u64,
+    /// Lower-case hex SHA-256 of the content; when present it decides instead
+    /// of the mtime.
+    pub sha256: Option<String>,
+}
+
+/// What [`HostFs::write_file`] requires of the current file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Precondition {
+    /// Write unconditionally.
+    Any,
+    /// The file must not exist.
+    Absent,
+    /// The file must match the stamp.
+    Matches(FileStamp),
+}
+
+/// Why a file-system call failed; mirrors WIT `fs-error`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FsError {
+    /// The path or a parent does not exist.
+    NotFound,
+    /// The operating system refused access.
+    PermissionDenied,
+    /// A file operation on a directory.
+    IsADirectory,
+    /// A parent component is not a directory.
+    NotADirectory,
+    /// The path leads outside the sandbox.
+    OutsideSandbox,
+    /// The host is read-only.
+    ReadOnly,
+    /// A write precondition failed.
+    Conflict,
+    /// Any other failure, with the host's message.
+    Io(String),
+}
+
+impl fmt::Display for FsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FsError::NotFound => f.write_str("not found"),
+            FsError::PermissionDenied => f.write_str("permission denied"),
+            FsError::IsADirectory => f.write_str("is a directory"),
+            FsError::NotADirectory => f.write_str("a parent is not a directory"),
+            FsError::OutsideSandbox => f.write_str("outside the workspace root"),
+            FsError::ReadOnly => f.write_str("the workspace is read-only"),
+            FsError::Conflict => f.write_str("the file changed since it was read"),
+            FsError::Io(message) => write!(f, "I/O error: {message}"),
+        }
+    }
+}
+
+/// The file system as the host exposes it. Implementations must never block
+/// on FIFOs or devices and must keep every path inside their root.
+pub trait HostFs {
+    /// Metadata of `path`, following symlinks inside the sandbox.
+    fn stat(&self, path: &str) -> Result<Metadata, FsError>;
+
+    /// Up to `len` bytes from byte `offset` of the regular file `path`; fewer
+    /// only at the end of the file, none at or past it.
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError>;
+
+    /// Entries of the directory `path`, sorted by name.
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError>;
+
+    /// Atomically replaces or creates `path`, checking `precondition` in the
+    /// same step. Returns the new metadata.
+    fn write_file(
+        &self,
+        path: &str,
+        data: &[u8],
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError>;
+}
+
+impl<T: HostFs + ?Sized> HostFs for &T {
+    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+        (**self).stat(path)
+    }
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+        (**self).read(path, offset, len)
+    }
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        (**self).list_dir(path)
+    }
+    fn write_file(
+        &self,
+        path: &str,
+        data: &[u8],
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        (**self).write_file(path, data, precondition)
+    }
+}

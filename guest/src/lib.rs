@@ -1,0 +1,39 @@
+//! # filetools-core
+//!
+//! All logic of the filetools read/write/edit tools, as plain Rust over the
+//! [`HostFs`] trait. Built natively it is a library (tests, the native
+//! benchmark); built for `wasm32-wasip2` the thin [`component`] glue exports it
+//! as the `filetools:core` WebAssembly component, whose only way to files is
+//! the imported `host-fs` interface.
+//!
+//! ```
+//! use filetools_core::{MemFs, Session};
+//! let fs = MemFs::new();
+//! fs.add_file("notes.txt", b"alpha\nbeta\n");
+//! let mut session = Session::open("{}", fs).unwrap();
+//! let result = session.call("read", r#"{"file_path": "notes.txt", "limit": 1}"#);
+//! assert_eq!(result.text(), "1\talpha\n[lines 1-1 of 2; continue with offset=2]");
+//! ```
+
+pub mod args;
+pub mod config;
+pub mod decode;
+pub mod definitions;
+pub mod digest;
+pub mod error;
+pub mod fs;
+mod memfs;
+pub mod notice;
+pub mod path;
+pub mod read;
+pub mod result;
+mod session;
+
+#[cfg(target_arch = "wasm32")]
+mod component;
+
+pub use config::Config;
+pub use fs::{DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
+pub use memfs::MemFs;
+pub use result::{Block, ToolResult};
+pub use session::Session;

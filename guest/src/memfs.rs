@@ -1,0 +1,312 @@
+//! [`MemFs`]: an in-memory [`HostFs`] for tests, conformance runs and hosts
+//! without a disk.
+//!
+//! Directories exist implicitly as the parents of files, or explicitly when
+//! added with [`MemFs::add_dir`]. Special kinds (FIFOs, devices) can be added
+//! with [`MemFs::add_special`] so the guards that refuse them can be tested.
+//! Modification times come from a logical clock that ticks on every write.
+//!
+//! ```
+//! use filetools_core::{HostFs, MemFs};
+//! let fs = MemFs::new();
+//! fs.add_file("src/a.txt", b"hello\n");
+//! assert_eq!(fs.read("src/a.txt", 1, 3).unwrap(), b"ell");
+//! ```
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+
+use crate::fs::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
+
+#[derive(Debug, Clone)]
+enum Node {
+    File { data: Vec<u8>, mtime_ns: u64 },
+    Dir,
+    Special(FileKind),
+}
+
+/// An in-memory file system. Interior mutability lets it be shared by
+/// reference the way a host's file system is.
+#[derive(Debug, Default)]
+pub struct MemFs {
+    nodes: RefCell<BTreeMap<String, Node>>,
+    clock: Cell<u64>,
+    read_only: bool,
+}
+
+impl MemFs {
+    /// An empty, writable file system.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty file system that refuses every write with
+    /// [`FsError::ReadOnly`] (files may still be added by the test itself).
+    pub fn read_only() -> Self {
+        Self {
+            read_only: true,
+            ..Self::default()
+        }
+    }
+
+    fn tick(&self) -> u64 {
+        let next = self.clock.get() + 1_000_000_000;
+        self.clock.set(next);
+        next
+    }
+
+    /// Adds or replaces a file (and its parent directories).
+    pub fn add_file(&self, path: &str, data: &[u8]) {
+        let mtime_ns = self.tick();
+        self.add_parents(path);
+        self.nodes.borrow_mut().insert(
+            path.to_owned(),
+            Node::File {
+                data: data.to_vec(),
+                mtime_ns,
+            },
+        );
+    }
+
+    /// Adds an empty directory (and its parents).
+    pub fn add_dir(&self, path: &str) {
+        self.add_parents(path);
+        self.nodes.borrow_mut().insert(path.to_owned(), Node::Dir);
+    }
+
+    /// Adds a node of a special kind, e.g. [`FileKind::Fifo`].
+    pub fn add_special(&self, path: &str, kind: FileKind) {
+        self.add_parents(path);
+        self.nodes
+            .borrow_mut()
+            .insert(path.to_owned(), Node::Special(kind));
+    }
+
+    /// The current content of a file, if it is one.
+    pub fn contents(&self, path: &str) -> Option<Vec<u8>> {
+        match self.nodes.borrow().get(path) {
+            Some(Node::File { data, .. }) => Some(data.clone()),
+            _ => None,
+        }
+    }
+
+    fn add_parents(&self, path: &str) {
+        let mut nodes = self.nodes.borrow_mut();
+        let mut end = 0;
+        while let Some(slash) = path[end..].find('/') {
+            end += slash;
+            nodes.entry(path[..end].to_owned()).or_insert(Node::Dir);
+            end += 1;
+        }
+    }
+
+    fn node(&self, path: &str) -> Result<Node, FsError> {
+        if path == "." {
+            return Ok(Node::Dir);
+        }
+        let nodes = self.nodes.borrow();
+        if let Some(node) = nodes.get(path) {
+            return Ok(node.clone());
+        }
+        // A missing path under a file is "not a directory", as on disk.
+        let mut end = 0;
+        while let Some(slash) = path[end..].find('/') {
+            end += slash;
+            if let Some(Node::File { .. } | Node::Special(_)) = nodes.get(&path[..end]) {
+                return Err(FsError::NotADirectory);
+            }
+            end += 1;
+        }
+        Err(FsError::NotFound)
+    }
+
+    fn metadata_of(&self, node: &Node) -> Metadata {
+        match node {
+            Node::File { data, mtime_ns } => Metadata {
+                kind: FileKind::File,
+                size: data.len() as u64,
+                mtime_ns: *mtime_ns,
+                readonly: self.read_only,
+            },
+            Node::Dir => Metadata {
+                kind: FileKind::Directory,
+                size: 0,
+                mtime_ns: 0,
+                readonly: self.read_only,
+            },
+            Node::Special(kind) => Metadata {
+                kind: *kind,
+                size: 0,
+                mtime_ns: 0,
+                readonly: self.read_only,
+            },
+        }
+    }
+}
+
+impl HostFs for MemFs {
+    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+        let node = self.node(path)?;
+        Ok(self.metadata_of(&node))
+    }
+
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+        match self.nodes.borrow().get(path) {
+            Some(Node::File { data, .. }) => {
+                let start = usize::try_from(offset)
+                    .unwrap_or(usize::MAX)
+                    .min(data.len());
+                let end = start.saturating_add(len as usize).min(data.len());
+                Ok(data[start..end].to_vec())
+            }
+            Some(Node::Dir) => Err(FsError::IsADirectory),
+            Some(Node::Special(kind)) => {
+                Err(FsError::Io(format!("refusing to read {}", kind.describe())))
+            }
+            None => self.node(path).map(|_| Vec::new()),
+        }
+    }
+
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        match self.node(path)? {
+            Node::Dir => {}
+            _ => return Err(FsError::NotADirectory),
+        }
+        let prefix = if path == "." {
+            String::new()
+        } else {
+            format!("{path}/")
+        };
+        let nodes = self.nodes.borrow();
+        let entries = nodes
+            .range(prefix.clone()..)
+            .take_while(|(name, _)| name.starts_with(&prefix))
+            .filter(|(name, _)| !name[prefix.len()..].contains('/'))
+            .map(|(name, node)| {
+                let meta = self.metadata_of(node);
+                DirEntry {
+                    name: name[prefix.len()..].to_owned(),
+                    kind: meta.kind,
+                    size: meta.size,
+                }
+            })
+            .collect();
+        Ok(entries)
+    }
+
+    fn write_file(
+        &self,
+        path: &str,
+        data: &[u8],
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        if self.read_only {
+            return Err(FsError::ReadOnly);
+        }
+        let current = match self.node(path) {
+            Ok(node) => Some(node),
+            Err(FsError::NotFound) => None,
+            Err(other) => return Err(other),
+        };
+        let holds = match (precondition, &current) {
+            (Precondition::Any, _) | (Precondition::Absent, None) => true,
+            (Precondition::Absent | Precondition::Matches(_), Some(_))
+                if matches!(current, Some(Node::Dir)) =>
+            {
+                return Err(FsError::IsADirectory);
+            }
+            (Precondition::Matches(stamp), Some(Node::File { data, mtime_ns })) => {
+                stamp.size == data.len() as u64
+                    && match &stamp.sha256 {
+                        Some(hash) => *hash == crate::digest::sha256_hex(data),
+                        None => stamp.mtime_ns == *mtime_ns,
+                    }
+            }
+            _ => false,
+        };
+        if !holds {
+            return Err(FsError::Conflict);
+        }
+        if matches!(current, Some(Node::Dir)) {
+            return Err(FsError::IsADirectory);
+        }
+        self.add_file(path, data);
+        self.stat(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fs::FileStamp;
+
+    #[test]
+    fn parents_exist_implicitly() {
+        let fs = MemFs::new();
+        fs.add_file("a/b/c.txt", b"x");
+        assert_eq!(fs.stat("a/b").unwrap().kind, FileKind::Directory);
+        let names: Vec<_> = fs
+            .list_dir("a")
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        assert_eq!(names, ["b"]);
+        assert_eq!(fs.list_dir(".").unwrap()[0].name, "a");
+    }
+
+    #[test]
+    fn path_under_a_file_is_not_a_directory() {
+        let fs = MemFs::new();
+        fs.add_file("a.txt", b"x");
+        assert_eq!(fs.stat("a.txt/b"), Err(FsError::NotADirectory));
+        assert_eq!(fs.stat("missing"), Err(FsError::NotFound));
+    }
+
+    #[test]
+    fn reads_past_the_end_are_empty() {
+        let fs = MemFs::new();
+        fs.add_file("a", b"abc");
+        assert_eq!(fs.read("a", 2, 10).unwrap(), b"c");
+        assert!(fs.read("a", 3, 10).unwrap().is_empty());
+        assert!(fs.read("a", u64::MAX, 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn precondition_is_checked_with_the_write() {
+        let fs = MemFs::new();
+        fs.add_file("a", b"old");
+        let seen = fs.stat("a").unwrap();
+        let stale = FileStamp {
+            size: seen.size,
+            mtime_ns: seen.mtime_ns - 1,
+            sha256: None,
+        };
+        assert_eq!(
+            fs.write_file("a", b"new", &Precondition::Matches(stale)),
+            Err(FsError::Conflict)
+        );
+        assert_eq!(fs.contents("a").unwrap(), b"old");
+        let by_hash = FileStamp {
+            size: 3,
+            mtime_ns: 0,
+            sha256: Some(crate::digest::sha256_hex(b"old")),
+        };
+        fs.write_file("a", b"new", &Precondition::Matches(by_hash))
+            .unwrap();
+        assert_eq!(fs.contents("a").unwrap(), b"new");
+        assert_eq!(
+            fs.write_file("a", b"x", &Precondition::Absent),
+            Err(FsError::Conflict)
+        );
+    }
+
+    #[test]
+    fn read_only_refuses_writes() {
+        let fs = MemFs::read_only();
+        assert_eq!(
+            fs.write_file("a", b"x", &Precondition::Any),
+            Err(FsError::ReadOnly)
+        );
+    }
+}

@@ -1,0 +1,358 @@
+//! Every sentence the model reads about a read, rendered from typed outcomes
+//! in one place so they can be reviewed together (SPEC R3, S4; STYLE 8).
+//!
+//! Notices are facts (`is-error` stays false, no "Error:" prefix); each one
+//! that stops early carries the exact next call. Failures are
+//! [`crate::error::ToolError`].
+//!
+//! ```
+//! use filetools_core::notice::{Notice, Total, Next};
+//! let notice = Notice::Page { first: 1, last: 2000, total: Total::Exact(80412),
+//!     next: Next::Offset(2001), budget_tokens: None };
+//! assert_eq!(notice.to_string(), "[lines 1-2000 of 80412; continue with offset=2001]");
+//! ```
+
+use std::fmt;
+
+/// What is known of a count that may have been cut short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Total {
+    /// Counted to the end.
+    Exact(u64),
+    /// Counting stopped after `scanned` bytes; there are more than `counted`.
+    AtLeast {
+        /// What was counted before stopping.
+        counted: u64,
+        /// Bytes scanned when counting stopped.
+        scanned: u64,
+    },
+}
+
+impl fmt::Display for Total {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Total::Exact(n) => write!(f, "{n}"),
+            Total::AtLeast { counted, scanned } => {
+                write!(
+                    f,
+                    "more than {counted} (counted in the first {})",
+                    Size(*scanned)
+                )
+            }
+        }
+    }
+}
+
+/// Where the model goes next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// The file ends here.
+    EndOfFile,
+    /// Continue at this line.
+    Offset(u64),
+    /// Continue inside line `offset` at character `char_offset`.
+    CharOffset {
+        /// The line.
+        offset: u64,
+        /// 1-based character position in it.
+        char_offset: u64,
+    },
+}
+
+impl fmt::Display for Next {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Next::EndOfFile => f.write_str("end of file"),
+            Next::Offset(offset) => write!(f, "continue with offset={offset}"),
+            Next::CharOffset {
+                offset,
+                char_offset,
+            } => write!(
+                f,
+                "continue with offset={offset}, char_offset={char_offset}"
+            ),
+        }
+    }
+}
+
+/// A fact about a read, shown after (or instead of) the content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// The file has no content (a BOM alone counts as empty).
+    Empty,
+    /// The requested first line does not exist.
+    PastEnd {
+        /// Lines in the file.
+        total: u64,
+        /// The offset asked for.
+        offset: u64,
+    },
+    /// A page of whole lines.
+    Page {
+        /// First line shown.
+        first: u64,
+        /// Last line shown.
+        last: u64,
+        /// Lines in the file.
+        total: Total,
+        /// Where to continue.
+        next: Next,
+        /// Set when the page stopped because the output budget (in tokens)
+        /// was reached rather than the line limit.
+        budget_tokens: Option<u64>,
+    },
+    /// Part of one long line (a `char_offset` read).
+    Window {
+        /// The line.
+        line: u64,
+        /// First character shown, 1-based.
+        from: u64,
+        /// Last character shown, 1-based.
+        to: u64,
+        /// Characters in the line.
+        total: Total,
+        /// Where to continue.
+        next: Next,
+    },
+    /// A `char_offset` beyond the end of its line.
+    CharPastEnd {
+        /// The line.
+        line: u64,
+        /// Characters in the line.
+        chars: u64,
+        /// The position asked for.
+        char_offset: u64,
+        /// Where to continue.
+        next: Next,
+    },
+    /// Some lines were cut; the per-line markers say how to see the rest.
+    LinesCut {
+        /// How many lines were cut.
+        count: u64,
+        /// The per-line cap in characters.
+        max_chars: u64,
+    },
+    /// The file was decoded from an encoding other than UTF-8.
+    Decoded(&'static str),
+    /// Invalid UTF-8 bytes were replaced.
+    Lossy,
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Notice::Empty => f.write_str("[the file is empty]"),
+            Notice::PastEnd { total, offset } => write!(
+                f,
+                "[the file has {total} lines; offset {offset} is past the end; use an offset from 1 to {total}]"
+            ),
+            Notice::Page {
+                first,
+                last,
+                total,
+                next,
+                budget_tokens,
+            } => {
+                write!(f, "[lines {first}-{last} of {total}; ")?;
+                if let Some(tokens) = budget_tokens {
+                    write!(f, "output budget of {tokens} tokens reached; ")?;
+                }
+                write!(f, "{next}]")
+            }
+            Notice::Window {
+                line,
+                from,
+                to,
+                total,
+                next,
+            } => write!(f, "[line {line}, chars {from}-{to} of {total}; {next}]"),
+            Notice::CharPastEnd {
+                line,
+                chars,
+                char_offset,
+                next,
+            } => write!(
+                f,
+                "[line {line} has {chars} chars; char_offset {char_offset} is past its end; {next}]"
+            ),
+            Notice::LinesCut { count, max_chars } => {
+                let lines = if *count == 1 {
+                    "line was"
+                } else {
+                    "lines were"
+                };
+                write!(
+                    f,
+                    "[{count} {lines} cut at {max_chars} chars; each marker gives the offset and char_offset that show the rest]"
+                )
+            }
+            Notice::Decoded(encoding) => write!(f, "[decoded from {encoding}]"),
+            Notice::Lossy => f.write_str("[invalid UTF-8 bytes are shown as U+FFFD]"),
+        }
+    }
+}
+
+/// The marker appended to a line cut at the per-line cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CutMarker {
+    /// The line.
+    pub line: u64,
+    /// Characters shown.
+    pub shown: u64,
+    /// Characters in the line.
+    pub total: Total,
+}
+
+impl fmt::Display for CutMarker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let total = match self.total {
+            Total::Exact(n) => n.to_string(),
+            Total::AtLeast { counted, .. } => format!("more than {counted}"),
+        };
+        write!(
+            f,
+            " [… {} of {total} chars; rest: offset={}, char_offset={}]",
+            self.shown,
+            self.line,
+            self.shown + 1
+        )
+    }
+}
+
+/// A byte count for people and models: `512 bytes`, `16 MiB`, `1.5 GiB`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size(pub u64);
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+        if self.0 < 1024 {
+            return write!(f, "{} bytes", self.0);
+        }
+        let mut unit = 0;
+        let mut scaled = self.0;
+        let mut tenths = 0;
+        while scaled >= 1024 * 1024 && unit + 1 < UNITS.len() {
+            scaled /= 1024;
+            unit += 1;
+        }
+        // One decimal from integer arithmetic, so every host prints the same.
+        let whole = scaled / 1024;
+        if whole < 10 {
+            tenths = (scaled % 1024) * 10 / 1024;
+        }
+        if tenths == 0 {
+            write!(f, "{whole} {}", UNITS[unit])
+        } else {
+            write!(f, "{whole}.{tenths} {}", UNITS[unit])
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_notice_reads_as_intended() {
+        let cases = [
+            (Notice::Empty, "[the file is empty]"),
+            (
+                Notice::PastEnd {
+                    total: 120,
+                    offset: 500,
+                },
+                "[the file has 120 lines; offset 500 is past the end; use an offset from 1 to 120]",
+            ),
+            (
+                Notice::Page {
+                    first: 100,
+                    last: 120,
+                    total: Total::Exact(120),
+                    next: Next::EndOfFile,
+                    budget_tokens: None,
+                },
+                "[lines 100-120 of 120; end of file]",
+            ),
+            (
+                Notice::Page {
+                    first: 1,
+                    last: 812,
+                    total: Total::Exact(5000),
+                    next: Next::Offset(813),
+                    budget_tokens: Some(25000),
+                },
+                "[lines 1-812 of 5000; output budget of 25000 tokens reached; continue with offset=813]",
+            ),
+            (
+                Notice::Page {
+                    first: 1,
+                    last: 50,
+                    total: Total::AtLeast {
+                        counted: 412_000,
+                        scanned: 16 << 20,
+                    },
+                    next: Next::Offset(51),
+                    budget_tokens: None,
+                },
+                "[lines 1-50 of more than 412000 (counted in the first 16 MiB); continue with offset=51]",
+            ),
+            (
+                Notice::Window {
+                    line: 1,
+                    from: 2001,
+                    to: 102_000,
+                    total: Total::Exact(600_000),
+                    next: Next::CharOffset {
+                        offset: 1,
+                        char_offset: 102_001,
+                    },
+                },
+                "[line 1, chars 2001-102000 of 600000; continue with offset=1, char_offset=102001]",
+            ),
+            (
+                Notice::CharPastEnd {
+                    line: 3,
+                    chars: 80,
+                    char_offset: 500,
+                    next: Next::Offset(4),
+                },
+                "[line 3 has 80 chars; char_offset 500 is past its end; continue with offset=4]",
+            ),
+            (
+                Notice::LinesCut {
+                    count: 1,
+                    max_chars: 2000,
+                },
+                "[1 line was cut at 2000 chars; each marker gives the offset and char_offset that show the rest]",
+            ),
+            (Notice::Decoded("UTF-16LE"), "[decoded from UTF-16LE]"),
+            (Notice::Lossy, "[invalid UTF-8 bytes are shown as U+FFFD]"),
+        ];
+        for (notice, text) in cases {
+            assert_eq!(notice.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn cut_marker_names_the_next_call() {
+        let marker = CutMarker {
+            line: 7,
+            shown: 2000,
+            total: Total::Exact(9000),
+        };
+        assert_eq!(
+            marker.to_string(),
+            " [… 2000 of 9000 chars; rest: offset=7, char_offset=2001]"
+        );
+    }
+
+    #[test]
+    fn sizes_are_short() {
+        assert_eq!(Size(512).to_string(), "512 bytes");
+        assert_eq!(Size(16 << 20).to_string(), "16 MiB");
+        assert_eq!(Size(1536).to_string(), "1.5 KiB");
+        assert_eq!(Size(1 << 30).to_string(), "1 GiB");
+        assert_eq!(Size(600_000).to_string(), "585 KiB");
+    }
+}

@@ -1,0 +1,214 @@
+//! [`Cursor`]: decoded text of one file, fetched chunk by chunk from the host
+//! (SPEC R10). Memory is one chunk whatever the file size. Whether more text
+//! follows is only ever answered by fetching it: a full chunk ending exactly
+//! at a line boundary says nothing about what comes next, so nothing is
+//! concluded until the next chunk (or the end of the file) is seen.
+
+use memchr::memchr;
+
+use crate::decode::Decoder;
+use crate::fs::{FsError, HostFs};
+use crate::read::capture::LineCapture;
+
+/// How a line scan ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LineEnd {
+    /// At a `\n` (consumed).
+    Newline,
+    /// At the end of the file, without a final `\n`.
+    Eof,
+    /// The scan cap was reached inside the line.
+    Unfinished,
+}
+
+/// Line-ending styles seen while scanning (SPEC R11, W3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Endings {
+    pub lf: u64,
+    pub crlf: u64,
+}
+
+/// A forward-only reader of decoded text.
+#[derive(Debug)]
+pub(crate) struct Cursor<'a, F: HostFs + ?Sized> {
+    fs: &'a F,
+    path: &'a str,
+    chunk: u32,
+    file_pos: u64,
+    file_done: bool,
+    decoder: Decoder,
+    buf: String,
+    at: usize,
+    /// Text bytes consumed so far.
+    pub consumed: u64,
+    /// `\n` consumed so far.
+    pub newlines: u64,
+    /// Whether the last consumed character was `\n` (true before any).
+    last_was_newline: bool,
+    /// Whether the character before the current buffer was `\r`.
+    prev_cr: bool,
+    pub endings: Endings,
+}
+
+impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
+    pub fn new(fs: &'a F, path: &'a str, chunk: u32) -> Self {
+        Self {
+            fs,
+            path,
+            chunk,
+            file_pos: 0,
+            file_done: false,
+            decoder: Decoder::new(),
+            buf: String::new(),
+            at: 0,
+            consumed: 0,
+            newlines: 0,
+            last_was_newline: true,
+            prev_cr: false,
+            endings: Endings::default(),
+        }
+    }
+
+    pub fn decoder(&self) -> &Decoder {
+        &self.decoder
+    }
+
+    /// Lines begun so far: every `\n` ends one, and a partial last line counts.
+    pub fn lines_begun(&self) -> u64 {
+        self.newlines + u64::from(!self.last_was_newline)
+    }
+
+    /// Makes unread text available; false only at the end of the file.
+    pub fn refill(&mut self) -> Result<bool, FsError> {
+        while self.at == self.buf.len() {
+            if self.file_done {
+                return Ok(false);
+            }
+            self.buf.clear();
+            self.at = 0;
+            let bytes = self.fs.read(self.path, self.file_pos, self.chunk)?;
+            if bytes.is_empty() {
+                self.file_done = true;
+                self.decoder.finish(&mut self.buf);
+            } else {
+                self.file_pos += bytes.len() as u64;
+                self.decoder.feed(&bytes, &mut self.buf);
+            }
+            self.count_endings();
+        }
+        Ok(true)
+    }
+
+    fn count_endings(&mut self) {
+        let bytes = self.buf.as_bytes();
+        for at in memchr::memchr_iter(b'\n', bytes) {
+            let cr = if at == 0 {
+                self.prev_cr
+            } else {
+                bytes[at - 1] == b'\r'
+            };
+            if cr {
+                self.endings.crlf += 1;
+            } else {
+                self.endings.lf += 1;
+            }
+        }
+        if let Some(&last) = bytes.last() {
+            self.prev_cr = last == b'\r';
+        }
+    }
+
+    fn advance(&mut self, len: usize) {
+        if len == 0 {
+            return;
+        }
+        self.last_was_newline = self.buf.as_bytes()[self.at + len - 1] == b'\n';
+        self.at += len;
+        self.consumed += len as u64;
+    }
+
+    /// Consumes up to `count` line ends; returns how many were consumed
+    /// (fewer only at the end of the file).
+    pub fn skip_lines(&mut self, count: u64) -> Result<u64, FsError> {
+        let mut skipped = 0;
+        while skipped < count && self.refill()? {
+            let rest = &self.buf.as_bytes()[self.at..];
+            let mut taken = 0;
+            let mut found = 0;
+            for at in memchr::memchr_iter(b'\n', rest) {
+                found += 1;
+                taken = at + 1;
+                if skipped + found == count {
+                    break;
+                }
+            }
+            if skipped + found < count {
+                taken = rest.len();
+            }
+            skipped += found;
+            self.newlines += found;
+            self.advance(taken);
+        }
+        Ok(skipped)
+    }
+
+    /// Reads the rest of the current line into `capture`. Once the capture is
+    /// full, scanning stops after `cap` more bytes (the line is `Unfinished`).
+    pub fn read_line(&mut self, capture: &mut LineCapture, cap: u64) -> Result<LineEnd, FsError> {
+        let mut full_since: Option<u64> = None;
+        loop {
+            if !self.refill()? {
+                return Ok(LineEnd::Eof);
+            }
+            if full_since.is_none() && capture.is_full() {
+                full_since = Some(self.consumed);
+            }
+            let mut rest = &self.buf[self.at..];
+            if let Some(start) = full_since {
+                let allowed = (start + cap).saturating_sub(self.consumed);
+                if allowed == 0 {
+                    return Ok(LineEnd::Unfinished);
+                }
+                if (rest.len() as u64) > allowed {
+                    // Round up to a character boundary: at most three bytes more.
+                    let mut end = allowed as usize;
+                    while !rest.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    rest = &rest[..end];
+                }
+            }
+            match memchr(b'\n', rest.as_bytes()) {
+                Some(at) => {
+                    capture.push(&rest[..at]);
+                    self.newlines += 1;
+                    self.advance(at + 1);
+                    return Ok(LineEnd::Newline);
+                }
+                None => {
+                    let len = rest.len();
+                    capture.push(rest);
+                    self.advance(len);
+                }
+            }
+        }
+    }
+
+    /// Counts the remaining lines until the end of the file or until `cap`
+    /// bytes were scanned; true when the end was reached.
+    pub fn count_rest(&mut self, cap: u64) -> Result<bool, FsError> {
+        let stop = self.consumed.saturating_add(cap);
+        while self.refill()? {
+            if self.consumed >= stop {
+                return Ok(false);
+            }
+            let room = (stop - self.consumed) as usize;
+            let rest = &self.buf.as_bytes()[self.at..];
+            let len = rest.len().min(room);
+            let found = memchr::memchr_iter(b'\n', &rest[..len]).count() as u64;
+            self.newlines += found;
+            self.advance(len);
+        }
+        Ok(true)
+    }
+}

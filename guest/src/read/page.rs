@@ -1,0 +1,276 @@
+//! Builds what one `read` of a text file shows (SPEC R1–R4, R6, R10): either a
+//! page of whole lines under three caps (lines, characters per line, output
+//! budget), or — with `char_offset` — a window into one long line sized by the
+//! budget. The scan skips to the first line, collects the page, then keeps
+//! counting lines (up to `count_limit_bytes`) so the footer can give the total.
+
+use crate::config::Config;
+use crate::fs::{FsError, HostFs};
+use crate::notice::{CutMarker, Next, Total};
+use crate::read::capture::{LineCapture, count_chars};
+use crate::read::cursor::{Cursor, LineEnd};
+use crate::read::cut::cut_point;
+
+/// Characters kept beyond a cut so the grapheme check sees what follows.
+const LOOKAHEAD_CHARS: u64 = 64;
+/// Bytes kept beyond a cut for the same reason.
+const LOOKAHEAD_BYTES: usize = 256;
+/// Output bytes set aside for the footer notices.
+pub(crate) const NOTICE_RESERVE_BYTES: u64 = 512;
+
+/// One shown line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PageLine {
+    pub number: u64,
+    pub text: String,
+    /// Set when the line was cut; says how to see the rest.
+    pub cut: Option<CutMarker>,
+}
+
+/// What a read shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    Empty,
+    PastEnd {
+        total: u64,
+        offset: u64,
+    },
+    Page {
+        lines: Vec<PageLine>,
+        total: Total,
+        next: Next,
+        budget_hit: bool,
+    },
+    Window {
+        line: u64,
+        text: String,
+        from: u64,
+        to: u64,
+        total: Total,
+        next: Next,
+    },
+    CharPastEnd {
+        line: u64,
+        chars: u64,
+        char_offset: u64,
+        next: Next,
+    },
+}
+
+/// What to read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Request {
+    pub offset: u64,
+    pub limit: u64,
+    pub char_offset: Option<u64>,
+}
+
+/// Decimal digits of `n`: the gutter width.
+pub(crate) fn digits(n: u64) -> u64 {
+    u64::from(n.max(1).ilog10()) + 1
+}
+
+pub(crate) fn build<F: HostFs + ?Sized>(
+    config: &Config,
+    cursor: &mut Cursor<'_, F>,
+    request: Request,
+) -> Result<Outcome, FsError> {
+    let skipped = cursor.skip_lines(request.offset - 1)?;
+    if skipped < request.offset - 1 || !cursor.refill()? {
+        let total = cursor.lines_begun();
+        return Ok(if total == 0 {
+            Outcome::Empty
+        } else {
+            Outcome::PastEnd {
+                total,
+                offset: request.offset,
+            }
+        });
+    }
+    let budget = config.budget_bytes().saturating_sub(NOTICE_RESERVE_BYTES);
+    match request.char_offset {
+        Some(char_offset) => window(config, cursor, request.offset, char_offset, budget),
+        None => page(config, cursor, request, budget),
+    }
+}
+
+fn page<F: HostFs + ?Sized>(
+    config: &Config,
+    cursor: &mut Cursor<'_, F>,
+    request: Request,
+    budget: u64,
+) -> Result<Outcome, FsError> {
+    let page_start = cursor.consumed;
+    let mut lines: Vec<PageLine> = Vec::new();
+    let mut used: u64 = 0;
+    let mut width = digits(request.offset);
+    let mut budget_hit = false;
+    let next = loop {
+        let number = request.offset + lines.len() as u64;
+        if !cursor.refill()? {
+            break Next::EndOfFile;
+        }
+        if lines.len() as u64 == request.limit {
+            break Next::Offset(number);
+        }
+        // A widening gutter costs one byte more on every line already taken.
+        let new_width = digits(number);
+        used += (new_width - width) * lines.len() as u64;
+        width = new_width;
+        let marker_room = 96;
+        let line_room = budget
+            .saturating_sub(used + width + 2 + marker_room)
+            .max(16);
+        let keep_bytes = usize::try_from(line_room).unwrap_or(usize::MAX);
+        let mut capture = LineCapture::new(
+            0,
+            config.max_line_chars + LOOKAHEAD_CHARS,
+            keep_bytes.saturating_add(LOOKAHEAD_BYTES),
+        );
+        let scan_left = config
+            .count_limit_bytes
+            .saturating_sub(cursor.consumed - page_start);
+        let end = cursor.read_line(&mut capture, scan_left)?;
+        let (text, kept, chars) = capture.finish();
+        let total = if end == LineEnd::Unfinished {
+            Total::AtLeast {
+                counted: chars,
+                scanned: cursor.consumed - page_start,
+            }
+        } else {
+            Total::Exact(chars)
+        };
+        let shown_end = cut_point(&text, config.max_line_chars, keep_bytes);
+        let shown = if shown_end == text.len() {
+            kept
+        } else {
+            count_chars(&text[..shown_end])
+        };
+        let cut = (shown < chars || end == LineEnd::Unfinished).then_some(CutMarker {
+            line: number,
+            shown,
+            total,
+        });
+        let cost = width + 1 + shown_end as u64 + cut.map_or(0, |m| m.to_string().len() as u64) + 1;
+        if !lines.is_empty() && used + cost > budget {
+            budget_hit = true;
+            break Next::Offset(number);
+        }
+        used += cost;
+        let mut text = text;
+        text.truncate(shown_end);
+        lines.push(PageLine { number, text, cut });
+        if end == LineEnd::Unfinished {
+            // The line runs past the scan cap: its end, and the total, are unknown.
+            return Ok(Outcome::Page {
+                lines,
+                total: Total::AtLeast {
+                    counted: cursor.lines_begun(),
+                    scanned: cursor.consumed,
+                },
+                next: Next::Offset(number + 1),
+                budget_hit: false,
+            });
+        }
+    };
+    let total = count_total(config, cursor, page_start, next)?;
+    Ok(Outcome::Page {
+        lines,
+        total,
+        next,
+        budget_hit,
+    })
+}
+
+/// Counts the file's lines past the page, within the scan cap.
+fn count_total<F: HostFs + ?Sized>(
+    config: &Config,
+    cursor: &mut Cursor<'_, F>,
+    page_start: u64,
+    next: Next,
+) -> Result<Total, FsError> {
+    if next == Next::EndOfFile {
+        return Ok(Total::Exact(cursor.lines_begun()));
+    }
+    let cap = config
+        .count_limit_bytes
+        .saturating_sub(cursor.consumed - page_start);
+    if cursor.count_rest(cap)? {
+        Ok(Total::Exact(cursor.lines_begun()))
+    } else {
+        Ok(Total::AtLeast {
+            counted: cursor.lines_begun(),
+            scanned: cursor.consumed,
+        })
+    }
+}
+
+fn window<F: HostFs + ?Sized>(
+    config: &Config,
+    cursor: &mut Cursor<'_, F>,
+    line: u64,
+    char_offset: u64,
+    budget: u64,
+) -> Result<Outcome, FsError> {
+    let room = budget.saturating_sub(digits(line) + 2).max(16);
+    let keep_bytes = usize::try_from(room).unwrap_or(usize::MAX);
+    let mut capture = LineCapture::new(
+        char_offset - 1,
+        u64::MAX,
+        keep_bytes.saturating_add(LOOKAHEAD_BYTES),
+    );
+    let end = cursor.read_line(&mut capture, config.count_limit_bytes)?;
+    let (text, kept, chars) = capture.finish();
+    let more_lines = end == LineEnd::Newline && cursor.refill()?;
+    let after_line = if more_lines {
+        Next::Offset(line + 1)
+    } else {
+        Next::EndOfFile
+    };
+    if kept == 0 && end != LineEnd::Unfinished {
+        return Ok(Outcome::CharPastEnd {
+            line,
+            chars,
+            char_offset,
+            next: after_line,
+        });
+    }
+    let shown_end = cut_point(&text, u64::MAX, keep_bytes);
+    let shown = if shown_end == text.len() {
+        kept
+    } else {
+        count_chars(&text[..shown_end])
+    };
+    let to = char_offset - 1 + shown;
+    let (total, rest_of_line) = if end == LineEnd::Unfinished {
+        (
+            Total::AtLeast {
+                counted: chars,
+                scanned: cursor.consumed,
+            },
+            true,
+        )
+    } else {
+        (Total::Exact(chars), to < chars)
+    };
+    let next = if rest_of_line {
+        Next::CharOffset {
+            offset: line,
+            char_offset: to + 1,
+        }
+    } else if end == LineEnd::Unfinished {
+        Next::Offset(line + 1)
+    } else {
+        after_line
+    };
+    let mut text = text;
+    text.truncate(shown_end);
+    Ok(Outcome::Window {
+        line,
+        text,
+        from: char_offset,
+        to,
+        total,
+        next,
+    })
+}

@@ -1,0 +1,96 @@
+//! Builds the guest component for `wasm32-wasip2` with a nested cargo (in its
+//! own target directory, with the outer build's cargo variables scrubbed) and
+//! hands its path to the crate as `FILETOOLS_COMPONENT_WASM`. Setting
+//! `FILETOOLS_COMPONENT=/path/to/filetools_core.wasm` uses a prebuilt one.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=FILETOOLS_COMPONENT");
+    let wasm = match env::var_os("FILETOOLS_COMPONENT") {
+        Some(path) => PathBuf::from(path),
+        None => build_guest(),
+    };
+    assert!(
+        wasm.is_file(),
+        "the filetools component {} does not exist",
+        wasm.display()
+    );
+    println!(
+        "cargo:rustc-env=FILETOOLS_COMPONENT_WASM={}",
+        wasm.display()
+    );
+}
+
+fn build_guest() -> PathBuf {
+    let manifest =
+        PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let workspace = manifest
+        .parent()
+        .expect("host/ lives in the workspace")
+        .to_path_buf();
+    for watched in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.lock"] {
+        println!(
+            "cargo:rerun-if-changed={}",
+            workspace.join(watched).display()
+        );
+    }
+    let target_dir = workspace.join("target").join("guest");
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(&workspace)
+        .args([
+            "build",
+            "--release",
+            "--package",
+            "filetools-core",
+            "--target",
+            "wasm32-wasip2",
+        ])
+        .arg("--target-dir")
+        .arg(&target_dir);
+    for (key, _) in env::vars_os() {
+        let key = key.to_string_lossy();
+        let outer = key.starts_with("CARGO_") && key != "CARGO_HOME"
+            || matches!(
+                key.as_ref(),
+                "RUSTFLAGS"
+                    | "RUSTC"
+                    | "RUSTC_WRAPPER"
+                    | "RUSTC_WORKSPACE_WRAPPER"
+                    | "RUSTDOC"
+                    | "TARGET"
+                    | "HOST"
+                    | "OUT_DIR"
+                    | "PROFILE"
+                    | "OPT_LEVEL"
+                    | "DEBUG"
+                    | "NUM_JOBS"
+                    | "RUSTC_LINKER"
+                    | "CLIPPY_ARGS"
+                    | "CLIPPY_CONF_DIR"
+            );
+        if outer {
+            command.env_remove(key.as_ref());
+        }
+    }
+    let status = command
+        .status()
+        .expect("cannot run cargo to build the guest component");
+    assert!(
+        status.success(),
+        "building the guest component failed; if the wasm32-wasip2 target is missing, \
+         run `rustup target add wasm32-wasip2` (or `cargo xtask setup`)"
+    );
+    wasm_path(&target_dir)
+}
+
+fn wasm_path(target_dir: &Path) -> PathBuf {
+    target_dir
+        .join("wasm32-wasip2")
+        .join("release")
+        .join("filetools_core.wasm")
+}

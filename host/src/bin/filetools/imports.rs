@@ -1,0 +1,27 @@
+//! `filetools imports`: prints the component's imports and fails when one is
+//! outside the allowed set (SPEC §1a).
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+pub fn run() -> Result<ExitCode> {
+    let root = std::env::temp_dir();
+    let tools = filetools::Tools::builder()
+        .root(&root)
+        .read_only(true)
+        .build()?;
+    let imports = tools.component_imports();
+    for name in &imports {
+        println!("{name}");
+    }
+    match filetools::imports::check(&imports) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(problems) => {
+            for problem in problems {
+                eprintln!("{problem}");
+            }
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! The wasmtime engine and the compiled component (SPEC §1a, H1, S2).
+//!
+//! Compiling the component with Cranelift takes hundreds of milliseconds;
+//! loading a precompiled one takes well under one. The compiled artifact is
+//! cached on disk, keyed by the component's SHA-256 and the engine's
+//! compatibility hash, and written atomically so concurrent processes never
+//! see half a file. A cache file that fails to load is recompiled.
+
+use std::hash::{DefaultHasher, Hash as _, Hasher as _};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result};
+use sha2::{Digest as _, Sha256};
+use wasmtime::component::Component;
+use wasmtime::{Config, Engine};
+
+/// The component, built from `guest/` by `build.rs`.
+pub(crate) static COMPONENT: &[u8] = include_bytes!(env!("FILETOOLS_COMPONENT_WASM"));
+
+/// How often the epoch ticks; call deadlines are counted in these ticks.
+pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
+
+/// An engine with epoch interruption and a thread that advances the epoch
+/// until the engine is dropped.
+#[derive(Debug)]
+pub(crate) struct TickingEngine {
+    pub engine: Engine,
+    stop: Arc<AtomicBool>,
+}
+
+impl TickingEngine {
+    pub fn new() -> Result<Self> {
+        let mut config = Config::new();
+        config.epoch_interruption(true);
+        let engine = Engine::new(&config)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let ticker_engine = engine.clone();
+        let ticker_stop = Arc::clone(&stop);
+        thread::Builder::new()
+            .name("filetools-epoch".into())
+            .spawn(move || {
+                while !ticker_stop.load(Ordering::Relaxed) {
+                    thread::sleep(EPOCH_TICK);
+                    ticker_engine.increment_epoch();
+                }
+            })
+            .context("starting the epoch thread")?;
+        Ok(Self { engine, stop })
+    }
+}
+
+impl Drop for TickingEngine {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// How the component was obtained, for benchmarks and diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadSource {
+    /// Compiled now (and cached, if a cache directory was given).
+    Compiled,
+    /// Loaded from the on-disk cache.
+    Cached,
+}
+
+/// Compiles `wasm`, or loads it from `cache_dir` when a matching precompiled
+/// artifact is there.
+pub(crate) fn load_component(
+    engine: &Engine,
+    wasm: &[u8],
+    cache_dir: Option<&Path>,
+) -> Result<(Component, LoadSource)> {
+    let Some(dir) = cache_dir else {
+        return Ok((Component::new(engine, wasm)?, LoadSource::Compiled));
+    };
+    let path = cache_path(engine, wasm, dir);
+    if path.exists() {
+        // SAFETY: the file was written by `Component::serialize` of this same
+        // engine configuration (its name is keyed by the compatibility hash)
+        // into a directory this host owns; wasmtime also validates the header.
+        if let Ok(component) = unsafe { Component::deserialize_file(engine, &path) } {
+            return Ok((component, LoadSource::Cached));
+        }
+    }
+    let component = Component::new(engine, wasm)?;
+    // A cache that cannot be written only costs the next start a compile.
+    let _ = store_atomically(&path, &component.serialize()?);
+    Ok((component, LoadSource::Compiled))
+}
+
+fn cache_path(engine: &Engine, wasm: &[u8], dir: &Path) -> PathBuf {
+    let mut hasher = DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut hasher);
+    let digest = Sha256::digest(wasm);
+    let short: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    dir.join(format!(
+        "filetools-{}-{short}-{:016x}.cwasm",
+        env!("CARGO_PKG_VERSION"),
+        hasher.finish()
+    ))
+}
+
+fn store_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let temp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&temp, bytes)?;
+    std::fs::rename(&temp, path)
+}
+
+/// The default cache directory: `$FILETOOLS_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/filetools`, else `~/.cache/filetools`.
+pub(crate) fn default_cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("FILETOOLS_CACHE_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(dir).join("filetools"));
+    }
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache").join("filetools"))
+}

@@ -1,0 +1,261 @@
+//! # filetools
+//!
+//! Runs the filetools WebAssembly component with wasmtime (SPEC H1). A
+//! [`Tools`] compiles the component once (or loads it precompiled from a disk
+//! cache) and hands out cheap [`Session`]s, one per agent conversation, each in
+//! its own store with a memory limit and a per-call deadline. The component
+//! sees files only through `host-fs`, served here by a [`Sandbox`] over one
+//! root directory; it gets WASI with no authority at all (no preopens, no
+//! environment, no stdio).
+//!
+//! ```
+//! # fn main() -> anyhow::Result<()> {
+//! let dir = std::env::temp_dir().join(format!("filetools-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! std::fs::write(dir.join("a.txt"), "one\ntwo\n")?;
+//! let tools = filetools::Tools::builder().root(&dir).build()?;
+//! let mut session = tools.session()?;
+//! let result = session.call("read", r#"{"file_path": "a.txt", "limit": 1}"#);
+//! assert_eq!(result.text(), "1\tone\n[lines 1-1 of 2; continue with offset=2]");
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok(())
+//! # }
+//! ```
+#![deny(missing_docs)]
+
+mod bindings;
+mod engine;
+pub mod imports;
+mod result;
+pub mod sandbox;
+mod session;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, bail};
+use serde_json::{Map, Value};
+use wasmtime::component::{Component, Linker};
+
+pub use engine::LoadSource;
+pub use result::{Content, ToolResult, base64};
+pub use sandbox::Sandbox;
+pub use session::{ReadArgs, Session};
+
+use bindings::{FiletoolsPre, StoreState};
+use engine::TickingEngine;
+
+/// Memory one session's guest may grow to.
+pub const DEFAULT_MEMORY_LIMIT: usize = 256 * 1024 * 1024;
+/// Time one call may run before it is interrupted.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Configures a [`Tools`].
+#[derive(Debug, Clone)]
+pub struct Builder {
+    root: Option<PathBuf>,
+    read_only: bool,
+    config: Map<String, Value>,
+    memory_limit: usize,
+    call_timeout: Duration,
+    cache_dir: Option<PathBuf>,
+    use_cache: bool,
+    component: Option<Vec<u8>>,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Self {
+            root: None,
+            read_only: false,
+            config: Map::new(),
+            memory_limit: DEFAULT_MEMORY_LIMIT,
+            call_timeout: DEFAULT_CALL_TIMEOUT,
+            cache_dir: None,
+            use_cache: true,
+            component: None,
+        }
+    }
+}
+
+impl Builder {
+    /// The directory the tools may see (required).
+    #[must_use]
+    pub fn root(mut self, root: impl AsRef<Path>) -> Self {
+        self.root = Some(root.as_ref().to_path_buf());
+        self
+    }
+
+    /// Refuse every write.
+    #[must_use]
+    pub fn read_only(mut self, read_only: bool) -> Self {
+        self.read_only = read_only;
+        self
+    }
+
+    /// Session config keys for the guest (`max_lines`, `max_output_tokens`,
+    /// …), as a JSON object; later calls override earlier keys.
+    pub fn config_json(mut self, json: &str) -> Result<Self> {
+        let value: Value = serde_json::from_str(json).context("session config is not JSON")?;
+        let Value::Object(map) = value else {
+            bail!("session config must be a JSON object");
+        };
+        self.config.extend(map);
+        Ok(self)
+    }
+
+    /// Memory limit of each session's guest, in bytes.
+    #[must_use]
+    pub fn memory_limit(mut self, bytes: usize) -> Self {
+        self.memory_limit = bytes;
+        self
+    }
+
+    /// Deadline of one call.
+    #[must_use]
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// Where precompiled components are cached (default: see the README).
+    #[must_use]
+    pub fn cache_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.cache_dir = Some(dir.as_ref().to_path_buf());
+        self.use_cache = true;
+        self
+    }
+
+    /// Compile in memory only, never touching a cache.
+    #[must_use]
+    pub fn no_cache(mut self) -> Self {
+        self.use_cache = false;
+        self
+    }
+
+    /// Run another build of the component instead of the embedded one.
+    #[must_use]
+    pub fn component(mut self, wasm: Vec<u8>) -> Self {
+        self.component = Some(wasm);
+        self
+    }
+
+    /// Compiles (or loads) the component and opens the sandbox.
+    pub fn build(self) -> Result<Tools> {
+        let root = self.root.context("filetools needs a root directory")?;
+        let sandbox = Sandbox::open(&root, self.read_only)
+            .with_context(|| format!("cannot open root directory {}", root.display()))?;
+        let mut config = self.config;
+        config
+            .entry("root")
+            .or_insert_with(|| Value::String(sandbox.root().to_string_lossy().into_owned()));
+        let engine = TickingEngine::new()?;
+        let cache_dir = if self.use_cache {
+            self.cache_dir.or_else(engine::default_cache_dir)
+        } else {
+            None
+        };
+        let wasm = self.component.as_deref().unwrap_or(engine::COMPONENT);
+        let (component, load_source) =
+            engine::load_component(&engine.engine, wasm, cache_dir.as_deref())?;
+        let pre = prepare(&engine, &component)?;
+        let ticks = self.call_timeout.as_millis() / engine::EPOCH_TICK.as_millis();
+        let tools = Tools {
+            inner: Arc::new(Inner {
+                engine,
+                component,
+                pre,
+                sandbox: Arc::new(sandbox),
+                config_json: Value::Object(config).to_string(),
+                memory_limit: self.memory_limit,
+                deadline_ticks: u64::try_from(ticks).unwrap_or(u64::MAX).max(1),
+                call_timeout: self.call_timeout,
+                load_source,
+            }),
+        };
+        // Refuse a bad session config now, not at the first call.
+        tools.session()?;
+        Ok(tools)
+    }
+}
+
+fn prepare(engine: &TickingEngine, component: &Component) -> Result<FiletoolsPre<StoreState>> {
+    let mut linker = Linker::<StoreState>::new(&engine.engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+    bindings::Filetools::add_to_linker::<_, wasmtime::component::HasSelf<_>>(&mut linker, |s| s)?;
+    Ok(FiletoolsPre::new(linker.instantiate_pre(component)?)?)
+}
+
+pub(crate) struct Inner {
+    engine: TickingEngine,
+    component: Component,
+    pre: FiletoolsPre<StoreState>,
+    sandbox: Arc<Sandbox>,
+    config_json: String,
+    memory_limit: usize,
+    deadline_ticks: u64,
+    call_timeout: Duration,
+    load_source: LoadSource,
+}
+
+impl std::fmt::Debug for Inner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inner")
+            .field("root", &self.sandbox.root())
+            .field("load_source", &self.load_source)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The compiled tools over one root; hands out [`Session`]s.
+#[derive(Debug, Clone)]
+pub struct Tools {
+    inner: Arc<Inner>,
+}
+
+/// A tool definition for the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Definition {
+    /// Tool name.
+    pub name: String,
+    /// Description for the model.
+    pub description: String,
+    /// JSON Schema of the arguments, as JSON text.
+    pub input_schema: String,
+}
+
+impl Tools {
+    /// A builder with the defaults.
+    pub fn builder() -> Builder {
+        Builder::default()
+    }
+
+    /// A new session: a fresh store and instance with empty state.
+    pub fn session(&self) -> Result<Session> {
+        Session::new(Arc::clone(&self.inner))
+    }
+
+    /// Whether the component was compiled or loaded precompiled.
+    pub fn load_source(&self) -> LoadSource {
+        self.inner.load_source
+    }
+
+    /// The canonical root directory.
+    pub fn root(&self) -> &Path {
+        self.inner.sandbox.root()
+    }
+
+    /// The component's imports, as `name` strings (for the import check).
+    pub fn component_imports(&self) -> Vec<String> {
+        let ty = self.inner.component.component_type();
+        ty.imports(&self.inner.engine.engine)
+            .map(|(name, _)| name.to_owned())
+            .collect()
+    }
+
+    /// The tool definitions to give the model.
+    pub fn definitions(&self) -> Result<Vec<Definition>> {
+        self.session()?.definitions()
+    }
+}

@@ -1,0 +1,146 @@
+//! [`Session`]: one conversation's instance of the component. Each session
+//! has its own store (memory limit) and every call its own deadline (epoch
+//! interruption). A trap — a guest bug, the memory limit, the deadline — never
+//! takes the host down: the call answers with an error result and the
+//! session is re-created with empty state (SPEC S2).
+
+use std::sync::Arc;
+
+use anyhow::Result;
+use wasmtime::component::{ResourceAny, ResourceTable};
+use wasmtime::{Store, StoreLimitsBuilder};
+use wasmtime_wasi::WasiCtx;
+
+use crate::bindings::{Filetools, StoreState, wit};
+use crate::result::ToolResult;
+use crate::{Definition, Inner};
+
+/// Typed arguments of `read` (see the WIT `read-args`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadArgs {
+    /// The file's path.
+    pub file_path: String,
+    /// First line, 1-based.
+    pub offset: Option<u64>,
+    /// Maximum lines.
+    pub limit: Option<u64>,
+    /// 1-based character position inside line `offset`.
+    pub char_offset: Option<u64>,
+}
+
+/// One conversation's tools.
+pub struct Session {
+    inner: Arc<Inner>,
+    store: Store<StoreState>,
+    bindings: Filetools,
+    handle: ResourceAny,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    pub(crate) fn new(inner: Arc<Inner>) -> Result<Self> {
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(inner.memory_limit)
+            .instances(8)
+            .build();
+        let state = StoreState {
+            wasi: WasiCtx::builder().build(),
+            table: ResourceTable::new(),
+            sandbox: Arc::clone(&inner.sandbox),
+            limits,
+        };
+        let mut store = Store::new(&inner.engine.engine, state);
+        store.limiter(|s| &mut s.limits);
+        store.set_epoch_deadline(inner.deadline_ticks);
+        let bindings = inner.pre.instantiate(&mut store)?;
+        let handle = bindings
+            .filetools_core_tools()
+            .session()
+            .call_open(&mut store, &inner.config_json)?
+            .map_err(anyhow::Error::msg)?;
+        Ok(Self {
+            inner,
+            store,
+            bindings,
+            handle,
+        })
+    }
+
+    /// Runs `tool` with the model's raw JSON arguments.
+    pub fn call(&mut self, tool: &str, arguments: &str) -> ToolResult {
+        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        let outcome = self.bindings.filetools_core_tools().session().call_call(
+            &mut self.store,
+            self.handle,
+            tool,
+            arguments,
+        );
+        self.finish(outcome)
+    }
+
+    /// `read` with typed arguments.
+    pub fn read(&mut self, args: &ReadArgs) -> ToolResult {
+        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        let args = wit::ReadArgs {
+            file_path: args.file_path.clone(),
+            offset: args.offset,
+            limit: args.limit,
+            char_offset: args.char_offset,
+        };
+        let outcome = self.bindings.filetools_core_tools().session().call_read(
+            &mut self.store,
+            self.handle,
+            &args,
+        );
+        self.finish(outcome)
+    }
+
+    /// The tool definitions.
+    pub fn definitions(&mut self) -> Result<Vec<Definition>> {
+        let defs = self
+            .bindings
+            .filetools_core_tools()
+            .call_definitions(&mut self.store)?;
+        Ok(defs
+            .into_iter()
+            .map(|d| Definition {
+                name: d.name,
+                description: d.description,
+                input_schema: d.input_schema,
+            })
+            .collect())
+    }
+
+    fn finish(&mut self, outcome: wasmtime::Result<wit::ToolResult>) -> ToolResult {
+        match outcome {
+            Ok(result) => result.into(),
+            Err(trap) => {
+                let reason = match trap.downcast_ref::<wasmtime::Trap>() {
+                    Some(wasmtime::Trap::Interrupt) => {
+                        format!("it ran longer than {:?}", self.inner.call_timeout)
+                    }
+                    Some(code) => format!("{code}"),
+                    None => format!("{trap:#}"),
+                };
+                let restarted = match Session::new(Arc::clone(&self.inner)) {
+                    Ok(fresh) => {
+                        *self = fresh;
+                        "the session was restarted with empty state"
+                    }
+                    Err(_) => "the session could not be restarted",
+                };
+                ToolResult::host_error(
+                    format!(
+                        "Error: the tool stopped because {reason}; {restarted}. Retry with a smaller request (a range or limit)."
+                    ),
+                    "guest_trap",
+                )
+            }
+        }
+    }
+}
