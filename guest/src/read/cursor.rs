@@ -152,44 +152,37 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
         Ok(skipped)
     }
 
-    /// Reads the rest of the current line into `capture`. Once the capture is
-    /// full, scanning stops after `cap` more bytes (the line is `Unfinished`).
-    pub fn read_line(&mut self, capture: &mut LineCapture, cap: u64) -> Result<LineEnd, FsError> {
-        let mut full_since: Option<u64> = None;
+    /// Reads the rest of the current line into `capture`, until a `\n`, the
+    /// end of the file, or the capture's scan cap (`Unfinished`).
+    pub fn read_line(&mut self, capture: &mut LineCapture) -> Result<LineEnd, FsError> {
         loop {
             if !self.refill()? {
                 return Ok(LineEnd::Eof);
             }
-            if full_since.is_none() && capture.is_full() {
-                full_since = Some(self.consumed);
-            }
-            let mut rest = &self.buf[self.at..];
-            if let Some(start) = full_since {
-                let allowed = (start + cap).saturating_sub(self.consumed);
-                if allowed == 0 {
-                    return Ok(LineEnd::Unfinished);
-                }
-                if (rest.len() as u64) > allowed {
-                    // Round up to a character boundary: at most three bytes more.
-                    let mut end = allowed as usize;
-                    while !rest.is_char_boundary(end) {
-                        end += 1;
-                    }
-                    rest = &rest[..end];
-                }
-            }
-            match memchr(b'\n', rest.as_bytes()) {
-                Some(at) => {
-                    capture.push(&rest[..at]);
+            let rest = &self.buf[self.at..];
+            let (piece, newline) = match memchr(b'\n', rest.as_bytes()) {
+                Some(at) => (&rest[..at], true),
+                None => (rest, false),
+            };
+            let len = piece.len();
+            let taken = capture.push(piece);
+            self.advance(taken);
+            if taken < len || (capture.is_exhausted() && !newline) {
+                // Whether the line ends right here is still unknown.
+                if !newline && self.refill()? && self.buf.as_bytes()[self.at] == b'\n' {
                     self.newlines += 1;
-                    self.advance(at + 1);
+                    self.advance(1);
                     return Ok(LineEnd::Newline);
                 }
-                None => {
-                    let len = rest.len();
-                    capture.push(rest);
-                    self.advance(len);
+                if taken < len || self.refill()? {
+                    return Ok(LineEnd::Unfinished);
                 }
+                return Ok(LineEnd::Eof);
+            }
+            if newline {
+                self.newlines += 1;
+                self.advance(1);
+                return Ok(LineEnd::Newline);
             }
         }
     }

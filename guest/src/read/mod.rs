@@ -16,6 +16,12 @@ mod capture;
 mod cursor;
 mod cut;
 mod page;
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
+mod testutil;
+#[cfg(test)]
+mod tests;
 
 use serde::Serialize;
 

@@ -17,6 +17,8 @@ const LOOKAHEAD_CHARS: u64 = 64;
 const LOOKAHEAD_BYTES: usize = 256;
 /// Output bytes set aside for the footer notices.
 pub(crate) const NOTICE_RESERVE_BYTES: u64 = 512;
+/// Output bytes set aside for a cut marker on a line.
+const MARKER_ROOM_BYTES: u64 = 96;
 
 /// One shown line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,20 +119,22 @@ fn page<F: HostFs + ?Sized>(
         let new_width = digits(number);
         used += (new_width - width) * lines.len() as u64;
         width = new_width;
-        let marker_room = 96;
+        // Room for one line alone: a line that does not fit beside the others
+        // ends the page instead of being cut (R6); only the first is cut.
         let line_room = budget
-            .saturating_sub(used + width + 2 + marker_room)
+            .saturating_sub(width + 2 + MARKER_ROOM_BYTES)
             .max(16);
         let keep_bytes = usize::try_from(line_room).unwrap_or(usize::MAX);
+        let scan_left = config
+            .count_limit_bytes
+            .saturating_sub(cursor.consumed - page_start);
         let mut capture = LineCapture::new(
             0,
             config.max_line_chars + LOOKAHEAD_CHARS,
             keep_bytes.saturating_add(LOOKAHEAD_BYTES),
+            scan_left,
         );
-        let scan_left = config
-            .count_limit_bytes
-            .saturating_sub(cursor.consumed - page_start);
-        let end = cursor.read_line(&mut capture, scan_left)?;
+        let end = cursor.read_line(&mut capture)?;
         let (text, kept, chars) = capture.finish();
         let total = if end == LineEnd::Unfinished {
             Total::AtLeast {
@@ -218,8 +222,9 @@ fn window<F: HostFs + ?Sized>(
         char_offset - 1,
         u64::MAX,
         keep_bytes.saturating_add(LOOKAHEAD_BYTES),
+        config.count_limit_bytes,
     );
-    let end = cursor.read_line(&mut capture, config.count_limit_bytes)?;
+    let end = cursor.read_line(&mut capture)?;
     let (text, kept, chars) = capture.finish();
     let more_lines = end == LineEnd::Newline && cursor.refill()?;
     let after_line = if more_lines {

@@ -1,0 +1,331 @@
+//! Behaviour of `read` on text, one small case per rule (SPEC R1–R4, R6,
+//! R10, R11). Every case runs at all chunk sizes of [`testutil::CHUNK_SIZES`].
+
+use super::testutil::{range, read_all_chunks, window};
+use crate::args::ReadArgs;
+use crate::config::Config;
+use crate::memfs::MemFs;
+use crate::FileKind;
+
+fn text(content: &str, args: &ReadArgs) -> String {
+    read_all_chunks(content.as_bytes(), args, &Config::default()).text()
+}
+
+fn small(max_lines: u64, max_line_chars: u64, max_output_tokens: u64) -> Config {
+    Config {
+        max_lines,
+        max_line_chars,
+        max_output_tokens,
+        ..Config::default()
+    }
+}
+
+#[test]
+fn whole_small_file_is_numbered_and_ends_with_the_total() {
+    assert_eq!(
+        text("a\nb\n", &range(None, None)),
+        "1\ta\n2\tb\n[lines 1-2 of 2; end of file]"
+    );
+}
+
+#[test]
+fn a_missing_final_newline_still_counts_the_line() {
+    assert_eq!(
+        text("a\nb", &range(None, None)),
+        "1\ta\n2\tb\n[lines 1-2 of 2; end of file]"
+    );
+}
+
+#[test]
+fn gutter_is_padded_to_the_widest_number_shown() {
+    let content: String = (1..=12).map(|n| format!("l{n}\n")).collect();
+    let out = text(&content, &range(Some(8), Some(3)));
+    assert_eq!(
+        out,
+        " 8\tl8\n 9\tl9\n10\tl10\n[lines 8-10 of 12; continue with offset=11]"
+    );
+}
+
+#[test]
+fn empty_file_is_a_fact_not_an_error() {
+    let result = read_all_chunks(b"", &range(None, None), &Config::default());
+    assert!(!result.is_error);
+    assert_eq!(result.text(), "[the file is empty]");
+    assert_eq!(text("\u{FEFF}", &range(None, None)), "[the file is empty]");
+}
+
+#[test]
+fn a_single_newline_is_one_empty_line() {
+    assert_eq!(text("\n", &range(None, None)), "1\t\n[lines 1-1 of 1; end of file]");
+}
+
+#[test]
+fn offset_past_the_end_names_the_total() {
+    let result = read_all_chunks(b"a\nb\nc\n", &range(Some(500), None), &Config::default());
+    assert!(!result.is_error);
+    assert_eq!(
+        result.text(),
+        "[the file has 3 lines; offset 500 is past the end; use an offset from 1 to 3]"
+    );
+    assert_eq!(
+        text("a\nb\nc\n", &range(Some(4), None)),
+        "[the file has 3 lines; offset 4 is past the end; use an offset from 1 to 3]"
+    );
+}
+
+#[test]
+fn line_limit_gives_the_exact_next_offset() {
+    let content: String = (1..=10).map(|n| format!("{n}\n")).collect();
+    let config = small(4, 2000, 25_000);
+    let result = read_all_chunks(content.as_bytes(), &range(None, None), &config);
+    assert!(result.text().ends_with("[lines 1-4 of 10; continue with offset=5]"));
+    assert_eq!(result.metadata["next_offset"], 5);
+    assert_eq!(result.metadata["total_lines"], 10);
+}
+
+#[test]
+fn a_page_ending_exactly_at_the_end_of_the_file_says_so() {
+    // The last shown line ends exactly where the file does: no "continue".
+    let out = text("a\nb\n", &range(Some(1), Some(2)));
+    assert_eq!(out, "1\ta\n2\tb\n[lines 1-2 of 2; end of file]");
+}
+
+#[test]
+fn crlf_is_shown_as_lf_and_remembered() {
+    let result = read_all_chunks(b"a\r\nb\r\n", &range(None, None), &Config::default());
+    assert_eq!(result.text(), "1\ta\n2\tb\n[lines 1-2 of 2; end of file]");
+    assert_eq!(result.metadata["line_ending"], "crlf");
+    let mixed = read_all_chunks(b"a\r\nb\n", &range(None, None), &Config::default());
+    assert_eq!(mixed.metadata["line_ending"], "mixed");
+}
+
+#[test]
+fn a_lone_carriage_return_is_kept() {
+    assert_eq!(text("a\rb\n", &range(None, None)), "1\ta\rb\n[lines 1-1 of 1; end of file]");
+}
+
+#[test]
+fn utf8_bom_is_dropped_and_remembered() {
+    let result = read_all_chunks("\u{FEFF}a\n".as_bytes(), &range(None, None), &Config::default());
+    assert_eq!(result.text(), "1\ta\n[lines 1-1 of 1; end of file]");
+    assert_eq!(result.metadata["bom"], true);
+}
+
+#[test]
+fn utf16_with_bom_is_decoded_and_named() {
+    let mut bytes = vec![0xFF, 0xFE];
+    for unit in "héllo\r\nwörld\r\n".encode_utf16() {
+        bytes.extend_from_slice(&unit.to_le_bytes());
+    }
+    let result = read_all_chunks(&bytes, &range(None, None), &Config::default());
+    assert_eq!(
+        result.text(),
+        "1\théllo\n2\twörld\n[lines 1-2 of 2; end of file]\n[decoded from UTF-16LE]"
+    );
+    assert_eq!(result.metadata["encoding"], "utf-16le");
+    assert_eq!(result.metadata["line_ending"], "crlf");
+}
+
+#[test]
+fn invalid_utf8_is_shown_lossily_and_marked() {
+    let result = read_all_chunks(b"a\xFFb\n", &range(None, None), &Config::default());
+    assert_eq!(
+        result.text(),
+        "1\ta\u{FFFD}b\n[lines 1-1 of 1; end of file]\n[invalid UTF-8 bytes are shown as U+FFFD]"
+    );
+    assert_eq!(result.metadata["lossy"], true);
+}
+
+#[test]
+fn tabs_are_kept_as_they_are() {
+    assert_eq!(text("\tx\t\n", &range(None, None)), "1\t\tx\t\n[lines 1-1 of 1; end of file]");
+}
+
+#[test]
+fn a_long_line_is_cut_with_the_call_that_shows_the_rest() {
+    let content = format!("short\n{}\nend\n", "x".repeat(30));
+    let result = read_all_chunks(content.as_bytes(), &range(None, None), &small(2000, 10, 25_000));
+    assert_eq!(
+        result.text(),
+        "1\tshort\n2\txxxxxxxxxx [… 10 of 30 chars; rest: offset=2, char_offset=11]\n3\tend\n\
+         [lines 1-3 of 3; end of file]\n\
+         [1 line was cut at 10 chars; each marker gives the offset and char_offset that show the rest]"
+    );
+    assert_eq!(result.metadata["lines_cut"], 1);
+    assert_eq!(result.metadata["truncated"], true);
+}
+
+#[test]
+fn cuts_fall_on_grapheme_boundaries() {
+    // "e" + combining acute is one grapheme: the cut moves before it.
+    let content = "abcde\u{301}fgh\n";
+    let result = read_all_chunks(content.as_bytes(), &range(None, None), &small(2000, 5, 25_000));
+    assert!(
+        result.text().starts_with("1\tabcd [… 4 of 9 chars; rest: offset=1, char_offset=5]"),
+        "{}",
+        result.text()
+    );
+}
+
+#[test]
+fn a_window_shows_part_of_a_long_line_and_continues_it() {
+    let content = format!("{}\nnext\n", "0123456789".repeat(3));
+    assert_eq!(
+        text(&content, &window(1, 11)),
+        "1\t01234567890123456789\n[line 1, chars 11-30 of 30; continue with offset=2]"
+    );
+    let last = text("abc", &window(1, 2));
+    assert_eq!(last, "1\tbc\n[line 1, chars 2-3 of 3; end of file]");
+}
+
+#[test]
+fn a_window_is_bounded_by_the_output_budget() {
+    let content = "y".repeat(10_000);
+    let config = small(2000, 100, 1000);
+    let result = read_all_chunks(content.as_bytes(), &window(1, 1), &config);
+    let out = result.text();
+    let budget = config.budget_bytes() as usize;
+    assert!(out.len() <= budget, "{} > {budget}", out.len());
+    let next = result.metadata["next_char_offset"].as_u64().unwrap();
+    assert!(next > 1000, "window too small: next {next}");
+    assert!(out.ends_with(&format!("of 10000; continue with offset=1, char_offset={next}]")));
+}
+
+#[test]
+fn a_window_past_the_end_of_its_line_says_so() {
+    assert_eq!(
+        text("abc\ndef\n", &window(1, 9)),
+        "[line 1 has 3 chars; char_offset 9 is past its end; continue with offset=2]"
+    );
+    assert_eq!(
+        text("abc\ndef\n", &window(9, 1)),
+        "[the file has 2 lines; offset 9 is past the end; use an offset from 1 to 2]"
+    );
+}
+
+#[test]
+fn the_budget_stops_at_a_whole_line_with_the_next_offset() {
+    let content: String = (0..400).map(|n| format!("{n:04} {}\n", "z".repeat(40))).collect();
+    let config = small(2000, 2000, 1000);
+    let result = read_all_chunks(content.as_bytes(), &range(None, None), &config);
+    let out = result.text();
+    assert!(out.len() as u64 <= config.budget_bytes());
+    let next = result.metadata["next_offset"].as_u64().unwrap();
+    assert!(out.contains(&format!(
+        "output budget of 1000 tokens reached; continue with offset={next}]"
+    )));
+    // Every shown line is whole.
+    for line in out.lines().filter(|l| !l.starts_with('[')) {
+        assert!(line.ends_with(&"z".repeat(40)), "{line}");
+    }
+}
+
+#[test]
+fn the_first_line_is_always_shown_even_when_huge() {
+    let content = format!("{}\nb\n", "w".repeat(50_000));
+    let config = small(2000, 100_000, 1000);
+    let result = read_all_chunks(content.as_bytes(), &range(None, None), &config);
+    let out = result.text();
+    assert!(out.len() as u64 <= config.budget_bytes());
+    assert!(out.starts_with("1\twww"), "{out}");
+    assert_eq!(result.metadata["first_line"], 1);
+    assert_eq!(result.metadata["lines_cut"], 1);
+}
+
+#[test]
+fn counting_stops_at_the_scan_cap_and_says_more_than() {
+    let content: String = (0..1000).map(|n| format!("{n}\n")).collect();
+    let config = Config {
+        max_lines: 5,
+        count_limit_bytes: 100,
+        ..Config::default()
+    };
+    let result = read_all_chunks(content.as_bytes(), &range(None, None), &config);
+    let out = result.text();
+    assert!(out.ends_with("; continue with offset=6]"), "{out}");
+    assert!(out.contains("of more than "), "{out}");
+    assert!(result.metadata["total_lines"].is_null());
+    assert!(result.metadata["total_lines_at_least"].as_u64().unwrap() >= 5);
+}
+
+#[test]
+fn a_huge_line_past_the_scan_cap_is_still_explorable() {
+    let content = "q".repeat(5000);
+    let config = Config {
+        max_line_chars: 10,
+        count_limit_bytes: 100,
+        ..Config::default()
+    };
+    let first = read_all_chunks(content.as_bytes(), &range(None, None), &config);
+    assert!(first.text().contains("[… 10 of more than"), "{}", first.text());
+    let deep = read_all_chunks(content.as_bytes(), &window(1, 4990), &config);
+    assert_eq!(
+        deep.text(),
+        "1\tqqqqqqqqqqq\n[line 1, chars 4990-5000 of 5000; end of file]"
+    );
+}
+
+#[test]
+fn directories_and_special_files_are_refused_before_reading() {
+    let fs = MemFs::new();
+    fs.add_dir("src");
+    fs.add_special("pipe", FileKind::Fifo);
+    fs.add_special("zero", FileKind::CharDevice);
+    let config = Config::default();
+    for (path, expected) in [
+        ("src", "Error: src is a directory; give the path of a file inside it."),
+        (
+            "pipe",
+            "Error: pipe is a FIFO (named pipe); reading it could block forever, so it is refused.",
+        ),
+        (
+            "zero",
+            "Error: zero is a character device; reading it could block forever, so it is refused.",
+        ),
+        ("nope.txt", "Error: nope.txt does not exist; check the spelling and the directory."),
+    ] {
+        let args = ReadArgs {
+            file_path: path.into(),
+            ..ReadArgs::default()
+        };
+        let result = super::read(&config, &fs, &args);
+        assert!(result.is_error, "{path}");
+        assert_eq!(result.text(), expected);
+    }
+}
+
+#[test]
+fn absolute_paths_inside_the_root_work() {
+    let fs = MemFs::new();
+    fs.add_file("src/a.txt", b"x\n");
+    let config = Config {
+        root: "/work/p".into(),
+        ..Config::default()
+    };
+    let args = ReadArgs {
+        file_path: "/work/p/src/a.txt".into(),
+        ..ReadArgs::default()
+    };
+    let result = super::read(&config, &fs, &args);
+    assert_eq!(result.text(), "1\tx\n[lines 1-1 of 1; end of file]");
+    assert_eq!(result.metadata["path"], "src/a.txt");
+}
+
+#[test]
+fn bom_and_crlf_variants_show_the_same_text() {
+    let base = "fn main() {\n    println!(\"hé\");\n}\n";
+    let crlf = base.replace('\n', "\r\n");
+    let variants = [
+        base.as_bytes().to_vec(),
+        crlf.as_bytes().to_vec(),
+        [b"\xEF\xBB\xBF".as_slice(), base.as_bytes()].concat(),
+        [b"\xEF\xBB\xBF".as_slice(), crlf.as_bytes()].concat(),
+    ];
+    let config = small(2, 5, 25_000);
+    for args in [range(None, None), range(Some(2), Some(1)), window(2, 3)] {
+        let expected = read_all_chunks(&variants[0], &args, &config).text();
+        for variant in &variants[1..] {
+            assert_eq!(read_all_chunks(variant, &args, &config).text(), expected);
+        }
+    }
+}

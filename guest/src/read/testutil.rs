@@ -1,0 +1,54 @@
+//! Test helpers: run `read` over an in-memory file at every interesting chunk
+//! size and insist that the output never depends on where chunks end (STYLE
+//! 9, SPEC R10).
+
+use crate::args::ReadArgs;
+use crate::config::Config;
+use crate::memfs::MemFs;
+use crate::result::ToolResult;
+
+/// Chunk sizes that put boundaries everywhere: inside UTF-8 sequences, inside
+/// CRLF pairs, inside the BOM, and at page ends.
+pub(crate) const CHUNK_SIZES: [u32; 6] = [1, 2, 3, 7, 4096, 64 * 1024];
+
+/// Reads `content` (stored as `f.txt`) with `args` under `config`, checks that
+/// every chunk size gives the same result, and returns it.
+pub(crate) fn read_all_chunks(content: &[u8], args: &ReadArgs, config: &Config) -> ToolResult {
+    let fs = MemFs::new();
+    fs.add_file("f.txt", content);
+    let mut args = args.clone();
+    if args.file_path.is_empty() {
+        args.file_path = "f.txt".into();
+    }
+    let mut first: Option<ToolResult> = None;
+    for chunk in CHUNK_SIZES {
+        let config = Config {
+            chunk_bytes: chunk,
+            ..config.clone()
+        };
+        let result = super::read(&config, &fs, &args);
+        match &first {
+            None => first = Some(result),
+            Some(expected) => assert_eq!(&result, expected, "chunk size {chunk} differs"),
+        }
+    }
+    first.expect("at least one chunk size")
+}
+
+/// Arguments for `offset`/`limit`.
+pub(crate) fn range(offset: Option<u64>, limit: Option<u64>) -> ReadArgs {
+    ReadArgs {
+        offset,
+        limit,
+        ..ReadArgs::default()
+    }
+}
+
+/// Arguments for a window into line `offset` at `char_offset`.
+pub(crate) fn window(offset: u64, char_offset: u64) -> ReadArgs {
+    ReadArgs {
+        offset: Some(offset),
+        char_offset: Some(char_offset),
+        ..ReadArgs::default()
+    }
+}
