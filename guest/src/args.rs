@@ -80,11 +80,7 @@ fn number(
     name: &'static str,
     min: u64,
 ) -> Result<Option<u64>, ToolError> {
-    let expected = if min == 0 {
-        "an integer >= 1"
-    } else {
-        "an integer >= 1 (0 is not a limit)"
-    };
+    let expected = "an integer >= 1";
     let invalid = |value: &Value| ToolError::InvalidArgument {
         name,
         expected,

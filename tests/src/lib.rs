@@ -1,1 +1,16 @@
-//! placeholder
+//! Cross-host conformance for filetools (SPEC §8, STYLE 11).
+//!
+//! A case is a folder `tests/cases/<area>/<name>/` holding
+//! - `fs/` — the files the tools see (byte-exact; see `.gitattributes`),
+//! - `generate.json` — optional large inputs made at test time,
+//! - `config.json` — optional session config,
+//! - `calls.jsonl` — one protocol line per call, `{"tool": .., "args": {..}}`,
+//! - `expected.txt` — the transcript every host must produce.
+//!
+//! [`hosts`] runs a case on each host; [`transcript`] renders the results;
+//! `FILETOOLS_BLESS=1` rewrites `expected.txt` from the wasmtime host.
+
+pub mod case;
+pub mod hosts;
+pub mod native;
+pub mod transcript;

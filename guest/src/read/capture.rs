@@ -129,7 +129,10 @@ mod tests {
 
     #[test]
     fn keeps_a_window_and_counts_everything() {
-        assert_eq!(capture(&["héllo", " world"], 2, 4, 100), ("llo ".into(), 4, 11));
+        assert_eq!(
+            capture(&["héllo", " world"], 2, 4, 100),
+            ("llo ".into(), 4, 11)
+        );
         assert_eq!(capture(&["ab", "cd"], 0, 100, 3), ("abc".into(), 3, 4));
         assert_eq!(capture(&["aé"], 0, 100, 2), ("a".into(), 1, 2));
     }

@@ -19,9 +19,9 @@ mod page;
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
-mod testutil;
-#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod testutil;
 
 use serde::Serialize;
 

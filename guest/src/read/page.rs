@@ -121,9 +121,7 @@ fn page<F: HostFs + ?Sized>(
         width = new_width;
         // Room for one line alone: a line that does not fit beside the others
         // ends the page instead of being cut (R6); only the first is cut.
-        let line_room = budget
-            .saturating_sub(width + 2 + MARKER_ROOM_BYTES)
-            .max(16);
+        let line_room = budget.saturating_sub(width + 2 + MARKER_ROOM_BYTES).max(16);
         let keep_bytes = usize::try_from(line_room).unwrap_or(usize::MAX);
         let scan_left = config
             .count_limit_bytes

@@ -24,15 +24,21 @@ fn text_strategy() -> impl Strategy<Value = String> {
 }
 
 fn config_strategy() -> impl Strategy<Value = Config> {
-    (1u64..6, 3u64..40, 130u64..400, prop::sample::select(vec![1u32, 3, 7, 64, 4096])).prop_map(
-        |(max_lines, max_line_chars, max_output_tokens, chunk_bytes)| Config {
-            max_lines,
-            max_line_chars,
-            max_output_tokens,
-            chunk_bytes,
-            ..Config::default()
-        },
+    (
+        1u64..6,
+        3u64..40,
+        130u64..400,
+        prop::sample::select(vec![1u32, 3, 7, 64, 4096]),
     )
+        .prop_map(
+            |(max_lines, max_line_chars, max_output_tokens, chunk_bytes)| Config {
+                max_lines,
+                max_line_chars,
+                max_output_tokens,
+                chunk_bytes,
+                ..Config::default()
+            },
+        )
 }
 
 /// Splits a shown line `N\ttext[ marker]` into its number and text.

@@ -2,10 +2,10 @@
 //! R10, R11). Every case runs at all chunk sizes of [`testutil::CHUNK_SIZES`].
 
 use super::testutil::{range, read_all_chunks, window};
+use crate::FileKind;
 use crate::args::ReadArgs;
 use crate::config::Config;
 use crate::memfs::MemFs;
-use crate::FileKind;
 
 fn text(content: &str, args: &ReadArgs) -> String {
     read_all_chunks(content.as_bytes(), args, &Config::default()).text()
@@ -56,7 +56,10 @@ fn empty_file_is_a_fact_not_an_error() {
 
 #[test]
 fn a_single_newline_is_one_empty_line() {
-    assert_eq!(text("\n", &range(None, None)), "1\t\n[lines 1-1 of 1; end of file]");
+    assert_eq!(
+        text("\n", &range(None, None)),
+        "1\t\n[lines 1-1 of 1; end of file]"
+    );
 }
 
 #[test]
@@ -78,7 +81,11 @@ fn line_limit_gives_the_exact_next_offset() {
     let content: String = (1..=10).map(|n| format!("{n}\n")).collect();
     let config = small(4, 2000, 25_000);
     let result = read_all_chunks(content.as_bytes(), &range(None, None), &config);
-    assert!(result.text().ends_with("[lines 1-4 of 10; continue with offset=5]"));
+    assert!(
+        result
+            .text()
+            .ends_with("[lines 1-4 of 10; continue with offset=5]")
+    );
     assert_eq!(result.metadata["next_offset"], 5);
     assert_eq!(result.metadata["total_lines"], 10);
 }
@@ -101,12 +108,19 @@ fn crlf_is_shown_as_lf_and_remembered() {
 
 #[test]
 fn a_lone_carriage_return_is_kept() {
-    assert_eq!(text("a\rb\n", &range(None, None)), "1\ta\rb\n[lines 1-1 of 1; end of file]");
+    assert_eq!(
+        text("a\rb\n", &range(None, None)),
+        "1\ta\rb\n[lines 1-1 of 1; end of file]"
+    );
 }
 
 #[test]
 fn utf8_bom_is_dropped_and_remembered() {
-    let result = read_all_chunks("\u{FEFF}a\n".as_bytes(), &range(None, None), &Config::default());
+    let result = read_all_chunks(
+        "\u{FEFF}a\n".as_bytes(),
+        &range(None, None),
+        &Config::default(),
+    );
     assert_eq!(result.text(), "1\ta\n[lines 1-1 of 1; end of file]");
     assert_eq!(result.metadata["bom"], true);
 }
@@ -138,13 +152,20 @@ fn invalid_utf8_is_shown_lossily_and_marked() {
 
 #[test]
 fn tabs_are_kept_as_they_are() {
-    assert_eq!(text("\tx\t\n", &range(None, None)), "1\t\tx\t\n[lines 1-1 of 1; end of file]");
+    assert_eq!(
+        text("\tx\t\n", &range(None, None)),
+        "1\t\tx\t\n[lines 1-1 of 1; end of file]"
+    );
 }
 
 #[test]
 fn a_long_line_is_cut_with_the_call_that_shows_the_rest() {
     let content = format!("short\n{}\nend\n", "x".repeat(30));
-    let result = read_all_chunks(content.as_bytes(), &range(None, None), &small(2000, 10, 25_000));
+    let result = read_all_chunks(
+        content.as_bytes(),
+        &range(None, None),
+        &small(2000, 10, 25_000),
+    );
     assert_eq!(
         result.text(),
         "1\tshort\n2\txxxxxxxxxx [… 10 of 30 chars; rest: offset=2, char_offset=11]\n3\tend\n\
@@ -159,9 +180,15 @@ fn a_long_line_is_cut_with_the_call_that_shows_the_rest() {
 fn cuts_fall_on_grapheme_boundaries() {
     // "e" + combining acute is one grapheme: the cut moves before it.
     let content = "abcde\u{301}fgh\n";
-    let result = read_all_chunks(content.as_bytes(), &range(None, None), &small(2000, 5, 25_000));
+    let result = read_all_chunks(
+        content.as_bytes(),
+        &range(None, None),
+        &small(2000, 5, 25_000),
+    );
     assert!(
-        result.text().starts_with("1\tabcd [… 4 of 9 chars; rest: offset=1, char_offset=5]"),
+        result
+            .text()
+            .starts_with("1\tabcd [… 4 of 9 chars; rest: offset=1, char_offset=5]"),
         "{}",
         result.text()
     );
@@ -188,7 +215,9 @@ fn a_window_is_bounded_by_the_output_budget() {
     assert!(out.len() <= budget, "{} > {budget}", out.len());
     let next = result.metadata["next_char_offset"].as_u64().unwrap();
     assert!(next > 1000, "window too small: next {next}");
-    assert!(out.ends_with(&format!("of 10000; continue with offset=1, char_offset={next}]")));
+    assert!(out.ends_with(&format!(
+        "of 10000; continue with offset=1, char_offset={next}]"
+    )));
 }
 
 #[test]
@@ -205,7 +234,9 @@ fn a_window_past_the_end_of_its_line_says_so() {
 
 #[test]
 fn the_budget_stops_at_a_whole_line_with_the_next_offset() {
-    let content: String = (0..400).map(|n| format!("{n:04} {}\n", "z".repeat(40))).collect();
+    let content: String = (0..400)
+        .map(|n| format!("{n:04} {}\n", "z".repeat(40)))
+        .collect();
     let config = small(2000, 2000, 1000);
     let result = read_all_chunks(content.as_bytes(), &range(None, None), &config);
     let out = result.text();
@@ -257,7 +288,11 @@ fn a_huge_line_past_the_scan_cap_is_still_explorable() {
         ..Config::default()
     };
     let first = read_all_chunks(content.as_bytes(), &range(None, None), &config);
-    assert!(first.text().contains("[… 10 of more than"), "{}", first.text());
+    assert!(
+        first.text().contains("[… 10 of more than"),
+        "{}",
+        first.text()
+    );
     let deep = read_all_chunks(content.as_bytes(), &window(1, 4990), &config);
     assert_eq!(
         deep.text(),
@@ -273,7 +308,10 @@ fn directories_and_special_files_are_refused_before_reading() {
     fs.add_special("zero", FileKind::CharDevice);
     let config = Config::default();
     for (path, expected) in [
-        ("src", "Error: src is a directory; give the path of a file inside it."),
+        (
+            "src",
+            "Error: src is a directory; give the path of a file inside it.",
+        ),
         (
             "pipe",
             "Error: pipe is a FIFO (named pipe); reading it could block forever, so it is refused.",
@@ -282,7 +320,10 @@ fn directories_and_special_files_are_refused_before_reading() {
             "zero",
             "Error: zero is a character device; reading it could block forever, so it is refused.",
         ),
-        ("nope.txt", "Error: nope.txt does not exist; check the spelling and the directory."),
+        (
+            "nope.txt",
+            "Error: nope.txt does not exist; check the spelling and the directory.",
+        ),
     ] {
         let args = ReadArgs {
             file_path: path.into(),

@@ -1,0 +1,176 @@
+//! Loading a case folder and laying out its files in a fresh directory.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use serde::Deserialize;
+
+/// One call of a case.
+#[derive(Debug, Clone)]
+pub struct Call {
+    /// The protocol line as written in `calls.jsonl`.
+    pub line: String,
+    /// The tool name.
+    pub tool: String,
+    /// The arguments as JSON text.
+    pub arguments: String,
+}
+
+/// A generated input: `prefix + repeat * times + suffix`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Generated {
+    /// Path inside the case's file system.
+    pub path: String,
+    /// Text written before the repeated part.
+    #[serde(default)]
+    pub prefix: String,
+    /// The repeated text; `{n}` is replaced by the 0-based repetition.
+    pub repeat: String,
+    /// How many repetitions.
+    pub times: u64,
+    /// Text written after the repeated part.
+    #[serde(default)]
+    pub suffix: String,
+}
+
+/// A conformance case.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// `<area>/<name>`.
+    pub name: String,
+    /// The case folder.
+    pub dir: PathBuf,
+    /// Session config JSON (`{}` when absent).
+    pub config: String,
+    /// The calls, in order.
+    pub calls: Vec<Call>,
+    /// Inputs made at test time.
+    pub generated: Vec<Generated>,
+}
+
+/// The folder holding every case.
+pub fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("cases")
+}
+
+/// Every case under `root`, sorted by name.
+pub fn load_all(root: &Path) -> Result<Vec<Case>> {
+    let mut cases = Vec::new();
+    for area in sorted_dirs(root)? {
+        for dir in sorted_dirs(&area)? {
+            cases.push(Case::load(root, &dir)?);
+        }
+    }
+    Ok(cases)
+}
+
+fn sorted_dirs(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut dirs: Vec<PathBuf> = fs::read_dir(dir)
+        .with_context(|| format!("listing {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+impl Case {
+    /// Loads the case in `dir`.
+    pub fn load(root: &Path, dir: &Path) -> Result<Self> {
+        let name = dir
+            .strip_prefix(root)
+            .unwrap_or(dir)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let config = match fs::read_to_string(dir.join("config.json")) {
+            Ok(text) => text,
+            Err(_) => "{}".to_owned(),
+        };
+        let calls_text = fs::read_to_string(dir.join("calls.jsonl"))
+            .with_context(|| format!("{name}: calls.jsonl is missing"))?;
+        let mut calls = Vec::new();
+        for line in calls_text.lines().filter(|l| !l.trim().is_empty()) {
+            let value: serde_json::Value = serde_json::from_str(line)
+                .with_context(|| format!("{name}: bad call line {line}"))?;
+            let Some(tool) = value.get("tool").and_then(|t| t.as_str()) else {
+                bail!("{name}: call without a tool: {line}");
+            };
+            let arguments = value
+                .get("args")
+                .map_or_else(|| "{}".to_owned(), ToString::to_string);
+            calls.push(Call {
+                line: line.to_owned(),
+                tool: tool.to_owned(),
+                arguments,
+            });
+        }
+        let generated = match fs::read_to_string(dir.join("generate.json")) {
+            Ok(text) => {
+                serde_json::from_str(&text).with_context(|| format!("{name}: bad generate.json"))?
+            }
+            Err(_) => Vec::new(),
+        };
+        Ok(Self {
+            name,
+            dir: dir.to_path_buf(),
+            config,
+            calls,
+            generated,
+        })
+    }
+
+    /// Path of the expected transcript.
+    pub fn expected_path(&self) -> PathBuf {
+        self.dir.join("expected.txt")
+    }
+
+    /// Copies `fs/` and writes the generated inputs into a fresh `target`.
+    pub fn lay_out(&self, target: &Path) -> Result<()> {
+        if target.exists() {
+            fs::remove_dir_all(target)?;
+        }
+        fs::create_dir_all(target)?;
+        let source = self.dir.join("fs");
+        if source.is_dir() {
+            copy_tree(&source, target)?;
+        }
+        for generated in &self.generated {
+            let path = target.join(&generated.path);
+            if let Some(parent) = path.parent() {
+                fs::create_dir_all(parent)?;
+            }
+            let mut data = generated.prefix.clone();
+            for n in 0..generated.times {
+                data.push_str(&generated.repeat.replace("{n}", &n.to_string()));
+            }
+            data.push_str(&generated.suffix);
+            fs::write(&path, data)?;
+        }
+        Ok(())
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let dest = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            fs::create_dir_all(&dest)?;
+            copy_tree(&entry.path(), &dest)?;
+        } else {
+            fs::copy(entry.path(), &dest)?;
+        }
+    }
+    Ok(())
+}
+
+/// A scratch directory under the workspace's `target/`, fresh per use.
+pub fn scratch(label: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("target")
+        .join("conformance-scratch")
+        .join(format!("{label}-{}", std::process::id()))
+}

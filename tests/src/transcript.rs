@@ -1,0 +1,40 @@
+//! The transcript of a case: every call with its result, in a form that reads
+//! well in review and compares byte for byte across hosts.
+
+use std::fmt::Write as _;
+
+use filetools::ToolResult;
+
+use crate::case::Case;
+
+/// Renders `results` (one per call of `case`).
+pub fn render(case: &Case, results: &[ToolResult]) -> String {
+    let mut out = String::new();
+    for (n, (call, result)) in case.calls.iter().zip(results).enumerate() {
+        let _ = writeln!(out, "### call {}: {}", n + 1, call.line);
+        let status = if result.is_error { "error" } else { "ok" };
+        let _ = writeln!(out, "### {status}; metadata: {}", result.metadata);
+        for block in &result.content {
+            match block {
+                filetools::Content::Text(text) => {
+                    out.push_str(text);
+                    out.push('\n');
+                }
+                filetools::Content::Image {
+                    mime_type,
+                    data,
+                    width,
+                    height,
+                } => {
+                    let _ = writeln!(
+                        out,
+                        "<image {mime_type} {width}x{height}, {} bytes>",
+                        data.len()
+                    );
+                }
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
