@@ -62,14 +62,29 @@ impl ReadArgs {
                 });
             }
         };
-        let offset = number(map, "offset", 0)?.map(|n| n.max(1));
-        let limit = number(map, "limit", 1)?;
-        let char_offset = number(map, "char_offset", 0)?.map(|n| n.max(1));
-        Ok(Self {
+        Self {
             file_path,
-            offset,
-            limit,
-            char_offset,
+            offset: number(map, "offset", 0)?,
+            limit: number(map, "limit", 1)?,
+            char_offset: number(map, "char_offset", 0)?,
+        }
+        .checked()
+    }
+
+    /// The same rules for typed arguments: a 0 offset or char offset means
+    /// 1, a 0 limit is refused.
+    pub fn checked(self) -> Result<Self, ToolError> {
+        if self.limit == Some(0) {
+            return Err(ToolError::InvalidArgument {
+                name: "limit",
+                expected: "an integer >= 1",
+                got: "0".to_owned(),
+            });
+        }
+        Ok(Self {
+            offset: self.offset.map(|n| n.max(1)),
+            char_offset: self.char_offset.map(|n| n.max(1)),
+            ..self
         })
     }
 }

@@ -163,9 +163,9 @@ impl wit::GuestSession for SessionResource {
     fn read(&self, args: wit::ReadArgs) -> wit::ToolResult {
         let args = ReadArgs {
             file_path: args.file_path,
-            offset: args.offset.map(|n| n.max(1)),
+            offset: args.offset,
             limit: args.limit,
-            char_offset: args.char_offset.map(|n| n.max(1)),
+            char_offset: args.char_offset,
         };
         to_wit(self.0.borrow_mut().read(&args))
     }

@@ -50,7 +50,7 @@ impl<F: HostFs> Session<F> {
     pub fn call(&mut self, tool: &str, arguments: &str) -> ToolResult {
         match tool {
             "read" => match ReadArgs::from_json(arguments) {
-                Ok(args) => self.read(&args),
+                Ok(args) => read::read(&self.config, &self.fs, &args),
                 Err(err) => ToolResult::error(&err, None),
             },
             other => ToolResult::error(
@@ -64,6 +64,9 @@ impl<F: HostFs> Session<F> {
 
     /// `read` with typed arguments.
     pub fn read(&mut self, args: &ReadArgs) -> ToolResult {
-        read::read(&self.config, &self.fs, args)
+        match args.clone().checked() {
+            Ok(args) => read::read(&self.config, &self.fs, &args),
+            Err(err) => ToolResult::error(&err, None),
+        }
     }
 }

@@ -13,9 +13,9 @@ wasmtime::component::bindgen!({
     world: "filetools",
 });
 
-pub(crate) use exports::filetools::core::tools as wit;
-use filetools::core::host_fs;
-use filetools::core::types::{self as wit_types, DirEntry, FileKind, FsError, Metadata};
+pub(crate) use self::exports::filetools::core::tools as wit;
+use self::filetools::core::host_fs;
+use self::filetools::core::types::{self as wit_types, DirEntry, FileKind, FsError, Metadata};
 
 /// Everything one store holds.
 pub(crate) struct StoreState {

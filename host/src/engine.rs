@@ -79,11 +79,14 @@ pub(crate) fn load_component(
         return Ok((Component::new(engine, wasm)?, LoadSource::Compiled));
     };
     let path = cache_path(engine, wasm, dir);
-    if path.exists() {
-        // SAFETY: the file was written by `Component::serialize` of this same
-        // engine configuration (its name is keyed by the compatibility hash)
-        // into a directory this host owns; wasmtime also validates the header.
-        if let Ok(component) = unsafe { Component::deserialize_file(engine, &path) } {
+    // Read into memory rather than mapping the file: a cache file replaced or
+    // truncated by another process can then never pull code out from under us.
+    if let Ok(bytes) = std::fs::read(&path) {
+        // SAFETY: the bytes were written by `Component::serialize` with this
+        // engine configuration (the file name is keyed by its compatibility
+        // hash) into a directory this host owns; wasmtime also checks the
+        // header and version before using them.
+        if let Ok(component) = unsafe { Component::deserialize(engine, &bytes) } {
             return Ok((component, LoadSource::Cached));
         }
     }

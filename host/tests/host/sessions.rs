@@ -1,0 +1,172 @@
+//! H1 and S2: sessions are cheap and independent; the component is compiled
+//! once and cached; a trap or a deadline is a tool error and a fresh session,
+//! never a dead host; the component imports nothing beyond the allowed set.
+
+use std::time::Duration;
+
+use filetools::{LoadSource, ReadArgs, Tools};
+
+use crate::{read_args, root_and_outside, scratch, tools};
+
+#[test]
+fn raw_and_typed_reads_agree() {
+    let (root, _) = root_and_outside("session-typed");
+    std::fs::write(root.join("a.txt"), "1\n2\n3\n").unwrap();
+    let mut session = tools(&root).session().unwrap();
+    let raw = session.call("read", r#"{"file_path":"a.txt","offset":"2","limit":1}"#);
+    let typed = session.read(&ReadArgs {
+        file_path: "a.txt".into(),
+        offset: Some(2),
+        limit: Some(1),
+        char_offset: None,
+    });
+    assert_eq!(raw, typed);
+    assert_eq!(raw.text(), "2\t2\n[lines 2-2 of 3; continue with offset=3]");
+    assert_eq!(raw.metadata["next_offset"], 3);
+}
+
+#[test]
+fn a_typed_zero_limit_is_refused_like_a_raw_one() {
+    let (root, _) = root_and_outside("session-typed-zero");
+    std::fs::write(root.join("a.txt"), "1\n").unwrap();
+    let mut session = tools(&root).session().unwrap();
+    let typed = session.read(&ReadArgs {
+        file_path: "a.txt".into(),
+        limit: Some(0),
+        ..ReadArgs::default()
+    });
+    let raw = session.call("read", r#"{"file_path":"a.txt","limit":0}"#);
+    assert!(typed.is_error);
+    assert_eq!(typed, raw);
+}
+
+#[test]
+fn the_component_is_compiled_once_then_loaded_precompiled() {
+    let (root, _) = root_and_outside("session-cache");
+    let cache = scratch("session-cache-dir");
+    let first = Tools::builder()
+        .root(&root)
+        .cache_dir(&cache)
+        .build()
+        .unwrap();
+    assert_eq!(first.load_source(), LoadSource::Compiled);
+    let second = Tools::builder()
+        .root(&root)
+        .cache_dir(&cache)
+        .build()
+        .unwrap();
+    assert_eq!(second.load_source(), LoadSource::Cached);
+    drop((first, second));
+    // A corrupt cache file is recompiled, not trusted.
+    for entry in std::fs::read_dir(&cache).unwrap() {
+        std::fs::write(entry.unwrap().path(), b"garbage").unwrap();
+    }
+    let third = Tools::builder()
+        .root(&root)
+        .cache_dir(&cache)
+        .build()
+        .unwrap();
+    assert_eq!(third.load_source(), LoadSource::Compiled);
+    std::fs::write(root.join("a.txt"), "ok\n").unwrap();
+    assert!(
+        !third
+            .session()
+            .unwrap()
+            .call("read", &read_args("a.txt"))
+            .is_error
+    );
+}
+
+#[test]
+fn hitting_the_memory_limit_is_a_tool_error_and_a_fresh_session() {
+    let (root, _) = root_and_outside("session-memory");
+    std::fs::write(root.join("big.txt"), "m".repeat(24 << 20)).unwrap();
+    std::fs::write(root.join("small.txt"), "fine\n").unwrap();
+    let tools = Tools::builder()
+        .root(&root)
+        .memory_limit(8 << 20)
+        .config_json(r#"{"max_output_tokens": 100000000, "max_line_chars": 100000000}"#)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut session = tools.session().unwrap();
+    let result = session.call("read", &read_args("big.txt"));
+    assert!(result.is_error, "{}", result.text());
+    assert_eq!(result.metadata["error"], "guest_trap");
+    assert!(result.text().contains("restarted"), "{}", result.text());
+    let after = session.call("read", &read_args("small.txt"));
+    assert_eq!(after.text(), "1\tfine\n[lines 1-1 of 1; end of file]");
+}
+
+#[test]
+fn a_call_past_its_deadline_is_interrupted_and_the_host_lives_on() {
+    let (root, _) = root_and_outside("session-deadline");
+    // 512 MiB without a newline, sparse on disk: skipping to line 2 scans it all.
+    let file = std::fs::File::create(root.join("huge.bin")).unwrap();
+    file.set_len(512 << 20).unwrap();
+    std::fs::write(root.join("small.txt"), "fine\n").unwrap();
+    let tools = Tools::builder()
+        .root(&root)
+        .call_timeout(Duration::from_millis(20))
+        .build()
+        .unwrap();
+    let mut session = tools.session().unwrap();
+    let result = session.call("read", r#"{"file_path":"huge.bin","offset":2}"#);
+    assert!(result.is_error, "{}", result.text());
+    assert!(
+        result.text().contains("ran longer than"),
+        "{}",
+        result.text()
+    );
+    let after = session.call("read", &read_args("small.txt"));
+    assert!(!after.is_error, "{}", after.text());
+}
+
+#[test]
+fn sessions_are_independent() {
+    let (root, _) = root_and_outside("session-many");
+    std::fs::write(root.join("a.txt"), "a\n").unwrap();
+    let tools = tools(&root);
+    let mut sessions: Vec<_> = (0..50).map(|_| tools.session().unwrap()).collect();
+    for session in &mut sessions {
+        assert!(!session.call("read", &read_args("a.txt")).is_error);
+    }
+}
+
+#[test]
+fn a_bad_session_config_is_refused_when_building() {
+    let (root, _) = root_and_outside("session-bad-config");
+    let err = Tools::builder()
+        .root(&root)
+        .config_json(r#"{"max_lines": 0}"#)
+        .unwrap()
+        .build()
+        .unwrap_err();
+    assert!(
+        format!("{err:#}").contains("max_lines must be at least 1"),
+        "{err:#}"
+    );
+}
+
+#[test]
+fn the_component_imports_only_what_is_allowed() {
+    let (root, _) = root_and_outside("session-imports");
+    let imports = tools(&root).component_imports();
+    assert!(
+        imports
+            .iter()
+            .any(|i| i.starts_with("filetools:core/host-fs@"))
+    );
+    if let Err(problems) = filetools::imports::check(&imports) {
+        panic!("{}", problems.join("\n"));
+    }
+}
+
+#[test]
+fn definitions_describe_read() {
+    let (root, _) = root_and_outside("session-definitions");
+    let defs = tools(&root).definitions().unwrap();
+    assert_eq!(defs[0].name, "read");
+    let schema: serde_json::Value = serde_json::from_str(&defs[0].input_schema).unwrap();
+    assert_eq!(schema["required"][0], "file_path");
+}
