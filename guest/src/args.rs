@@ -109,7 +109,11 @@ fn number(
         Value::Number(n) => n.as_u64().or_else(|| {
             n.as_f64()
                 .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15)
-                .map(|f| f as u64)
+                .map(|f| {
+                    #[expect(clippy::cast_sign_loss, reason = "checked non-negative above")]
+                    let whole = f as u64;
+                    whole
+                })
         }),
         Value::String(s) => {
             let s = s.trim();
@@ -181,7 +185,7 @@ mod tests {
         ] {
             match parse(text) {
                 Err(ToolError::InvalidArgument { name: got, .. }) => {
-                    assert_eq!(got, name, "{text}")
+                    assert_eq!(got, name, "{text}");
                 }
                 other => panic!("{text}: {other:?}"),
             }

@@ -9,14 +9,24 @@ use crate::fs::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 use crate::result::{Block, ToolResult};
 use crate::session::Session;
 
-wit_bindgen::generate!({
-    path: "../wit",
-    world: "filetools",
-});
+/// The generated bindings, kept apart so lints on generated code stay here.
+#[expect(
+    clippy::same_length_and_capacity,
+    clippy::crate_in_macro_def,
+    reason = "wit-bindgen's generated list lifting"
+)]
+mod generated {
+    wit_bindgen::generate!({
+        path: "../wit",
+        world: "filetools",
+        pub_export_macro: true,
+        default_bindings_module: "crate::component::generated",
+    });
+}
 
-use exports::filetools::core::tools as wit;
-use filetools::core::host_fs;
-use filetools::core::types as wit_types;
+use generated::exports::filetools::core::tools as wit;
+use generated::filetools::core::host_fs;
+use generated::filetools::core::types as wit_types;
 
 /// [`HostFs`] over the imported interface.
 #[derive(Debug, Clone, Copy)]
@@ -171,4 +181,4 @@ impl wit::GuestSession for SessionResource {
     }
 }
 
-export!(Component);
+generated::export!(Component);

@@ -162,19 +162,16 @@ impl Decoder {
                 }
                 Err(err) => {
                     let valid = err.valid_up_to();
-                    // SAFETY-free: the prefix was just validated.
+                    // The prefix up to `valid` was just validated.
                     out.push_str(std::str::from_utf8(&rest[..valid]).unwrap_or_default());
-                    match err.error_len() {
-                        Some(len) => {
-                            self.lossy = true;
-                            out.push(char::REPLACEMENT_CHARACTER);
-                            rest = &rest[valid + len..];
-                        }
-                        None => {
-                            self.pending.extend_from_slice(&rest[valid..]);
-                            return;
-                        }
-                    }
+                    let Some(len) = err.error_len() else {
+                        // An incomplete sequence at the end: wait for more bytes.
+                        self.pending.extend_from_slice(&rest[valid..]);
+                        return;
+                    };
+                    self.lossy = true;
+                    out.push(char::REPLACEMENT_CHARACTER);
+                    rest = &rest[valid + len..];
                 }
             }
         }

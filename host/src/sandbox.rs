@@ -165,7 +165,7 @@ impl Sandbox {
     }
 
     /// Checks the guest's path form: relative, normalised, no `..`.
-    fn checked<'p>(path: &'p str) -> Result<&'p Path, FsError> {
+    fn checked(path: &str) -> Result<&Path, FsError> {
         let p = Path::new(path);
         if path.is_empty() || path.contains('\0') {
             return Err(FsError::OutsideSandbox);
@@ -333,12 +333,19 @@ impl Sandbox {
             hasher.update(&buf[..n]);
             offset += n as u64;
         }
-        Ok(hasher
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect())
+        Ok(hex(&hasher.finalize()))
     }
+}
+
+/// Lower-case hex of `bytes`.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        out.push(DIGITS[usize::from(byte >> 4)] as char);
+        out.push(DIGITS[usize::from(byte & 15)] as char);
+    }
+    out
 }
 
 /// `O_NONBLOCK` on Linux: opening a FIFO must not wait for a writer.

@@ -112,7 +112,8 @@ impl LineCapture {
 
 /// Unicode scalar values in `text`, counted from its bytes.
 pub(crate) fn count_chars(text: &str) -> u64 {
-    text.bytes().filter(|b| (*b as i8) >= -0x40).count() as u64
+    // Every byte except UTF-8 continuation bytes (0b10xx_xxxx) starts a char.
+    text.bytes().filter(|b| (b & 0xC0) != 0x80).count() as u64
 }
 
 #[cfg(test)]

@@ -23,6 +23,8 @@ mod tests;
 #[cfg(test)]
 mod testutil;
 
+use std::fmt::Write as _;
+
 use serde::Serialize;
 
 use crate::args::ReadArgs;
@@ -63,6 +65,10 @@ impl LineEnding {
 
 /// Machine-readable facts about a read, for the result's metadata.
 #[derive(Debug, Clone, Serialize)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "a flat record of independent facts for JSON"
+)]
 struct ReadMeta {
     path: String,
     kind: &'static str,
@@ -248,7 +254,7 @@ fn render(config: &Config, outcome: &Outcome, meta: &mut ReadMeta) -> String {
             total,
             next,
         } => {
-            text.push_str(&format!("{line}\t{segment}\n"));
+            let _ = writeln!(text, "{line}\t{segment}");
             meta.first_line = Some(*line);
             meta.last_line = Some(*line);
             meta.lines_shown = 1;
@@ -288,7 +294,6 @@ fn render(config: &Config, outcome: &Outcome, meta: &mut ReadMeta) -> String {
 /// Lines as `cat -n` prints them: the number right-aligned to the widest
 /// number shown, a tab, the text, and a cut marker where one applies.
 fn render_lines(out: &mut String, lines: &[PageLine], width: u64) {
-    use std::fmt::Write as _;
     let width = usize::try_from(width).unwrap_or(0);
     for line in lines {
         let _ = write!(out, "{:>width$}\t{}", line.number, line.text);

@@ -81,7 +81,7 @@ fn page_back(content: &str, config: &Config) -> Result<String, TestCaseError> {
             // A cut line: follow its windows to the end of the line.
             let mut char_offset = full.chars().count() as u64 + 1;
             let cut = result.metadata["lines_cut"].as_u64().unwrap_or(0) > 0;
-            while cut {
+            while cut && char_offset > 0 {
                 let mut w = window(number, char_offset);
                 w.file_path = "f.txt".into();
                 let part = super::read(config, &fs, &w);
@@ -103,7 +103,7 @@ fn page_back(content: &str, config: &Config) -> Result<String, TestCaseError> {
         }
         match result.metadata["next_offset"].as_u64() {
             Some(next) if result.metadata["lines_shown"] != 0 => offset = next,
-            _ => return Ok(lines.iter().map(|l| format!("{l}\n")).collect()),
+            _ => return Ok(lines.iter().flat_map(|l| [l.as_str(), "\n"]).collect()),
         }
     }
     Err(TestCaseError::fail("paging did not end"))

@@ -11,6 +11,16 @@ fn text(content: &str, args: &ReadArgs) -> String {
     read_all_chunks(content.as_bytes(), args, &Config::default()).text()
 }
 
+/// One line per `n`, each made by `line` and ended with `\n`.
+fn numbered_lines(range: impl Iterator<Item = u64>, line: impl Fn(u64) -> String) -> String {
+    let mut out = String::new();
+    for n in range {
+        out.push_str(&line(n));
+        out.push('\n');
+    }
+    out
+}
+
 fn small(max_lines: u64, max_line_chars: u64, max_output_tokens: u64) -> Config {
     Config {
         max_lines,
@@ -38,7 +48,7 @@ fn a_missing_final_newline_still_counts_the_line() {
 
 #[test]
 fn gutter_is_padded_to_the_widest_number_shown() {
-    let content: String = (1..=12).map(|n| format!("l{n}\n")).collect();
+    let content = numbered_lines(1..=12, |n| format!("l{n}"));
     let out = text(&content, &range(Some(8), Some(3)));
     assert_eq!(
         out,
@@ -78,7 +88,7 @@ fn offset_past_the_end_names_the_total() {
 
 #[test]
 fn line_limit_gives_the_exact_next_offset() {
-    let content: String = (1..=10).map(|n| format!("{n}\n")).collect();
+    let content = numbered_lines(1..=10, |n| n.to_string());
     let config = small(4, 2000, 25_000);
     let result = read_all_chunks(content.as_bytes(), &range(None, None), &config);
     assert!(
@@ -234,9 +244,7 @@ fn a_window_past_the_end_of_its_line_says_so() {
 
 #[test]
 fn the_budget_stops_at_a_whole_line_with_the_next_offset() {
-    let content: String = (0..400)
-        .map(|n| format!("{n:04} {}\n", "z".repeat(40)))
-        .collect();
+    let content = numbered_lines(0..400, |n| format!("{n:04} {}", "z".repeat(40)));
     let config = small(2000, 2000, 1000);
     let result = read_all_chunks(content.as_bytes(), &range(None, None), &config);
     let out = result.text();
@@ -265,7 +273,7 @@ fn the_first_line_is_always_shown_even_when_huge() {
 
 #[test]
 fn counting_stops_at_the_scan_cap_and_says_more_than() {
-    let content: String = (0..1000).map(|n| format!("{n}\n")).collect();
+    let content = numbered_lines(0..1000, |n| n.to_string());
     let config = Config {
         max_lines: 5,
         count_limit_bytes: 100,

@@ -1,4 +1,9 @@
 //! Integration tests of the wasmtime host, one module per area.
+#![expect(
+    clippy::unwrap_used,
+    clippy::missing_panics_doc,
+    reason = "a test fails loudly on an unexpected error"
+)]
 
 mod cli;
 mod sandbox;

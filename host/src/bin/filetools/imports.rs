@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
+#[expect(clippy::print_stderr, reason = "the CLI reports to its user on stderr")]
 pub fn run() -> Result<ExitCode> {
     let root = std::env::temp_dir();
     let tools = filetools::Tools::builder()

@@ -23,6 +23,7 @@ usage:
   filetools imports
       lists the component's imports and checks them against the allowed set";
 
+#[expect(clippy::print_stderr, reason = "the CLI reports to its user on stderr")]
 fn main() -> ExitCode {
     let mut argv: Vec<String> = std::env::args().skip(1).collect();
     if argv.is_empty() {
