@@ -31,7 +31,14 @@ fn build_guest() -> PathBuf {
         .parent()
         .expect("host/ lives in the workspace")
         .to_path_buf();
-    for watched in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.lock"] {
+    for watched in [
+        "guest/src",
+        "guest/Cargo.toml",
+        "wit",
+        "Cargo.toml",
+        "Cargo.lock",
+        ".cargo/config.toml",
+    ] {
         println!(
             "cargo:rerun-if-changed={}",
             workspace.join(watched).display()
@@ -44,7 +51,8 @@ fn build_guest() -> PathBuf {
         .current_dir(&workspace)
         .args([
             "build",
-            "--release",
+            "--profile",
+            "guest",
             "--package",
             "filetools-core",
             "--target",
@@ -91,6 +99,6 @@ fn build_guest() -> PathBuf {
 fn wasm_path(target_dir: &Path) -> PathBuf {
     target_dir
         .join("wasm32-wasip2")
-        .join("release")
+        .join("guest")
         .join("filetools_core.wasm")
 }

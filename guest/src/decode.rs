@@ -94,6 +94,19 @@ impl Decoder {
         self.decode(bytes, out);
     }
 
+    /// Like [`Decoder::feed`] for an owned chunk: valid UTF-8 that needs no
+    /// carry-over becomes `out` without being copied.
+    pub fn feed_owned(&mut self, bytes: Vec<u8>, out: &mut String) {
+        if self.encoding == Some(Encoding::Utf8) && self.pending.is_empty() && out.is_empty() {
+            match String::from_utf8(bytes) {
+                Ok(text) => *out = text,
+                Err(err) => self.decode(err.as_bytes(), out),
+            }
+            return;
+        }
+        self.feed(&bytes, out);
+    }
+
     /// Flushes what is left at the end of the stream; an incomplete sequence
     /// becomes U+FFFD.
     pub fn finish(&mut self, out: &mut String) {

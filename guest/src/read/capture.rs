@@ -13,37 +13,103 @@ pub(crate) struct LineCapture {
     keep_chars: u64,
     keep_bytes: usize,
     scan_cap: u64,
-    /// The kept text.
-    pub text: String,
-    kept_chars: u64,
-    /// Characters of the line seen so far.
-    pub chars: u64,
+    /// The kept text, after `base` bytes that belong to earlier lines.
+    text: String,
+    base: usize,
+    /// Characters skipped before the window.
+    skipped: u64,
+    /// Kept characters counted so far, up to byte `counted_to` of `text`.
+    /// Counting is lazy: a line shorter in bytes than the character cap
+    /// can never reach it, so most lines are never counted at all.
+    kept_counted: u64,
+    counted_to: usize,
+    /// Characters counted after the window filled.
+    after: u64,
     /// Bytes counted after the window filled.
     scanned_after_full: u64,
     last_cr: bool,
 }
 
+/// What a capture kept, with the counts to describe it.
+#[derive(Debug)]
+pub(crate) struct Captured {
+    text: String,
+    base: usize,
+    skipped: u64,
+    after: u64,
+}
+
+impl Captured {
+    /// The kept text.
+    pub fn kept(&self) -> &str {
+        &self.text[self.base..]
+    }
+
+    /// Whether characters beyond the kept text were counted.
+    pub fn has_more(&self) -> bool {
+        self.after > 0
+    }
+
+    /// Characters in the kept text.
+    pub fn kept_chars(&self) -> u64 {
+        count_chars(self.kept())
+    }
+
+    /// Characters in the whole line (as far as it was scanned).
+    pub fn total_chars(&self) -> u64 {
+        self.skipped + self.kept_chars() + self.after
+    }
+
+    /// The buffer given to [`LineCapture::new`], with the kept text appended.
+    pub fn into_buffer(self) -> String {
+        self.text
+    }
+}
+
 impl LineCapture {
-    pub fn new(skip: u64, keep_chars: u64, keep_bytes: usize, scan_cap: u64) -> Self {
+    /// A capture that appends its text to `buffer`, so a page's lines land
+    /// back to back in one allocation without a further copy.
+    pub fn new(
+        skip: u64,
+        keep_chars: u64,
+        keep_bytes: usize,
+        scan_cap: u64,
+        buffer: String,
+    ) -> Self {
+        let base = buffer.len();
         Self {
             skip,
             keep_chars,
             keep_bytes,
             scan_cap,
-            text: String::new(),
-            kept_chars: 0,
-            chars: 0,
+            text: buffer,
+            base,
+            skipped: 0,
+            kept_counted: 0,
+            counted_to: base,
+            after: 0,
             scanned_after_full: 0,
             last_cr: false,
         }
     }
 
-    fn is_full(&self) -> bool {
-        self.kept_chars >= self.keep_chars || self.text.len() >= self.keep_bytes
+    fn kept_bytes(&self) -> usize {
+        self.text.len() - self.base
+    }
+
+    fn kept_chars(&mut self) -> u64 {
+        self.kept_counted += count_chars(&self.text[self.counted_to..]);
+        self.counted_to = self.text.len();
+        self.kept_counted
+    }
+
+    fn is_full(&mut self) -> bool {
+        self.kept_bytes() >= self.keep_bytes
+            || (self.kept_bytes() as u64 >= self.keep_chars && self.kept_chars() >= self.keep_chars)
     }
 
     /// Whether the scan cap was reached: the line's end is unknown.
-    pub fn is_exhausted(&self) -> bool {
+    pub fn is_exhausted(&mut self) -> bool {
         self.is_full() && self.scanned_after_full >= self.scan_cap
     }
 
@@ -62,7 +128,7 @@ impl LineCapture {
             while !rest.is_char_boundary(end) {
                 end += 1;
             }
-            self.chars += count_chars(&rest[..end]);
+            self.after += count_chars(&rest[..end]);
             self.scanned_after_full += end as u64;
             rest = &rest[end..];
         }
@@ -77,41 +143,63 @@ impl LineCapture {
     /// returns the bytes consumed.
     fn keep(&mut self, piece: &str) -> usize {
         // Wholly inside the skipped prefix (a char is at least one byte).
-        if self.chars + piece.len() as u64 <= self.skip {
-            self.chars += count_chars(piece);
+        if self.skipped + piece.len() as u64 <= self.skip {
+            self.skipped += count_chars(piece);
             return piece.len();
         }
-        for (at, ch) in piece.char_indices() {
-            if self.chars >= self.skip {
-                if self.is_full() || self.text.len() + ch.len_utf8() > self.keep_bytes {
-                    // Mark full even when the next char alone would overflow.
-                    self.keep_bytes = self.text.len();
-                    return at;
-                }
-                self.text.push(ch);
-                self.kept_chars += 1;
-            }
-            self.chars += 1;
+        // Fast path: skipping is done and the piece fits even if every byte
+        // were a character, so nothing needs counting.
+        let fits = self.kept_bytes() + piece.len();
+        if self.skipped >= self.skip && fits <= self.keep_bytes && fits as u64 <= self.keep_chars {
+            self.text.push_str(piece);
+            return piece.len();
         }
+        let mut kept = self.kept_chars();
+        for (at, ch) in piece.char_indices() {
+            if self.skipped < self.skip {
+                self.skipped += 1;
+                continue;
+            }
+            if kept >= self.keep_chars || self.kept_bytes() + ch.len_utf8() > self.keep_bytes {
+                // Mark full even when the next char alone would overflow.
+                self.keep_bytes = self.kept_bytes();
+                self.kept_counted = kept;
+                self.counted_to = self.text.len();
+                return at;
+            }
+            self.text.push(ch);
+            kept += 1;
+        }
+        self.kept_counted = kept;
+        self.counted_to = self.text.len();
         piece.len()
     }
 
-    /// The line as kept: `(text, kept_chars, total_chars)` without a final
-    /// `\r`.
-    pub fn finish(mut self) -> (String, u64, u64) {
-        if self.last_cr && self.chars > 0 {
-            if self.skip + self.kept_chars == self.chars && self.text.ends_with('\r') {
+    /// What was kept, without a final `\r`.
+    pub fn finish(mut self) -> Captured {
+        if self.last_cr {
+            if self.after > 0 {
+                self.after -= 1;
+            } else if self.kept_bytes() > 0 {
                 self.text.pop();
-                self.kept_chars -= 1;
+            } else {
+                self.skipped = self.skipped.saturating_sub(1);
             }
-            self.chars -= 1;
         }
-        (self.text, self.kept_chars, self.chars)
+        Captured {
+            text: self.text,
+            base: self.base,
+            skipped: self.skipped,
+            after: self.after,
+        }
     }
 }
 
 /// Unicode scalar values in `text`, counted from its bytes.
 pub(crate) fn count_chars(text: &str) -> u64 {
+    if text.is_ascii() {
+        return text.len() as u64;
+    }
     // Every byte except UTF-8 continuation bytes (0b10xx_xxxx) starts a char.
     text.bytes().filter(|b| (b & 0xC0) != 0x80).count() as u64
 }
@@ -121,11 +209,16 @@ mod tests {
     use super::*;
 
     fn capture(pieces: &[&str], skip: u64, chars: u64, bytes: usize) -> (String, u64, u64) {
-        let mut capture = LineCapture::new(skip, chars, bytes, u64::MAX);
+        let mut capture = LineCapture::new(skip, chars, bytes, u64::MAX, String::new());
         for piece in pieces {
             assert_eq!(capture.push(piece), piece.len());
         }
-        capture.finish()
+        let captured = capture.finish();
+        (
+            captured.kept().to_owned(),
+            captured.kept_chars(),
+            captured.total_chars(),
+        )
     }
 
     #[test]
@@ -150,7 +243,7 @@ mod tests {
     fn the_scan_cap_stops_at_the_same_byte_whatever_the_pieces() {
         let line = "abcdefghij".repeat(10);
         for step in 1..12 {
-            let mut capture = LineCapture::new(0, 5, 100, 20);
+            let mut capture = LineCapture::new(0, 5, 100, 20, String::new());
             let mut taken = 0;
             for piece in line.as_bytes().chunks(step) {
                 let piece = std::str::from_utf8(piece).unwrap();
@@ -161,7 +254,11 @@ mod tests {
                 }
             }
             assert!(capture.is_exhausted());
-            assert_eq!((taken, capture.finish().2), (25, 25), "step {step}");
+            assert_eq!(
+                (taken, capture.finish().total_chars()),
+                (25, 25),
+                "step {step}"
+            );
         }
     }
 

@@ -43,10 +43,9 @@ pub(crate) struct Cursor<'a, F: HostFs + ?Sized> {
     pub consumed: u64,
     /// `\n` consumed so far.
     pub newlines: u64,
-    /// Whether the last consumed character was `\n` (true before any).
-    last_was_newline: bool,
-    /// Whether the character before the current buffer was `\r`.
-    prev_cr: bool,
+    /// The last consumed byte (`\n` before any, as at a line start).
+    last_byte: u8,
+    /// Line endings consumed so far, by style.
     pub endings: Endings,
 }
 
@@ -63,8 +62,7 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             at: 0,
             consumed: 0,
             newlines: 0,
-            last_was_newline: true,
-            prev_cr: false,
+            last_byte: b'\n',
             endings: Endings::default(),
         }
     }
@@ -75,7 +73,7 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
 
     /// Lines begun so far: every `\n` ends one, and a partial last line counts.
     pub fn lines_begun(&self) -> u64 {
-        self.newlines + u64::from(!self.last_was_newline)
+        self.newlines + u64::from(self.last_byte != b'\n')
     }
 
     /// Makes unread text available; false only at the end of the file.
@@ -87,42 +85,40 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             self.buf.clear();
             self.at = 0;
             let bytes = self.fs.read(self.path, self.file_pos, self.chunk)?;
-            if bytes.is_empty() {
+            // `host-fs` returns fewer bytes than asked only at the end of the
+            // file, so a short chunk is the last one: no extra call to learn it.
+            let last = bytes.len() < self.chunk as usize;
+            self.file_pos += bytes.len() as u64;
+            self.decoder.feed_owned(bytes, &mut self.buf);
+            if last {
                 self.file_done = true;
                 self.decoder.finish(&mut self.buf);
-            } else {
-                self.file_pos += bytes.len() as u64;
-                self.decoder.feed(&bytes, &mut self.buf);
             }
-            self.count_endings();
         }
         Ok(true)
     }
 
-    fn count_endings(&mut self) {
-        let bytes = self.buf.as_bytes();
-        for at in memchr::memchr_iter(b'\n', bytes) {
-            let cr = if at == 0 {
-                self.prev_cr
-            } else {
-                bytes[at - 1] == b'\r'
-            };
-            if cr {
-                self.endings.crlf += 1;
-            } else {
-                self.endings.lf += 1;
-            }
+    /// Records the line end at `at` in the unread text: CRLF when the byte
+    /// before it (possibly already consumed) is `\r`.
+    fn note_newline(&mut self, at: usize) {
+        let before = if at == 0 {
+            self.last_byte
+        } else {
+            self.buf.as_bytes()[self.at + at - 1]
+        };
+        if before == b'\r' {
+            self.endings.crlf += 1;
+        } else {
+            self.endings.lf += 1;
         }
-        if let Some(&last) = bytes.last() {
-            self.prev_cr = last == b'\r';
-        }
+        self.newlines += 1;
     }
 
     fn advance(&mut self, len: usize) {
         if len == 0 {
             return;
         }
-        self.last_was_newline = self.buf.as_bytes()[self.at + len - 1] == b'\n';
+        self.last_byte = self.buf.as_bytes()[self.at + len - 1];
         self.at += len;
         self.consumed += len as u64;
     }
@@ -132,21 +128,20 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
     pub fn skip_lines(&mut self, count: u64) -> Result<u64, FsError> {
         let mut skipped = 0;
         while skipped < count && self.refill()? {
-            let rest = &self.buf.as_bytes()[self.at..];
-            let mut taken = 0;
-            let mut found = 0;
-            for at in memchr::memchr_iter(b'\n', rest) {
-                found += 1;
+            let len = self.buf.len() - self.at;
+            let mut taken = len;
+            let positions: Vec<usize> = memchr::memchr_iter(b'\n', &self.buf.as_bytes()[self.at..])
+                .take(usize::try_from(count - skipped).unwrap_or(usize::MAX))
+                .collect();
+            for &at in &positions {
+                self.note_newline(at);
+            }
+            skipped += positions.len() as u64;
+            if skipped == count
+                && let Some(&at) = positions.last()
+            {
                 taken = at + 1;
-                if skipped + found == count {
-                    break;
-                }
             }
-            if skipped + found < count {
-                taken = rest.len();
-            }
-            skipped += found;
-            self.newlines += found;
             self.advance(taken);
         }
         Ok(skipped)
@@ -170,7 +165,7 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             if taken < len || (capture.is_exhausted() && !newline) {
                 // Whether the line ends right here is still unknown.
                 if !newline && self.refill()? && self.buf.as_bytes()[self.at] == b'\n' {
-                    self.newlines += 1;
+                    self.note_newline(0);
                     self.advance(1);
                     return Ok(LineEnd::Newline);
                 }
@@ -180,7 +175,7 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
                 return Ok(LineEnd::Eof);
             }
             if newline {
-                self.newlines += 1;
+                self.note_newline(0);
                 self.advance(1);
                 return Ok(LineEnd::Newline);
             }
@@ -198,8 +193,10 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             let room = (stop - self.consumed) as usize;
             let rest = &self.buf.as_bytes()[self.at..];
             let len = rest.len().min(room);
-            let found = memchr::memchr_iter(b'\n', &rest[..len]).count() as u64;
-            self.newlines += found;
+            let positions: Vec<usize> = memchr::memchr_iter(b'\n', &rest[..len]).collect();
+            for at in positions {
+                self.note_newline(at);
+            }
             self.advance(len);
         }
         Ok(true)

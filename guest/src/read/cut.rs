@@ -9,6 +9,10 @@ use unicode_segmentation::GraphemeCursor;
 /// The byte index at which to cut `text` so that at most `max_chars`
 /// characters and `max_bytes` bytes remain before it; `text.len()` if it fits.
 pub(crate) fn cut_point(text: &str, max_chars: u64, max_bytes: usize) -> usize {
+    // Fits without counting: a char is at least one byte.
+    if text.len() <= max_bytes && text.len() as u64 <= max_chars {
+        return text.len();
+    }
     let mut limit = text.len().min(max_bytes);
     if let Some((at, _)) = text
         .char_indices()

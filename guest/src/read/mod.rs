@@ -15,6 +15,7 @@
 mod capture;
 mod cursor;
 mod cut;
+mod gutter;
 mod page;
 #[cfg(test)]
 mod proptests;
@@ -36,7 +37,7 @@ use crate::notice::{Next, Notice, Total};
 use crate::path;
 use crate::result::ToolResult;
 use cursor::{Cursor, Endings};
-use page::{Outcome, PageLine, Request, digits};
+use page::{Outcome, Request};
 
 /// How the file ends its lines, as far as it was scanned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -151,7 +152,7 @@ fn run<F: HostFs + ?Sized>(
         lossy: decoder.lossy(),
         estimated_tokens: 0,
     };
-    let mut text = render(config, &outcome, &mut meta);
+    let mut text = render(config, outcome, &mut meta);
     if meta.encoding != Encoding::Utf8 {
         push_notice(&mut text, &Notice::Decoded(meta.encoding.name()));
     }
@@ -192,7 +193,7 @@ fn set_next(meta: &mut ReadMeta, next: Next) {
     meta.truncated = next != Next::EndOfFile;
 }
 
-fn render(config: &Config, outcome: &Outcome, meta: &mut ReadMeta) -> String {
+fn render(config: &Config, outcome: Outcome, meta: &mut ReadMeta) -> String {
     let mut text = String::new();
     match outcome {
         Outcome::Empty => {
@@ -200,39 +201,33 @@ fn render(config: &Config, outcome: &Outcome, meta: &mut ReadMeta) -> String {
             push_notice(&mut text, &Notice::Empty);
         }
         Outcome::PastEnd { total, offset } => {
-            meta.total_lines = Some(*total);
-            push_notice(
-                &mut text,
-                &Notice::PastEnd {
-                    total: *total,
-                    offset: *offset,
-                },
-            );
+            meta.total_lines = Some(total);
+            push_notice(&mut text, &Notice::PastEnd { total, offset });
         }
         Outcome::Page {
-            lines,
+            text: lines,
+            first,
+            last,
+            cut,
             total,
             next,
             budget_hit,
         } => {
-            let first = lines.first().map_or(0, |l| l.number);
-            let last = lines.last().map_or(0, |l| l.number);
-            render_lines(&mut text, lines, digits(last));
-            let cut = lines.iter().filter(|l| l.cut.is_some()).count() as u64;
+            text = lines;
             meta.first_line = Some(first);
             meta.last_line = Some(last);
-            meta.lines_shown = lines.len() as u64;
+            meta.lines_shown = last + 1 - first;
             meta.lines_cut = cut;
-            set_total(meta, *total);
-            set_next(meta, *next);
+            set_total(meta, total);
+            set_next(meta, next);
             meta.truncated |= cut > 0;
             push_notice(
                 &mut text,
                 &Notice::Page {
                     first,
                     last,
-                    total: *total,
-                    next: *next,
+                    total,
+                    next,
                     budget_tokens: budget_hit.then_some(config.max_output_tokens),
                 },
             );
@@ -255,18 +250,18 @@ fn render(config: &Config, outcome: &Outcome, meta: &mut ReadMeta) -> String {
             next,
         } => {
             let _ = writeln!(text, "{line}\t{segment}");
-            meta.first_line = Some(*line);
-            meta.last_line = Some(*line);
+            meta.first_line = Some(line);
+            meta.last_line = Some(line);
             meta.lines_shown = 1;
-            set_next(meta, *next);
+            set_next(meta, next);
             push_notice(
                 &mut text,
                 &Notice::Window {
-                    line: *line,
-                    from: *from,
-                    to: *to,
-                    total: *total,
-                    next: *next,
+                    line,
+                    from,
+                    to,
+                    total,
+                    next,
                 },
             );
         }
@@ -276,30 +271,17 @@ fn render(config: &Config, outcome: &Outcome, meta: &mut ReadMeta) -> String {
             char_offset,
             next,
         } => {
-            set_next(meta, *next);
+            set_next(meta, next);
             push_notice(
                 &mut text,
                 &Notice::CharPastEnd {
-                    line: *line,
-                    chars: *chars,
-                    char_offset: *char_offset,
-                    next: *next,
+                    line,
+                    chars,
+                    char_offset,
+                    next,
                 },
             );
         }
     }
     text
-}
-
-/// Lines as `cat -n` prints them: the number right-aligned to the widest
-/// number shown, a tab, the text, and a cut marker where one applies.
-fn render_lines(out: &mut String, lines: &[PageLine], width: u64) {
-    let width = usize::try_from(width).unwrap_or(0);
-    for line in lines {
-        let _ = write!(out, "{:>width$}\t{}", line.number, line.text);
-        if let Some(marker) = line.cut {
-            let _ = write!(out, "{marker}");
-        }
-        out.push('\n');
-    }
 }

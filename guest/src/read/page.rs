@@ -7,9 +7,10 @@
 use crate::config::Config;
 use crate::fs::{FsError, HostFs};
 use crate::notice::{CutMarker, Next, Total};
-use crate::read::capture::{LineCapture, count_chars};
+use crate::read::capture::{Captured, LineCapture, count_chars};
 use crate::read::cursor::{Cursor, LineEnd};
 use crate::read::cut::cut_point;
+use crate::read::gutter;
 
 /// Characters kept beyond a cut so the grapheme check sees what follows.
 const LOOKAHEAD_CHARS: u64 = 64;
@@ -20,15 +21,6 @@ pub(crate) const NOTICE_RESERVE_BYTES: u64 = 512;
 /// Output bytes set aside for a cut marker on a line.
 const MARKER_ROOM_BYTES: u64 = 96;
 
-/// One shown line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PageLine {
-    pub number: u64,
-    pub text: String,
-    /// Set when the line was cut; says how to see the rest.
-    pub cut: Option<CutMarker>,
-}
-
 /// What a read shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Outcome {
@@ -38,7 +30,12 @@ pub(crate) enum Outcome {
         offset: u64,
     },
     Page {
-        lines: Vec<PageLine>,
+        /// The shown lines, rendered with their gutters, each ending in `\n`.
+        text: String,
+        first: u64,
+        last: u64,
+        /// Lines cut at the per-line cap.
+        cut: u64,
         total: Total,
         next: Next,
         budget_hit: bool,
@@ -65,11 +62,6 @@ pub(crate) struct Request {
     pub offset: u64,
     pub limit: u64,
     pub char_offset: Option<u64>,
-}
-
-/// Decimal digits of `n`: the gutter width.
-pub(crate) fn digits(n: u64) -> u64 {
-    u64::from(n.max(1).ilog10()) + 1
 }
 
 pub(crate) fn build<F: HostFs + ?Sized>(
@@ -103,22 +95,31 @@ fn page<F: HostFs + ?Sized>(
     budget: u64,
 ) -> Result<Outcome, FsError> {
     let page_start = cursor.consumed;
-    let mut lines: Vec<PageLine> = Vec::new();
+    // Each line costs at least three bytes, so the budget bounds the last
+    // line number; the provisional gutter is as wide as it could need to be.
+    let last_possible = request
+        .offset
+        .saturating_add(request.limit.min(budget / 3).max(1) - 1);
+    let width = gutter::digits(last_possible);
+    let mut text = String::with_capacity(usize::try_from(budget.min(1 << 20)).unwrap_or(0));
+    let mut shown: u64 = 0;
+    // Budget spent as the page will finally look, with its real gutter width.
     let mut used: u64 = 0;
-    let mut width = digits(request.offset);
+    let mut real_width: u64 = 1;
+    let mut cut: u64 = 0;
     let mut budget_hit = false;
+    let mut unfinished = false;
     let next = loop {
-        let number = request.offset + lines.len() as u64;
+        let number = request.offset + shown;
         if !cursor.refill()? {
             break Next::EndOfFile;
         }
-        if lines.len() as u64 == request.limit {
+        if shown == request.limit {
             break Next::Offset(number);
         }
-        // A widening gutter costs one byte more on every line already taken.
-        let new_width = digits(number);
-        used += (new_width - width) * lines.len() as u64;
-        width = new_width;
+        let line_start = text.len();
+        gutter::push(&mut text, number, width);
+        let text_start = text.len();
         // Room for one line alone: a line that does not fit beside the others
         // ends the page instead of being cut (R6); only the first is cut.
         let line_room = budget.saturating_sub(width + 2 + MARKER_ROOM_BYTES).max(16);
@@ -131,57 +132,92 @@ fn page<F: HostFs + ?Sized>(
             config.max_line_chars + LOOKAHEAD_CHARS,
             keep_bytes.saturating_add(LOOKAHEAD_BYTES),
             scan_left,
+            std::mem::take(&mut text),
         );
         let end = cursor.read_line(&mut capture)?;
-        let (text, kept, chars) = capture.finish();
-        let total = if end == LineEnd::Unfinished {
-            Total::AtLeast {
-                counted: chars,
-                scanned: cursor.consumed - page_start,
-            }
-        } else {
-            Total::Exact(chars)
-        };
-        let shown_end = cut_point(&text, config.max_line_chars, keep_bytes);
-        let shown = if shown_end == text.len() {
-            kept
-        } else {
-            count_chars(&text[..shown_end])
-        };
-        let cut = (shown < chars || end == LineEnd::Unfinished).then_some(CutMarker {
-            line: number,
-            shown,
-            total,
-        });
-        let cost = width + 1 + shown_end as u64 + cut.map_or(0, |m| m.to_string().len() as u64) + 1;
-        if !lines.is_empty() && used + cost > budget {
+        let captured = capture.finish();
+        let line = captured.kept();
+        let shown_end = cut_point(line, config.max_line_chars, keep_bytes);
+        let scanned = cursor.consumed - page_start;
+        let marker = cut_marker(&captured, shown_end, end, number, scanned);
+        text = captured.into_buffer();
+        // A widening gutter costs one byte more on every line already taken.
+        let widened = gutter::digits(number).max(real_width);
+        let cost = (widened - real_width) * shown
+            + widened
+            + 1
+            + shown_end as u64
+            + marker.as_ref().map_or(0, |m| m.len() as u64)
+            + 1;
+        if shown > 0 && used + cost > budget {
+            text.truncate(line_start);
             budget_hit = true;
             break Next::Offset(number);
         }
         used += cost;
-        let mut text = text;
-        text.truncate(shown_end);
-        lines.push(PageLine { number, text, cut });
+        real_width = widened;
+        text.truncate(text_start + shown_end);
+        if let Some(marker) = marker {
+            text.push_str(&marker);
+            cut += 1;
+        }
+        text.push('\n');
+        shown += 1;
         if end == LineEnd::Unfinished {
             // The line runs past the scan cap: its end, and the total, are unknown.
-            return Ok(Outcome::Page {
-                lines,
-                total: Total::AtLeast {
-                    counted: cursor.lines_begun(),
-                    scanned: cursor.consumed,
-                },
-                next: Next::Offset(number + 1),
-                budget_hit: false,
-            });
+            unfinished = true;
+            break Next::Offset(number + 1);
         }
     };
-    let total = count_total(config, cursor, page_start, next)?;
+    let last = request.offset + shown - 1;
+    gutter::narrow(&mut text, width - gutter::digits(last));
+    let total = if unfinished {
+        Total::AtLeast {
+            counted: cursor.lines_begun(),
+            scanned: cursor.consumed,
+        }
+    } else {
+        count_total(config, cursor, page_start, next)?
+    };
     Ok(Outcome::Page {
-        lines,
+        text,
+        first: request.offset,
+        last,
+        cut,
         total,
         next,
         budget_hit,
     })
+}
+
+/// The marker of a line shown only up to `shown_end`, or `None` when the
+/// whole line is shown.
+fn cut_marker(
+    captured: &Captured,
+    shown_end: usize,
+    end: LineEnd,
+    line: u64,
+    scanned: u64,
+) -> Option<String> {
+    let kept = captured.kept();
+    if end != LineEnd::Unfinished && shown_end == kept.len() && !captured.has_more() {
+        return None;
+    }
+    let chars = captured.total_chars();
+    let total = if end == LineEnd::Unfinished {
+        Total::AtLeast {
+            counted: chars,
+            scanned,
+        }
+    } else {
+        Total::Exact(chars)
+    };
+    let marker = CutMarker {
+        line,
+        shown: count_chars(&kept[..shown_end]),
+        total,
+    };
+    Some(marker.to_string())
 }
 
 /// Counts the file's lines past the page, within the scan cap.
@@ -214,16 +250,19 @@ fn window<F: HostFs + ?Sized>(
     char_offset: u64,
     budget: u64,
 ) -> Result<Outcome, FsError> {
-    let room = budget.saturating_sub(digits(line) + 2).max(16);
+    let room = budget.saturating_sub(gutter::digits(line) + 2).max(16);
     let keep_bytes = usize::try_from(room).unwrap_or(usize::MAX);
     let mut capture = LineCapture::new(
         char_offset - 1,
         u64::MAX,
         keep_bytes.saturating_add(LOOKAHEAD_BYTES),
         config.count_limit_bytes,
+        String::new(),
     );
     let end = cursor.read_line(&mut capture)?;
-    let (text, kept, chars) = capture.finish();
+    let captured = capture.finish();
+    let kept = captured.kept_chars();
+    let chars = captured.total_chars();
     let more_lines = end == LineEnd::Newline && cursor.refill()?;
     let after_line = if more_lines {
         Next::Offset(line + 1)
@@ -238,12 +277,14 @@ fn window<F: HostFs + ?Sized>(
             next: after_line,
         });
     }
-    let shown_end = cut_point(&text, u64::MAX, keep_bytes);
+    let text = captured.kept();
+    let shown_end = cut_point(text, u64::MAX, keep_bytes);
     let shown = if shown_end == text.len() {
         kept
     } else {
         count_chars(&text[..shown_end])
     };
+    let text = text[..shown_end].to_owned();
     let to = char_offset - 1 + shown;
     let (total, rest_of_line) = if end == LineEnd::Unfinished {
         (
@@ -266,8 +307,6 @@ fn window<F: HostFs + ?Sized>(
     } else {
         after_line
     };
-    let mut text = text;
-    text.truncate(shown_end);
     Ok(Outcome::Window {
         line,
         text,

@@ -1,0 +1,294 @@
+//! `cargo xtask bench`: the numbers the foundation promises (README
+//! "Benchmarks"), measured in one run and printed as a table.
+//!
+//! - per-call time of a 100 KB read, wasmtime host vs native core (ratio);
+//! - session creation time;
+//! - `Tools::build` when compiling vs when loading the precompiled component;
+//! - time and peak memory (VmHWM) to read 50 lines of a generated 1 GiB file,
+//!   measured in a child process so nothing else counts towards its peak.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::hint::black_box;
+use std::io::{BufWriter, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result, bail};
+use filetools::{Sandbox, Tools};
+use filetools_core::{Config, Session};
+use filetools_tests::native::SandboxFs;
+
+/// Calls per timed loop.
+const CALLS: u32 = 1000;
+/// Size of the per-call file.
+const CALL_FILE_BYTES: usize = 100 * 1024;
+/// Size of the big file.
+const BIG_FILE_BYTES: u64 = 1 << 30;
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, root] = args.as_slice()
+        && flag == "--child-read"
+    {
+        return child_read(Path::new(root));
+    }
+    if let [flag, calls] = args.as_slice()
+        && flag == "--native-loop"
+    {
+        // A profiling aid: only the native 100 KB read, `calls` times.
+        return native_loop(&bench_dir(), calls.parse()?);
+    }
+    let dir = bench_dir();
+    fs::create_dir_all(&dir)?;
+    println!("filetools benchmark ({CALLS} calls per loop)\n");
+    per_call(&dir)?;
+    sessions(&dir)?;
+    build_times(&dir)?;
+    big_file(&dir)?;
+    Ok(())
+}
+
+fn bench_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench")
+}
+
+fn native_loop(dir: &Path, calls: u32) -> Result<()> {
+    let root = call_file(dir)?;
+    let config = Config {
+        root: root.canonicalize()?.to_string_lossy().into_owned(),
+        ..Config::default()
+    };
+    let mut native = Session::new(config, SandboxFs(Sandbox::open(&root, false)?));
+    for _ in 0..calls {
+        black_box(native.call("read", r#"{"file_path": "file.txt"}"#));
+    }
+    Ok(())
+}
+
+/// Writes the 100 KB file of the per-call benchmark; returns its folder.
+fn call_file(dir: &Path) -> Result<PathBuf> {
+    let root = dir.join("per-call");
+    fs::create_dir_all(&root)?;
+    let mut text = String::new();
+    let mut n = 0;
+    while text.len() < CALL_FILE_BYTES {
+        n += 1;
+        let _ = writeln!(
+            text,
+            "{n:>6}: the quick brown fox jumps over the lazy dog, again and again"
+        );
+    }
+    text.truncate(CALL_FILE_BYTES);
+    fs::write(root.join("file.txt"), &text)?;
+    Ok(root)
+}
+
+fn per_call(dir: &Path) -> Result<()> {
+    let root = call_file(dir)?;
+    let args = r#"{"file_path": "file.txt"}"#;
+
+    let config = Config {
+        root: root.canonicalize()?.to_string_lossy().into_owned(),
+        ..Config::default()
+    };
+    let mut native = Session::new(config, SandboxFs(Sandbox::open(&root, false)?));
+    let tools = Tools::builder().root(&root).build()?;
+    let mut wasm = tools.session()?;
+    let native_out = native.call("read", args);
+    let wasm_out = wasm.call("read", args);
+    if wasm_out.text() != native_out.text() {
+        bail!("the wasmtime host and the native core disagree on the benchmark read");
+    }
+    // Alternate the two so that drift in the machine's speed hits both alike.
+    let (native_time, wasm_time) = time_pair(
+        || {
+            black_box(native.call("read", args));
+        },
+        || {
+            black_box(wasm.call("read", args));
+        },
+    );
+    println!(
+        "read of a {} KB file ({} bytes of output)",
+        CALL_FILE_BYTES / 1024,
+        wasm_out.text().len()
+    );
+    println!("  native core        {:>10}", show(native_time));
+    println!("  wasmtime host      {:>10}", show(wasm_time));
+    println!(
+        "  ratio              {:>9.2}x  (target: within 1.3x)\n",
+        wasm_time.as_secs_f64() / native_time.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Medians of `a` and `b`, timed alternately after a warm-up.
+fn time_pair(mut a: impl FnMut(), mut b: impl FnMut()) -> (Duration, Duration) {
+    for _ in 0..CALLS / 10 {
+        a();
+        b();
+    }
+    let mut times_a = Vec::new();
+    let mut times_b = Vec::new();
+    for _ in 0..CALLS {
+        let started = Instant::now();
+        a();
+        times_a.push(started.elapsed());
+        let started = Instant::now();
+        b();
+        times_b.push(started.elapsed());
+    }
+    (median(times_a), median(times_b))
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn time_calls(mut call: impl FnMut()) -> Duration {
+    for _ in 0..CALLS / 10 {
+        call();
+    }
+    let samples: Vec<Duration> = (0..CALLS)
+        .map(|_| {
+            let started = Instant::now();
+            call();
+            started.elapsed()
+        })
+        .collect();
+    median(samples)
+}
+
+fn sessions(dir: &Path) -> Result<()> {
+    let tools = Tools::builder().root(dir).build()?;
+    let time = time_calls(|| {
+        black_box(tools.session().expect("session"));
+    });
+    println!("session creation (median)  {:>10}\n", show(time));
+    Ok(())
+}
+
+fn build_times(dir: &Path) -> Result<()> {
+    let cache = dir.join("cache");
+    let _ = fs::remove_dir_all(&cache);
+    let started = Instant::now();
+    let compiled = Tools::builder().root(dir).no_cache().build()?;
+    let compile = started.elapsed();
+    drop(compiled);
+    Tools::builder().root(dir).cache_dir(&cache).build()?;
+    let mut loads = Vec::new();
+    for _ in 0..20 {
+        let started = Instant::now();
+        let tools = Tools::builder().root(dir).cache_dir(&cache).build()?;
+        loads.push(started.elapsed());
+        if tools.load_source() != filetools::LoadSource::Cached {
+            bail!("the precompiled component was not loaded from the cache");
+        }
+    }
+    loads.sort();
+    let load = loads[loads.len() / 2];
+    println!("Tools::build, including one session");
+    println!("  compiling the component  {:>10}", show(compile));
+    println!("  precompiled (median)     {:>10}", show(load));
+    println!(
+        "  ratio                    {:>9.0}x\n",
+        compile.as_secs_f64() / load.as_secs_f64()
+    );
+    Ok(())
+}
+
+fn big_file(dir: &Path) -> Result<()> {
+    let root = dir.join("big");
+    fs::create_dir_all(&root)?;
+    let path = root.join("huge.log");
+    if fs::metadata(&path).map_or(0, |m| m.len()) != BIG_FILE_BYTES {
+        let started = Instant::now();
+        write_big_file(&path)?;
+        println!("(generated a 1 GiB file in {})", show(started.elapsed()));
+    }
+    let exe = std::env::current_exe()?;
+    let output = Command::new(exe).arg("--child-read").arg(&root).output()?;
+    if !output.status.success() {
+        bail!(
+            "child read failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    print!("{}", String::from_utf8_lossy(&output.stdout));
+    Ok(())
+}
+
+fn write_big_file(path: &Path) -> Result<()> {
+    let mut out = BufWriter::with_capacity(1 << 20, fs::File::create(path)?);
+    let mut written: u64 = 0;
+    let mut n: u64 = 0;
+    while written < BIG_FILE_BYTES {
+        n += 1;
+        let mut line = format!(
+            "2026-11-29T10:00:00Z worker-{} request {n} finished with status 200 in 12ms\n",
+            n % 16
+        );
+        let left = usize::try_from(BIG_FILE_BYTES - written).unwrap_or(usize::MAX);
+        line.truncate(left);
+        out.write_all(line.as_bytes())?;
+        written += line.len() as u64;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Runs in a fresh process: build the tools (precompiled), read 50 lines of
+/// the 1 GiB file, report the time and the process's peak resident memory.
+fn child_read(root: &Path) -> Result<()> {
+    let started = Instant::now();
+    let tools = Tools::builder().root(root).build()?;
+    let mut session = tools.session()?;
+    let ready = started.elapsed();
+    let started = Instant::now();
+    let result = session.call("read", r#"{"file_path": "huge.log", "limit": 50}"#);
+    let read = started.elapsed();
+    if result.is_error || result.metadata["lines_shown"] != 50 {
+        bail!("unexpected result: {}", result.text());
+    }
+    let footer = result.text().lines().last().unwrap_or_default().to_owned();
+    let started = Instant::now();
+    let deep = session.call(
+        "read",
+        r#"{"file_path": "huge.log", "offset": 10000000, "limit": 50}"#,
+    );
+    let deep_time = started.elapsed();
+    let deep_footer = deep.text().lines().last().unwrap_or_default().to_owned();
+    let peak = peak_rss_kib().context("reading /proc/self/status")?;
+    println!("50 lines of a 1 GiB file (fresh process, precompiled component)");
+    println!("  tools + session ready    {:>10}", show(ready));
+    println!("  read, limit 50           {:>10}   {footer}", show(read));
+    println!(
+        "  read at line 10,000,000  {:>10}   {deep_footer}",
+        show(deep_time)
+    );
+    println!(
+        "  peak memory (VmHWM)      {:>7} MB  (target: well under 100 MB)",
+        peak / 1024
+    );
+    Ok(())
+}
+
+fn peak_rss_kib() -> Option<u64> {
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn show(d: Duration) -> String {
+    let micros = d.as_secs_f64() * 1e6;
+    if micros < 1000.0 {
+        format!("{micros:.1} µs")
+    } else if micros < 1e6 {
+        format!("{:.2} ms", micros / 1000.0)
+    } else {
+        format!("{:.2} s", micros / 1e6)
+    }
+}
