@@ -1,1 +1,86 @@
-fn main() {}
+//! `cargo xtask <task>`: the project's tasks, the same ones the README and CI
+//! run. Each task first installs what it needs and is missing.
+
+mod demo;
+mod run;
+
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+
+const HELP: &str = "\
+cargo xtask <task>
+
+  setup     install what the build needs (the wasm32-wasip2 Rust target)
+  demo      build the CLI and page through a large log and a minified JSON file
+  test      run every test: unit, property, host integration and conformance
+  lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings
+  bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file
+  imports   list the component's imports and check them against the allowed set";
+
+fn main() -> ExitCode {
+    let task = std::env::args().nth(1).unwrap_or_default();
+    match dispatch(&task) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            #[expect(clippy::print_stderr, reason = "the task runner reports to its user")]
+            {
+                eprintln!("xtask {task}: {err:#}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(task: &str) -> Result<()> {
+    match task {
+        "setup" => run::setup(),
+        "demo" => demo::run(),
+        "test" => test(),
+        "lint" => lint(),
+        "bench" => bench(),
+        "imports" => imports(),
+        "" | "help" | "-h" | "--help" => {
+            println!("{HELP}");
+            Ok(())
+        }
+        other => bail!("unknown task {other:?}\n{HELP}"),
+    }
+}
+
+fn test() -> Result<()> {
+    run::setup()?;
+    run::cargo(&["test", "--workspace"])
+}
+
+fn lint() -> Result<()> {
+    run::setup()?;
+    run::cargo(&["fmt", "--all", "--check"])?;
+    run::cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
+    run::cargo(&[
+        "clippy",
+        "--package",
+        "filetools-core",
+        "--target",
+        "wasm32-wasip2",
+        "--target-dir",
+        "target/clippy-wasm",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+    run::cargo_env(
+        &["doc", "--workspace", "--no-deps", "--exclude", "xtask"],
+        &[("RUSTDOCFLAGS", "-D warnings")],
+    )
+}
+
+fn bench() -> Result<()> {
+    run::setup()?;
+    run::cargo(&["run", "--release", "--package", "filetools-tests", "--bin", "bench"])
+}
+
+fn imports() -> Result<()> {
+    run::setup()?;
+    run::cargo(&["run", "--package", "filetools", "--bin", "filetools", "--", "imports"])
+}

@@ -1,0 +1,109 @@
+//! `cargo xtask demo`: builds the CLI and shows it paging real files — a
+//! 200,000-line log and a 600 KB one-line JSON file — the way a model would,
+//! each step following the continuation the previous answer gave.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{Context as _, Result, bail};
+
+use crate::run;
+
+/// Lines in the demo log.
+const LOG_LINES: u64 = 200_000;
+/// Bytes of output shown per step before the demo elides the middle.
+const SHOW_BYTES: usize = 1200;
+
+pub fn run() -> Result<()> {
+    run::setup()?;
+    run::cargo(&["build", "--release", "--package", "filetools", "--bin", "filetools"])?;
+    let root = run::root();
+    let bin = root.join("target/release/filetools");
+    let dir = root.join("target/demo");
+    std::fs::create_dir_all(&dir)?;
+    write_files(&dir)?;
+    println!("\nfiletools demo in {}\n", dir.display());
+    let steps: [&[&str]; 6] = [
+        &["read", "app.log", "--limit", "5"],
+        &["read", "app.log", "--offset", "6", "--limit", "3"],
+        &["read", "app.log", "--offset", "199998"],
+        &["read", "app.log", "--offset", "250000"],
+        &["read", "bundle.min.json"],
+        &["read", "bundle.min.json", "--offset", "1", "--char-offset", "2001"],
+    ];
+    for args in steps {
+        show(&bin, &dir, args)?;
+    }
+    println!("$ echo '{{\"tool\":\"read\",\"args\":{{\"file_path\":\"app.log\",\"offset\":2,\"limit\":1}}}}' | filetools session --root .");
+    let mut child = Command::new(&bin)
+        .args(["session", "--root", "."])
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()?;
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().context("no stdin")?;
+        writeln!(stdin, r#"{{"tool":"read","args":{{"file_path":"app.log","offset":2,"limit":1}}}}"#)?;
+    }
+    let output = child.wait_with_output()?;
+    println!("{}", String::from_utf8_lossy(&output.stdout));
+    Ok(())
+}
+
+fn write_files(dir: &Path) -> Result<()> {
+    let log = dir.join("app.log");
+    if !log.exists() {
+        let mut text = String::new();
+        for n in 1..=LOG_LINES {
+            let _ = writeln!(
+                text,
+                "2026-11-29T10:{:02}:{:02}Z worker-{} request {n} served in {}ms",
+                (n / 60) % 60,
+                n % 60,
+                n % 8,
+                n % 97
+            );
+        }
+        std::fs::write(&log, text)?;
+    }
+    let json = dir.join("bundle.min.json");
+    if !json.exists() {
+        let mut text = String::from("{\"items\":[");
+        for n in 0..9400 {
+            let _ = write!(text, "{{\"id\":{n},\"name\":\"item-{n}\",\"tags\":[\"alpha\",\"beta\"],\"ok\":true}},");
+        }
+        text.push_str("{\"id\":-1}]}");
+        std::fs::write(&json, text)?;
+    }
+    Ok(())
+}
+
+fn show(bin: &Path, dir: &Path, args: &[&str]) -> Result<()> {
+    println!("$ filetools {}", args.join(" "));
+    let output = Command::new(bin).args(args).current_dir(dir).output()?;
+    if !output.status.success() && output.status.code() != Some(1) {
+        bail!("filetools failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    if text.len() <= SHOW_BYTES {
+        println!("{text}");
+    } else {
+        let mut head = SHOW_BYTES / 2;
+        while !text.is_char_boundary(head) {
+            head -= 1;
+        }
+        let mut tail = text.len() - SHOW_BYTES / 3;
+        while !text.is_char_boundary(tail) {
+            tail += 1;
+        }
+        println!(
+            "{}\n    … ({} bytes of output in all; the demo elides the middle) …\n{}",
+            &text[..head],
+            text.len(),
+            &text[tail..]
+        );
+    }
+    Ok(())
+}
