@@ -2,7 +2,7 @@
 //!
 //! All logic of the filetools read/write/edit tools, as plain Rust over the
 //! [`HostFs`] trait. Built natively it is a library (tests, the native
-//! benchmark); built for `wasm32-wasip2` the thin [`component`] glue exports it
+//! benchmark); built for `wasm32-wasip2` the thin `component` module (wasm-only glue) exports it
 //! as the `filetools:core` WebAssembly component, whose only way to files is
 //! the imported `host-fs` interface.
 //!

@@ -17,7 +17,14 @@ const SHOW_BYTES: usize = 1200;
 
 pub fn run() -> Result<()> {
     run::setup()?;
-    run::cargo(&["build", "--release", "--package", "filetools", "--bin", "filetools"])?;
+    run::cargo(&[
+        "build",
+        "--release",
+        "--package",
+        "filetools",
+        "--bin",
+        "filetools",
+    ])?;
     let root = run::root();
     let bin = root.join("target/release/filetools");
     let dir = root.join("target/demo");
@@ -30,12 +37,21 @@ pub fn run() -> Result<()> {
         &["read", "app.log", "--offset", "199998"],
         &["read", "app.log", "--offset", "250000"],
         &["read", "bundle.min.json"],
-        &["read", "bundle.min.json", "--offset", "1", "--char-offset", "2001"],
+        &[
+            "read",
+            "bundle.min.json",
+            "--offset",
+            "1",
+            "--char-offset",
+            "2001",
+        ],
     ];
     for args in steps {
         show(&bin, &dir, args)?;
     }
-    println!("$ echo '{{\"tool\":\"read\",\"args\":{{\"file_path\":\"app.log\",\"offset\":2,\"limit\":1}}}}' | filetools session --root .");
+    println!(
+        "$ echo '{{\"tool\":\"read\",\"args\":{{\"file_path\":\"app.log\",\"offset\":2,\"limit\":1}}}}' | filetools session --root ."
+    );
     let mut child = Command::new(&bin)
         .args(["session", "--root", "."])
         .current_dir(&dir)
@@ -45,7 +61,10 @@ pub fn run() -> Result<()> {
     {
         use std::io::Write as _;
         let mut stdin = child.stdin.take().context("no stdin")?;
-        writeln!(stdin, r#"{{"tool":"read","args":{{"file_path":"app.log","offset":2,"limit":1}}}}"#)?;
+        writeln!(
+            stdin,
+            r#"{{"tool":"read","args":{{"file_path":"app.log","offset":2,"limit":1}}}}"#
+        )?;
     }
     let output = child.wait_with_output()?;
     println!("{}", String::from_utf8_lossy(&output.stdout));
@@ -72,7 +91,10 @@ fn write_files(dir: &Path) -> Result<()> {
     if !json.exists() {
         let mut text = String::from("{\"items\":[");
         for n in 0..9400 {
-            let _ = write!(text, "{{\"id\":{n},\"name\":\"item-{n}\",\"tags\":[\"alpha\",\"beta\"],\"ok\":true}},");
+            let _ = write!(
+                text,
+                "{{\"id\":{n},\"name\":\"item-{n}\",\"tags\":[\"alpha\",\"beta\"],\"ok\":true}},"
+            );
         }
         text.push_str("{\"id\":-1}]}");
         std::fs::write(&json, text)?;
@@ -84,7 +106,10 @@ fn show(bin: &Path, dir: &Path, args: &[&str]) -> Result<()> {
     println!("$ filetools {}", args.join(" "));
     let output = Command::new(bin).args(args).current_dir(dir).output()?;
     if !output.status.success() && output.status.code() != Some(1) {
-        bail!("filetools failed: {}", String::from_utf8_lossy(&output.stderr));
+        bail!(
+            "filetools failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
     let text = String::from_utf8_lossy(&output.stdout);
     if text.len() <= SHOW_BYTES {

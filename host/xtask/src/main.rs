@@ -56,7 +56,14 @@ fn test() -> Result<()> {
 fn lint() -> Result<()> {
     run::setup()?;
     run::cargo(&["fmt", "--all", "--check"])?;
-    run::cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
+    run::cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
     run::cargo(&[
         "clippy",
         "--package",
@@ -77,10 +84,25 @@ fn lint() -> Result<()> {
 
 fn bench() -> Result<()> {
     run::setup()?;
-    run::cargo(&["run", "--release", "--package", "filetools-tests", "--bin", "bench"])
+    run::cargo(&[
+        "run",
+        "--release",
+        "--package",
+        "filetools-tests",
+        "--bin",
+        "bench",
+    ])
 }
 
 fn imports() -> Result<()> {
     run::setup()?;
-    run::cargo(&["run", "--package", "filetools", "--bin", "filetools", "--", "imports"])
+    run::cargo(&[
+        "run",
+        "--package",
+        "filetools",
+        "--bin",
+        "filetools",
+        "--",
+        "imports",
+    ])
 }
