@@ -6,14 +6,19 @@
 //! ```
 
 use sha2::{Digest, Sha256};
-use std::fmt::Write as _;
 
 /// The SHA-256 of `data` as 64 lower-case hex digits.
 pub fn sha256_hex(data: &[u8]) -> String {
-    let digest = Sha256::digest(data);
-    let mut out = String::with_capacity(64);
-    for byte in digest {
-        let _ = write!(out, "{byte:02x}");
+    hex(&Sha256::digest(data))
+}
+
+/// `bytes` as lower-case hex, two digits each.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 15)]));
     }
     out
 }

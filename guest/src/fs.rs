@@ -92,6 +92,30 @@ pub enum Precondition {
     Matches(FileStamp),
 }
 
+impl Precondition {
+    /// Whether the precondition holds for the current file: `current` is its
+    /// `(size, mtime_ns)`, or `None` when it does not exist. `sha256` computes
+    /// the content hash and is called only when a stamp carries one; when it
+    /// does, the hash decides instead of the mtime (SPEC W2).
+    pub fn holds(
+        &self,
+        current: Option<(u64, u64)>,
+        sha256: impl FnOnce() -> Result<String, FsError>,
+    ) -> Result<bool, FsError> {
+        Ok(match (self, current) {
+            (Precondition::Any, _) | (Precondition::Absent, None) => true,
+            (Precondition::Matches(stamp), Some((size, mtime_ns))) => {
+                stamp.size == size
+                    && match &stamp.sha256 {
+                        Some(expected) => *expected == sha256()?,
+                        None => stamp.mtime_ns == mtime_ns,
+                    }
+            }
+            _ => false,
+        })
+    }
+}
+
 /// Why a file-system call failed; mirrors WIT `fs-error`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FsError {
@@ -168,5 +192,36 @@ impl<T: HostFs + ?Sized> HostFs for &T {
         precondition: &Precondition,
     ) -> Result<Metadata, FsError> {
         (**self).write_file(path, data, precondition)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stamp(sha256: Option<&str>) -> Precondition {
+        Precondition::Matches(FileStamp {
+            size: 3,
+            mtime_ns: 7,
+            sha256: sha256.map(str::to_owned),
+        })
+    }
+
+    #[test]
+    fn the_hash_is_computed_only_when_a_stamp_carries_one() {
+        let never = || -> Result<String, FsError> { panic!("hash computed") };
+        assert_eq!(stamp(None).holds(Some((3, 7)), never), Ok(true));
+        assert_eq!(stamp(None).holds(Some((3, 8)), never), Ok(false));
+        assert_eq!(stamp(Some("ab")).holds(Some((4, 7)), never), Ok(false));
+        assert_eq!(Precondition::Any.holds(None, never), Ok(true));
+        assert_eq!(Precondition::Absent.holds(Some((0, 0)), never), Ok(false));
+    }
+
+    #[test]
+    fn with_a_hash_the_content_decides_not_the_mtime() {
+        let hash = || Ok("ab".to_owned());
+        assert_eq!(stamp(Some("ab")).holds(Some((3, 999)), hash), Ok(true));
+        assert_eq!(stamp(Some("cd")).holds(Some((3, 7)), hash), Ok(false));
+        assert_eq!(stamp(Some("ab")).holds(None, hash), Ok(false));
     }
 }

@@ -208,27 +208,18 @@ impl HostFs for MemFs {
             Err(FsError::NotFound) => None,
             Err(other) => return Err(other),
         };
-        let holds = match (precondition, &current) {
-            (Precondition::Any, _) | (Precondition::Absent, None) => true,
-            (Precondition::Absent | Precondition::Matches(_), Some(_))
-                if matches!(current, Some(Node::Dir)) =>
-            {
-                return Err(FsError::IsADirectory);
-            }
-            (Precondition::Matches(stamp), Some(Node::File { data, mtime_ns })) => {
-                stamp.size == data.len() as u64
-                    && match &stamp.sha256 {
-                        Some(hash) => *hash == crate::digest::sha256_hex(data),
-                        None => stamp.mtime_ns == *mtime_ns,
-                    }
-            }
-            _ => false,
+        let stamp = match &current {
+            Some(Node::Dir) => return Err(FsError::IsADirectory),
+            Some(Node::File { data, mtime_ns }) => Some((data.len() as u64, *mtime_ns)),
+            Some(Node::Special(_)) => Some((0, 0)),
+            None => None,
         };
+        let holds = precondition.holds(stamp, || match &current {
+            Some(Node::File { data, .. }) => Ok(crate::digest::sha256_hex(data)),
+            _ => Ok(String::new()),
+        })?;
         if !holds {
             return Err(FsError::Conflict);
-        }
-        if matches!(current, Some(Node::Dir)) {
-            return Err(FsError::IsADirectory);
         }
         self.add_file(path, data);
         self.stat(path)

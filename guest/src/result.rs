@@ -64,6 +64,38 @@ impl ToolResult {
         }
     }
 
+    /// A failure found outside the tool logic (a host that lost its guest,
+    /// a malformed protocol line): `message` for the model, `code` for
+    /// programs.
+    pub fn failure(message: String, code: &str) -> Self {
+        Self {
+            content: vec![Block::Text(message)],
+            is_error: true,
+            metadata: json!({ "error": code }),
+        }
+    }
+
+    /// The result as one JSON value in the shape of an MCP `CallToolResult`:
+    /// `{"content": [...], "isError": .., "structuredContent": {..}}`, images
+    /// as base64. This is the line the CLI protocol prints (SPEC H2).
+    pub fn to_json(&self) -> Value {
+        let content: Vec<Value> = self
+            .content
+            .iter()
+            .map(|block| match block {
+                Block::Text(text) => json!({ "type": "text", "text": text }),
+                Block::Image {
+                    mime_type, data, ..
+                } => json!({ "type": "image", "data": base64(data), "mimeType": mime_type }),
+            })
+            .collect();
+        json!({
+            "content": content,
+            "isError": self.is_error,
+            "structuredContent": self.metadata,
+        })
+    }
+
     /// All text blocks joined by newlines (images skipped).
     pub fn text(&self) -> String {
         let texts: Vec<&str> = self
@@ -75,5 +107,66 @@ impl ToolResult {
             })
             .collect();
         texts.join("\n")
+    }
+}
+
+/// Standard base64 with padding, as MCP image blocks carry it.
+pub fn base64(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_the_standard_alphabet() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(&[0xFB, 0xFF]), "+/8=");
+    }
+
+    #[test]
+    fn json_has_the_protocol_shape() {
+        let result = ToolResult::from_text("hi".into(), json!({"lines_shown": 1}));
+        assert_eq!(
+            result.to_json().to_string(),
+            r#"{"content":[{"text":"hi","type":"text"}],"isError":false,"structuredContent":{"lines_shown":1}}"#
+        );
+    }
+
+    #[test]
+    fn images_are_base64_with_their_mime_type() {
+        let result = ToolResult {
+            content: vec![Block::Image {
+                mime_type: "image/png".into(),
+                data: b"foo".to_vec(),
+                width: 1,
+                height: 1,
+            }],
+            is_error: false,
+            metadata: json!({}),
+        };
+        assert_eq!(result.to_json()["content"][0]["data"], "Zm9v");
+        assert_eq!(result.to_json()["content"][0]["mimeType"], "image/png");
     }
 }

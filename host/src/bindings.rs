@@ -5,7 +5,8 @@
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
-use crate::sandbox::{self, Sandbox};
+use crate::sandbox::Sandbox;
+use filetools_core::{self as core, HostFs as _};
 use std::sync::Arc;
 
 wasmtime::component::bindgen!({
@@ -34,59 +35,79 @@ impl WasiView for StoreState {
     }
 }
 
-impl From<sandbox::Kind> for FileKind {
-    fn from(kind: sandbox::Kind) -> Self {
+impl From<core::FileKind> for FileKind {
+    fn from(kind: core::FileKind) -> Self {
         match kind {
-            sandbox::Kind::File => FileKind::File,
-            sandbox::Kind::Directory => FileKind::Directory,
-            sandbox::Kind::Symlink => FileKind::Symlink,
-            sandbox::Kind::Fifo => FileKind::Fifo,
-            sandbox::Kind::Socket => FileKind::Socket,
-            sandbox::Kind::BlockDevice => FileKind::BlockDevice,
-            sandbox::Kind::CharDevice => FileKind::CharDevice,
-            sandbox::Kind::Other => FileKind::Other,
+            core::FileKind::File => FileKind::File,
+            core::FileKind::Directory => FileKind::Directory,
+            core::FileKind::Symlink => FileKind::Symlink,
+            core::FileKind::Fifo => FileKind::Fifo,
+            core::FileKind::Socket => FileKind::Socket,
+            core::FileKind::BlockDevice => FileKind::BlockDevice,
+            core::FileKind::CharDevice => FileKind::CharDevice,
+            core::FileKind::Other => FileKind::Other,
         }
     }
 }
 
-impl From<sandbox::Stat> for Metadata {
-    fn from(stat: sandbox::Stat) -> Self {
+impl From<core::Metadata> for Metadata {
+    fn from(meta: core::Metadata) -> Self {
         Metadata {
-            kind: stat.kind.into(),
-            size: stat.size,
-            mtime_ns: stat.mtime_ns,
-            readonly: stat.readonly,
+            kind: meta.kind.into(),
+            size: meta.size,
+            mtime_ns: meta.mtime_ns,
+            readonly: meta.readonly,
         }
     }
 }
 
-impl From<sandbox::FsError> for FsError {
-    fn from(err: sandbox::FsError) -> Self {
+impl From<core::FsError> for FsError {
+    fn from(err: core::FsError) -> Self {
         match err {
-            sandbox::FsError::NotFound => FsError::NotFound,
-            sandbox::FsError::PermissionDenied => FsError::PermissionDenied,
-            sandbox::FsError::IsADirectory => FsError::IsADirectory,
-            sandbox::FsError::NotADirectory => FsError::NotADirectory,
-            sandbox::FsError::OutsideSandbox => FsError::OutsideSandbox,
-            sandbox::FsError::ReadOnly => FsError::ReadOnly,
-            sandbox::FsError::Conflict => FsError::Conflict,
-            sandbox::FsError::Io(message) => FsError::Io(message),
+            core::FsError::NotFound => FsError::NotFound,
+            core::FsError::PermissionDenied => FsError::PermissionDenied,
+            core::FsError::IsADirectory => FsError::IsADirectory,
+            core::FsError::NotADirectory => FsError::NotADirectory,
+            core::FsError::OutsideSandbox => FsError::OutsideSandbox,
+            core::FsError::ReadOnly => FsError::ReadOnly,
+            core::FsError::Conflict => FsError::Conflict,
+            core::FsError::Io(message) => FsError::Io(message),
         }
     }
 }
 
-impl From<host_fs::Precondition> for sandbox::Precondition {
+impl From<host_fs::Precondition> for core::Precondition {
     fn from(pre: host_fs::Precondition) -> Self {
         match pre {
-            host_fs::Precondition::Any => sandbox::Precondition::Any,
-            host_fs::Precondition::Absent => sandbox::Precondition::Absent,
-            host_fs::Precondition::Matches(stamp) => {
-                sandbox::Precondition::Matches(sandbox::Stamp {
-                    size: stamp.size,
-                    mtime_ns: stamp.mtime_ns,
-                    sha256: stamp.sha256,
+            host_fs::Precondition::Any => core::Precondition::Any,
+            host_fs::Precondition::Absent => core::Precondition::Absent,
+            host_fs::Precondition::Matches(stamp) => core::Precondition::Matches(core::FileStamp {
+                size: stamp.size,
+                mtime_ns: stamp.mtime_ns,
+                sha256: stamp.sha256,
+            }),
+        }
+    }
+}
+
+impl From<wit::ToolResult> for core::ToolResult {
+    fn from(result: wit::ToolResult) -> Self {
+        Self {
+            content: result
+                .content
+                .into_iter()
+                .map(|block| match block {
+                    wit::ContentBlock::Text(text) => core::Block::Text(text),
+                    wit::ContentBlock::Image(image) => core::Block::Image {
+                        mime_type: image.mime_type,
+                        data: image.data,
+                        width: image.width,
+                        height: image.height,
+                    },
                 })
-            }
+                .collect(),
+            is_error: result.is_error,
+            metadata: serde_json::from_str(&result.metadata).unwrap_or(serde_json::Value::Null),
         }
     }
 }

@@ -100,7 +100,7 @@ fn cache_path(engine: &Engine, wasm: &[u8], dir: &Path) -> PathBuf {
     let mut hasher = DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut hasher);
     let digest = Sha256::digest(wasm);
-    let short = crate::sandbox::hex(&digest[..12]);
+    let short = filetools_core::digest::hex(&digest[..12]);
     dir.join(format!(
         "filetools-{}-{short}-{:016x}.cwasm",
         env!("CARGO_PKG_VERSION"),

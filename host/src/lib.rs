@@ -26,7 +26,6 @@
 mod bindings;
 mod engine;
 pub mod imports;
-mod result;
 pub mod sandbox;
 mod session;
 
@@ -39,9 +38,10 @@ use serde_json::{Map, Value};
 use wasmtime::component::{Component, Linker};
 
 pub use engine::LoadSource;
-pub use result::{Content, ToolResult, base64};
+pub use filetools_core::args::ReadArgs;
+pub use filetools_core::{Block, HostFs, ToolResult};
 pub use sandbox::Sandbox;
-pub use session::{ReadArgs, Session};
+pub use session::Session;
 
 use bindings::{FiletoolsPre, StoreState};
 use engine::TickingEngine;

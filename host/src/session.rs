@@ -12,21 +12,9 @@ use wasmtime::{Store, StoreLimitsBuilder};
 use wasmtime_wasi::WasiCtx;
 
 use crate::bindings::{Filetools, StoreState, wit};
-use crate::result::ToolResult;
 use crate::{Definition, Inner};
-
-/// Typed arguments of `read` (see the WIT `read-args`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ReadArgs {
-    /// The file's path.
-    pub file_path: String,
-    /// First line, 1-based.
-    pub offset: Option<u64>,
-    /// Maximum lines.
-    pub limit: Option<u64>,
-    /// 1-based character position inside line `offset`.
-    pub char_offset: Option<u64>,
-}
+use filetools_core::ToolResult;
+use filetools_core::args::ReadArgs;
 
 /// One conversation's tools.
 pub struct Session {
@@ -134,7 +122,7 @@ impl Session {
                     }
                     Err(_) => "the session could not be restarted",
                 };
-                ToolResult::host_error(
+                ToolResult::failure(
                     format!(
                         "Error: the tool stopped because {reason}; {restarted}. Retry with a smaller request (a range or limit)."
                     ),

@@ -4,11 +4,11 @@ use std::path::Path;
 
 use anyhow::Result;
 use filetools::{Sandbox, ToolResult, Tools};
-use filetools_core::{Config, HostFs as _, MemFs, Session};
+use filetools_core::{Config, MemFs, Session};
 use serde_json::{Map, Value};
 
 use crate::case::Case;
-use crate::native::{SandboxFs, to_host_result};
+use crate::native::load_tree;
 
 /// Chunk sizes the in-memory native run repeats each case at.
 pub const CHUNK_SIZES: [u32; 4] = [1, 7, 4096, 64 * 1024];
@@ -46,12 +46,11 @@ impl Host for Native {
     }
 
     fn run(&self, case: &Case, root: &Path) -> Result<Vec<ToolResult>> {
-        let fs = SandboxFs(Sandbox::open(root, false)?);
-        let mut session = Session::new(config_for(case, root)?, fs);
+        let mut session = Session::new(config_for(case, root)?, Sandbox::open(root, false)?);
         Ok(case
             .calls
             .iter()
-            .map(|call| to_host_result(session.call(&call.tool, &call.arguments)))
+            .map(|call| session.call(&call.tool, &call.arguments))
             .collect())
     }
 }
@@ -71,36 +70,16 @@ impl Host for NativeMemory {
 
     fn run(&self, case: &Case, root: &Path) -> Result<Vec<ToolResult>> {
         let fs = MemFs::new();
-        load_tree(&fs, root, "")?;
+        load_tree(&fs, root)?;
         let mut config = config_for(case, root)?;
         config.chunk_bytes = self.chunk;
         let mut session = Session::new(config, fs);
         Ok(case
             .calls
             .iter()
-            .map(|call| to_host_result(session.call(&call.tool, &call.arguments)))
+            .map(|call| session.call(&call.tool, &call.arguments))
             .collect())
     }
-}
-
-fn load_tree(fs: &MemFs, dir: &Path, prefix: &str) -> Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let path = if prefix.is_empty() {
-            name
-        } else {
-            format!("{prefix}/{name}")
-        };
-        if entry.file_type()?.is_dir() {
-            fs.add_dir(&path);
-            load_tree(fs, &entry.path(), &path)?;
-        } else {
-            fs.add_file(&path, &std::fs::read(entry.path())?);
-        }
-    }
-    debug_assert!(fs.stat(".").is_ok());
-    Ok(())
 }
 
 /// The component in wasmtime, through the host library.

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use filetools::ToolResult;
+use filetools::{Block, ToolResult};
 
 use crate::case::Case;
 
@@ -16,11 +16,11 @@ pub fn render(case: &Case, results: &[ToolResult]) -> String {
         let _ = writeln!(out, "### {status}; metadata: {}", result.metadata);
         for block in &result.content {
             match block {
-                filetools::Content::Text(text) => {
+                Block::Text(text) => {
                     out.push_str(text);
                     out.push('\n');
                 }
-                filetools::Content::Image {
+                Block::Image {
                     mime_type,
                     data,
                     width,

@@ -5,8 +5,8 @@
 use std::os::unix::fs::{PermissionsExt as _, symlink};
 use std::time::{Duration, Instant};
 
-use filetools::Sandbox;
-use filetools::sandbox::{FsError, Kind, Precondition, Stamp};
+use filetools::{HostFs as _, Sandbox};
+use filetools_core::{FileKind as Kind, FileStamp as Stamp, FsError, Precondition};
 
 use crate::{read_args, root_and_outside, tools};
 

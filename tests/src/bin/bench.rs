@@ -18,7 +18,6 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result, bail};
 use filetools::{Sandbox, Tools};
 use filetools_core::{Config, Session};
-use filetools_tests::native::SandboxFs;
 
 /// Calls per timed loop.
 const CALLS: u32 = 1000;
@@ -60,7 +59,7 @@ fn native_loop(dir: &Path, calls: u32) -> Result<()> {
         root: root.canonicalize()?.to_string_lossy().into_owned(),
         ..Config::default()
     };
-    let mut native = Session::new(config, SandboxFs(Sandbox::open(&root, false)?));
+    let mut native = Session::new(config, Sandbox::open(&root, false)?);
     for _ in 0..calls {
         black_box(native.call("read", r#"{"file_path": "file.txt"}"#));
     }
@@ -93,7 +92,7 @@ fn per_call(dir: &Path) -> Result<()> {
         root: root.canonicalize()?.to_string_lossy().into_owned(),
         ..Config::default()
     };
-    let mut native = Session::new(config, SandboxFs(Sandbox::open(&root, false)?));
+    let mut native = Session::new(config, Sandbox::open(&root, false)?);
     let tools = Tools::builder().root(&root).build()?;
     let mut wasm = tools.session()?;
     let native_out = native.call("read", args);

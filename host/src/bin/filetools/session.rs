@@ -32,7 +32,7 @@ pub fn run(argv: Vec<String>) -> Result<ExitCode> {
         }
         let result = match parse_call(&line) {
             Ok((tool, arguments)) => session.call(&tool, &arguments),
-            Err(message) => ToolResult::host_error(message, "bad_request"),
+            Err(message) => ToolResult::failure(message, "bad_request"),
         };
         writeln!(stdout, "{}", result.to_json()).context("writing stdout")?;
         stdout.flush().context("flushing stdout")?;
