@@ -170,3 +170,20 @@ fn definitions_describe_read() {
     let schema: serde_json::Value = serde_json::from_str(&defs[0].input_schema).unwrap();
     assert_eq!(schema["required"][0], "file_path");
 }
+
+#[test]
+fn another_component_can_be_given_and_a_broken_one_is_refused() {
+    let (root, _) = root_and_outside("session-component");
+    let err = Tools::builder()
+        .root(&root)
+        .no_cache()
+        .component(b"not a component".to_vec())
+        .build()
+        .unwrap_err();
+    assert!(!format!("{err:#}").is_empty());
+    let missing_root = Tools::builder().build().unwrap_err();
+    assert!(
+        format!("{missing_root:#}").contains("root directory"),
+        "{missing_root:#}"
+    );
+}
