@@ -4,11 +4,10 @@ use std::path::Path;
 
 use anyhow::Result;
 use filetools::{Sandbox, ToolResult, Tools};
-use filetools_core::{Config, MemFs, Session};
+use filetools_core::{Config, HostFs, MemFs, Session};
 use serde_json::{Map, Value};
 
 use crate::case::Case;
-use crate::native::load_tree;
 
 /// Chunk sizes the in-memory native run repeats each case at.
 pub const CHUNK_SIZES: [u32; 4] = [1, 7, 4096, 64 * 1024];
@@ -36,6 +35,34 @@ fn config_for(case: &Case, root: &Path) -> Result<Config> {
     Config::from_json(&Value::Object(map).to_string()).map_err(anyhow::Error::msg)
 }
 
+/// Every call of `case`, in order, on the native core.
+fn run_calls<F: HostFs>(mut session: Session<F>, case: &Case) -> Vec<ToolResult> {
+    case.calls
+        .iter()
+        .map(|call| session.call(&call.tool, &call.arguments))
+        .collect()
+}
+
+/// Loads every file under `dir` into `fs`, paths relative to `dir`.
+fn load_tree(fs: &MemFs, dir: &Path, prefix: &str) -> Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
+        if entry.file_type()?.is_dir() {
+            fs.add_dir(&path);
+            load_tree(fs, &entry.path(), &path)?;
+        } else {
+            fs.add_file(&path, &std::fs::read(entry.path())?);
+        }
+    }
+    Ok(())
+}
+
 /// The core compiled natively, over the host's sandbox.
 #[derive(Debug, Default)]
 pub struct Native;
@@ -46,12 +73,8 @@ impl Host for Native {
     }
 
     fn run(&self, case: &Case, root: &Path) -> Result<Vec<ToolResult>> {
-        let mut session = Session::new(config_for(case, root)?, Sandbox::open(root, false)?);
-        Ok(case
-            .calls
-            .iter()
-            .map(|call| session.call(&call.tool, &call.arguments))
-            .collect())
+        let session = Session::new(config_for(case, root)?, Sandbox::open(root, false)?);
+        Ok(run_calls(session, case))
     }
 }
 
@@ -70,15 +93,10 @@ impl Host for NativeMemory {
 
     fn run(&self, case: &Case, root: &Path) -> Result<Vec<ToolResult>> {
         let fs = MemFs::new();
-        load_tree(&fs, root)?;
+        load_tree(&fs, root, "")?;
         let mut config = config_for(case, root)?;
         config.chunk_bytes = self.chunk;
-        let mut session = Session::new(config, fs);
-        Ok(case
-            .calls
-            .iter()
-            .map(|call| session.call(&call.tool, &call.arguments))
-            .collect())
+        Ok(run_calls(Session::new(config, fs), case))
     }
 }
 

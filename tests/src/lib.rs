@@ -12,5 +12,4 @@
 
 pub mod case;
 pub mod hosts;
-pub mod native;
 pub mod transcript;

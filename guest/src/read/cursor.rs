@@ -114,6 +114,33 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
         self.newlines += 1;
     }
 
+    /// Consumes line ends within the next `len` unread bytes, at most `max`
+    /// of them; stops just after the `max`-th. Returns how many it consumed.
+    fn consume_newlines(&mut self, len: usize, max: u64) -> u64 {
+        let bytes = &self.buf.as_bytes()[self.at..self.at + len];
+        let mut before = self.last_byte;
+        let mut found = 0;
+        let mut taken = len;
+        for at in memchr::memchr_iter(b'\n', bytes) {
+            if at > 0 {
+                before = bytes[at - 1];
+            }
+            if before == b'\r' {
+                self.endings.crlf += 1;
+            } else {
+                self.endings.lf += 1;
+            }
+            found += 1;
+            if found == max {
+                taken = at + 1;
+                break;
+            }
+        }
+        self.newlines += found;
+        self.advance(taken);
+        found
+    }
+
     fn advance(&mut self, len: usize) {
         if len == 0 {
             return;
@@ -129,20 +156,7 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
         let mut skipped = 0;
         while skipped < count && self.refill()? {
             let len = self.buf.len() - self.at;
-            let mut taken = len;
-            let positions: Vec<usize> = memchr::memchr_iter(b'\n', &self.buf.as_bytes()[self.at..])
-                .take(usize::try_from(count - skipped).unwrap_or(usize::MAX))
-                .collect();
-            for &at in &positions {
-                self.note_newline(at);
-            }
-            skipped += positions.len() as u64;
-            if skipped == count
-                && let Some(&at) = positions.last()
-            {
-                taken = at + 1;
-            }
-            self.advance(taken);
+            skipped += self.consume_newlines(len, count - skipped);
         }
         Ok(skipped)
     }
@@ -190,14 +204,9 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             if self.consumed >= stop {
                 return Ok(false);
             }
-            let room = (stop - self.consumed) as usize;
-            let rest = &self.buf.as_bytes()[self.at..];
-            let len = rest.len().min(room);
-            let positions: Vec<usize> = memchr::memchr_iter(b'\n', &rest[..len]).collect();
-            for at in positions {
-                self.note_newline(at);
-            }
-            self.advance(len);
+            let room = usize::try_from(stop - self.consumed).unwrap_or(usize::MAX);
+            let len = (self.buf.len() - self.at).min(room);
+            self.consume_newlines(len, u64::MAX);
         }
         Ok(true)
     }

@@ -277,14 +277,16 @@ fn window<F: HostFs + ?Sized>(
             next: after_line,
         });
     }
-    let text = captured.kept();
-    let shown_end = cut_point(text, u64::MAX, keep_bytes);
-    let shown = if shown_end == text.len() {
+    let kept_text = captured.kept();
+    let shown_end = cut_point(kept_text, u64::MAX, keep_bytes);
+    let shown = if shown_end == kept_text.len() {
         kept
     } else {
-        count_chars(&text[..shown_end])
+        count_chars(&kept_text[..shown_end])
     };
-    let text = text[..shown_end].to_owned();
+    // The capture started on an empty buffer: it holds just this line's text.
+    let mut text = captured.into_buffer();
+    text.truncate(shown_end);
     let to = char_offset - 1 + shown;
     let (total, rest_of_line) = if end == LineEnd::Unfinished {
         (
@@ -302,8 +304,6 @@ fn window<F: HostFs + ?Sized>(
             offset: line,
             char_offset: to + 1,
         }
-    } else if end == LineEnd::Unfinished {
-        Next::Offset(line + 1)
     } else {
         after_line
     };

@@ -187,8 +187,7 @@ fn build_times(dir: &Path) -> Result<()> {
             bail!("the precompiled component was not loaded from the cache");
         }
     }
-    loads.sort();
-    let load = loads[loads.len() / 2];
+    let load = median(loads);
     println!("Tools::build, including one session");
     println!("  compiling the component  {:>10}", show(compile));
     println!("  precompiled (median)     {:>10}", show(load));
