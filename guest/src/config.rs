@@ -24,6 +24,12 @@ pub const DEFAULT_CHUNK_BYTES: u32 = 64 * 1024;
 /// the total is reported as "more than N".
 pub const DEFAULT_COUNT_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
 
+/// Largest file `edit` loads, and the largest old version `write` compares
+/// line by line.
+pub const DEFAULT_MAX_EDIT_BYTES: u64 = 16 * 1024 * 1024;
+/// Bytes of replaced file versions a session keeps for `undo`.
+pub const DEFAULT_HISTORY_BYTES: u64 = 8 * 1024 * 1024;
+
 /// A session's caps and policies.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -48,6 +54,12 @@ pub struct Config {
     /// The session's working directory, relative to the root (`.` = root);
     /// relative paths are resolved from it.
     pub cwd: String,
+    /// Answer an unchanged repeat of a read with a short stub (SPEC R7).
+    pub dedup: bool,
+    /// Largest file an edit loads into memory.
+    pub max_edit_bytes: u64,
+    /// Bytes of replaced versions kept for undo; the oldest go first.
+    pub history_bytes: u64,
 }
 
 impl Default for Config {
@@ -61,6 +73,9 @@ impl Default for Config {
             count_limit_bytes: DEFAULT_COUNT_LIMIT_BYTES,
             root: String::new(),
             cwd: ".".to_owned(),
+            dedup: true,
+            max_edit_bytes: DEFAULT_MAX_EDIT_BYTES,
+            history_bytes: DEFAULT_HISTORY_BYTES,
         }
     }
 }
@@ -82,6 +97,7 @@ impl Config {
             ("max_output_tokens", self.max_output_tokens),
             ("bytes_per_token", self.bytes_per_token),
             ("chunk_bytes", u64::from(self.chunk_bytes)),
+            ("max_edit_bytes", self.max_edit_bytes),
         ];
         for (name, value) in positive {
             if value == 0 {

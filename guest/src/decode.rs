@@ -17,10 +17,10 @@
 //! assert!(decoder.had_bom() && !decoder.lossy());
 //! ```
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A text encoding the decoder understands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Encoding {
     /// UTF-8, with or without a BOM.
     #[serde(rename = "utf-8")]

@@ -5,40 +5,46 @@
 //! ```
 //! use filetools_core::error::ToolError;
 //! let err = ToolError::UnknownTool { name: "cat".into() };
-//! assert_eq!(err.to_string(), "Error: unknown tool \"cat\"; the tools are: read.");
+//! assert_eq!(err.to_string(), "Error: unknown tool \"cat\"; the tools are: read, write, edit, undo.");
 //! ```
 
 use std::fmt;
 
+use serde_json::Value;
+
+use crate::args::Tool;
 use crate::fs::{FileKind, FsError};
 use crate::path::PathError;
-
-/// The compact argument schema of `read`, quoted by argument errors.
-pub const READ_SCHEMA: &str = "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1}";
-
-/// Names of every tool, as the model calls them.
-pub const TOOL_NAMES: &str = "read";
+use crate::refusal::Refusal;
 
 /// A failed tool call, as the model sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolError {
     /// The arguments are not a JSON object.
     ArgumentsNotObject {
+        /// The tool called.
+        tool: Tool,
         /// What the JSON parser said, or what was sent instead.
         detail: String,
     },
     /// A required argument is missing.
     MissingArgument {
+        /// The tool called.
+        tool: Tool,
         /// Its name.
         name: &'static str,
     },
     /// An argument the tool does not know.
     UnknownArgument {
+        /// The tool called.
+        tool: Tool,
         /// The name sent.
         name: String,
     },
     /// An argument has the wrong type or range.
     InvalidArgument {
+        /// The tool called.
+        tool: Tool,
         /// Its name.
         name: &'static str,
         /// What it must be.
@@ -79,6 +85,21 @@ pub enum ToolError {
         /// What it is.
         kind: FileKind,
     },
+    /// A write to the file system failed.
+    WriteFailed {
+        /// The path as sent.
+        path: String,
+        /// The host's error.
+        error: FsError,
+    },
+    /// A write, edit or undo the session's rules refuse.
+    Refused(Refusal),
+}
+
+impl From<Refusal> for ToolError {
+    fn from(refusal: Refusal) -> Self {
+        ToolError::Refused(refusal)
+    }
 }
 
 impl ToolError {
@@ -93,7 +114,8 @@ impl ToolError {
             ToolError::BadPath { .. } => "bad_path",
             ToolError::IsDirectory { .. } => "is_directory",
             ToolError::NotRegular { .. } => "not_regular_file",
-            ToolError::Fs { error, .. } => match error {
+            ToolError::Refused(refusal) => refusal.code(),
+            ToolError::Fs { error, .. } | ToolError::WriteFailed { error, .. } => match error {
                 FsError::NotFound => "not_found",
                 FsError::PermissionDenied => "permission_denied",
                 FsError::IsADirectory => "is_directory",
@@ -102,6 +124,32 @@ impl ToolError {
                 FsError::ReadOnly => "read_only",
                 FsError::Conflict => "conflict",
                 FsError::Io(_) => "io",
+            },
+        }
+    }
+
+    /// The call that moves the model forward, as `{"tool", "args"}`, when
+    /// there is one.
+    pub fn next_call(&self) -> Option<Value> {
+        match self {
+            ToolError::Refused(refusal) => refusal.next_call(),
+            _ => None,
+        }
+    }
+
+    /// Wraps a failed write of `path`, turning a conflict into its refusal.
+    pub fn from_write(path: &str, tool: Tool, error: FsError) -> Self {
+        match error {
+            FsError::Conflict => ToolError::Refused(Refusal::Conflict {
+                path: path.to_owned(),
+                tool,
+            }),
+            FsError::IsADirectory => ToolError::IsDirectory {
+                path: path.to_owned(),
+            },
+            error => ToolError::WriteFailed {
+                path: path.to_owned(),
+                error,
             },
         }
     }
@@ -123,32 +171,62 @@ impl ToolError {
 impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ToolError::ArgumentsNotObject { detail } => {
-                write!(
-                    f,
-                    "Error: the arguments must be a JSON object ({detail}); {READ_SCHEMA}."
-                )
+            ToolError::ArgumentsNotObject { tool, detail } => write!(
+                f,
+                "Error: the arguments must be a JSON object ({detail}); {}.",
+                tool.schema()
+            ),
+            ToolError::MissingArgument { tool, name } => {
+                write!(f, "Error: {name} is required; {}.", tool.schema())
             }
-            ToolError::MissingArgument { name } => {
-                write!(f, "Error: {name} is required; {READ_SCHEMA}.")
-            }
-            ToolError::UnknownArgument { name } => {
-                write!(f, "Error: unknown argument {name:?}; {READ_SCHEMA}.")
+            ToolError::UnknownArgument { tool, name } => {
+                write!(f, "Error: unknown argument {name:?}; {}.", tool.schema())
             }
             ToolError::InvalidArgument {
+                tool,
                 name,
                 expected,
                 got,
             } => write!(
                 f,
-                "Error: {name} must be {expected}, got {got}; {READ_SCHEMA}."
+                "Error: {name} must be {expected}, got {got}; {}.",
+                tool.schema()
             ),
             ToolError::UnknownTool { name } => {
+                let names: Vec<&str> = Tool::ALL.iter().map(|t| t.name()).collect();
                 write!(
                     f,
-                    "Error: unknown tool {name:?}; the tools are: {TOOL_NAMES}."
+                    "Error: unknown tool {name:?}; the tools are: {}.",
+                    names.join(", ")
                 )
             }
+            ToolError::Refused(refusal) => refusal.fmt(f),
+            ToolError::WriteFailed { path, error } => match error {
+                FsError::ReadOnly => write!(
+                    f,
+                    "Error: {path} cannot be changed: the workspace is read-only."
+                ),
+                FsError::PermissionDenied => write!(
+                    f,
+                    "Error: permission denied writing {path}; the host does not allow changing it."
+                ),
+                FsError::OutsideSandbox => write!(
+                    f,
+                    "Error: {path} leads outside the workspace (through a symlink); only files inside it can be changed."
+                ),
+                FsError::NotADirectory => write!(
+                    f,
+                    "Error: {path} cannot be created: a parent of it is a file, not a directory."
+                ),
+                FsError::NotFound => write!(
+                    f,
+                    "Error: {path} disappeared while it was being changed; nothing was written. Check that it still exists."
+                ),
+                other => write!(
+                    f,
+                    "Error: writing {path} failed ({other}); nothing was changed. Try again."
+                ),
+            },
             ToolError::BadPath { path, reason, root } => match reason {
                 PathError::Empty => {
                     f.write_str("Error: file_path is empty; give the path of a file.")
@@ -251,13 +329,14 @@ mod tests {
     #[test]
     fn argument_errors_quote_the_schema() {
         let err = ToolError::InvalidArgument {
+            tool: Tool::Read,
             name: "limit",
             expected: "an integer >= 1",
             got: "0".into(),
         };
         assert_eq!(
             err.to_string(),
-            format!("Error: limit must be an integer >= 1, got 0; {READ_SCHEMA}.")
+            format!("Error: limit must be an integer >= 1, got 0; {}.", Tool::Read.schema())
         );
     }
 }

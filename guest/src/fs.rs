@@ -173,6 +173,10 @@ pub trait HostFs {
         data: &[u8],
         precondition: &Precondition,
     ) -> Result<Metadata, FsError>;
+
+    /// Removes the regular file `path` when it matches `precondition`
+    /// (checked immediately before removing). Used by `undo` of a creation.
+    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError>;
 }
 
 impl<T: HostFs + ?Sized> HostFs for &T {
@@ -192,6 +196,9 @@ impl<T: HostFs + ?Sized> HostFs for &T {
         precondition: &Precondition,
     ) -> Result<Metadata, FsError> {
         (**self).write_file(path, data, precondition)
+    }
+    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
+        (**self).remove_file(path, precondition)
     }
 }
 

@@ -1,6 +1,6 @@
 //! # filetools-core
 //!
-//! All logic of the filetools read/write/edit tools, as plain Rust over the
+//! All logic of the filetools read/write/edit/undo tools, as plain Rust over the
 //! [`HostFs`] trait. Built natively it is a library (tests, the native
 //! benchmark); built for `wasm32-wasip2` the thin `component` module (wasm-only glue) exports it
 //! as the `filetools:core` WebAssembly component, whose only way to files is
@@ -16,18 +16,33 @@
 //! ```
 
 pub mod args;
+pub mod base64;
+mod commit;
 pub mod config;
 pub mod decode;
 pub mod definitions;
+pub mod diff;
 pub mod digest;
+pub mod echo;
+mod edit;
 pub mod error;
+pub mod fingerprint;
 pub mod fs;
+mod guard;
+pub mod history;
+pub mod ledger;
 mod memfs;
 pub mod notice;
 pub mod path;
 pub mod read;
+pub mod refusal;
+pub mod report;
 pub mod result;
 mod session;
+pub mod state;
+pub mod textfile;
+mod undo;
+mod write;
 
 #[cfg(target_arch = "wasm32")]
 mod component;

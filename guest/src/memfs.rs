@@ -120,6 +120,52 @@ impl MemFs {
         Err(FsError::NotFound)
     }
 
+    /// Refuses a change of `path` on a read-only system, on a directory, or
+    /// when `precondition` does not hold.
+    fn check(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
+        if self.read_only {
+            return Err(FsError::ReadOnly);
+        }
+        let current = match self.node(path) {
+            Ok(node) => Some(node),
+            Err(FsError::NotFound) => None,
+            Err(other) => return Err(other),
+        };
+        let stamp = match &current {
+            Some(Node::Dir) => return Err(FsError::IsADirectory),
+            Some(Node::File { data, mtime_ns }) => Some((data.len() as u64, *mtime_ns)),
+            Some(Node::Special(_)) => Some((0, 0)),
+            None => None,
+        };
+        let holds = precondition.holds(stamp, || match &current {
+            Some(Node::File { data, .. }) => Ok(crate::digest::sha256_hex(data)),
+            _ => Ok(String::new()),
+        })?;
+        if holds {
+            Ok(())
+        } else {
+            Err(FsError::Conflict)
+        }
+    }
+
+    /// Replaces `path`'s content behind the tools' back, keeping its mtime —
+    /// the same-size, same-mtime change a write must still catch (SPEC W2).
+    pub fn replace_keeping_mtime(&self, path: &str, data: &[u8]) {
+        let mut nodes = self.nodes.borrow_mut();
+        if let Some(Node::File { data: old, .. }) = nodes.get_mut(path) {
+            *old = data.to_vec();
+        }
+    }
+
+    /// Moves `path`'s mtime forward without changing its content, as
+    /// `touch` does.
+    pub fn touch(&self, path: &str) {
+        let next = self.tick();
+        if let Some(Node::File { mtime_ns, .. }) = self.nodes.borrow_mut().get_mut(path) {
+            *mtime_ns = next;
+        }
+    }
+
     fn metadata_of(&self, node: &Node) -> Metadata {
         match node {
             Node::File { data, mtime_ns } => Metadata {
@@ -200,29 +246,17 @@ impl HostFs for MemFs {
         data: &[u8],
         precondition: &Precondition,
     ) -> Result<Metadata, FsError> {
-        if self.read_only {
-            return Err(FsError::ReadOnly);
-        }
-        let current = match self.node(path) {
-            Ok(node) => Some(node),
-            Err(FsError::NotFound) => None,
-            Err(other) => return Err(other),
-        };
-        let stamp = match &current {
-            Some(Node::Dir) => return Err(FsError::IsADirectory),
-            Some(Node::File { data, mtime_ns }) => Some((data.len() as u64, *mtime_ns)),
-            Some(Node::Special(_)) => Some((0, 0)),
-            None => None,
-        };
-        let holds = precondition.holds(stamp, || match &current {
-            Some(Node::File { data, .. }) => Ok(crate::digest::sha256_hex(data)),
-            _ => Ok(String::new()),
-        })?;
-        if !holds {
-            return Err(FsError::Conflict);
-        }
+        self.check(path, precondition)?;
         self.add_file(path, data);
         self.stat(path)
+    }
+
+    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
+        self.check(path, precondition)?;
+        match self.nodes.borrow_mut().remove(path) {
+            Some(_) => Ok(()),
+            None => Err(FsError::NotFound),
+        }
     }
 }
 

@@ -75,6 +75,9 @@ impl fmt::Display for Next {
     }
 }
 
+/// How a dedup stub begins; `write` refuses content that is one (SPEC W7).
+pub const STUB_PREFIX: &str = "[unchanged since your read";
+
 /// A fact about a read, shown after (or instead of) the content.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
@@ -136,6 +139,12 @@ pub enum Notice {
     Decoded(&'static str),
     /// Invalid UTF-8 bytes were replaced.
     Lossy,
+    /// The same read of an unchanged file, answered without the content
+    /// (SPEC R7); the next identical read shows it again.
+    Unchanged {
+        /// Calls since the read that showed the content.
+        calls_ago: u64,
+    },
 }
 
 impl fmt::Display for Notice {
@@ -188,6 +197,13 @@ impl fmt::Display for Notice {
             }
             Notice::Decoded(encoding) => write!(f, "[decoded from {encoding}]"),
             Notice::Lossy => f.write_str("[invalid UTF-8 bytes are shown as U+FFFD]"),
+            Notice::Unchanged { calls_ago } => {
+                let calls = if *calls_ago == 1 { "call" } else { "calls" };
+                write!(
+                    f,
+                    "{STUB_PREFIX} {calls_ago} {calls} ago; use that output, or read again to see it anew]"
+                )
+            }
         }
     }
 }
@@ -328,6 +344,10 @@ mod tests {
             ),
             (Notice::Decoded("UTF-16LE"), "[decoded from UTF-16LE]"),
             (Notice::Lossy, "[invalid UTF-8 bytes are shown as U+FFFD]"),
+            (
+                Notice::Unchanged { calls_ago: 1 },
+                "[unchanged since your read 1 call ago; use that output, or read again to see it anew]",
+            ),
         ];
         for (notice, text) in cases {
             assert_eq!(notice.to_string(), text);

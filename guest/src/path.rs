@@ -13,6 +13,7 @@
 //! ```
 
 use crate::config::Config;
+use crate::error::ToolError;
 
 /// Why a path cannot be mapped into the workspace.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +24,16 @@ pub enum PathError {
     Nul,
     /// The path is absolute outside the root, or `..` climbs above it.
     OutsideRoot,
+}
+
+/// [`resolve`] for a tool: a path that cannot be mapped is the model-facing
+/// error that says why.
+pub(crate) fn resolve_arg(config: &Config, raw: &str) -> Result<String, ToolError> {
+    resolve(config, raw).map_err(|reason| ToolError::BadPath {
+        path: raw.to_owned(),
+        reason,
+        root: config.root.clone(),
+    })
 }
 
 /// The root-relative, normalised form of `raw` (`.` for the root itself).

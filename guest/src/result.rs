@@ -10,6 +10,7 @@
 
 use serde_json::{Value, json};
 
+use crate::base64;
 use crate::error::ToolError;
 
 /// One block of content for the model.
@@ -57,6 +58,9 @@ impl ToolResult {
         if let Some(path) = path {
             metadata["path"] = Value::String(path.to_owned());
         }
+        if let Some(next) = err.next_call() {
+            metadata["next_call"] = next;
+        }
         Self {
             content: vec![Block::Text(err.to_string())],
             is_error: true,
@@ -86,7 +90,7 @@ impl ToolResult {
                 Block::Text(text) => json!({ "type": "text", "text": text }),
                 Block::Image {
                     mime_type, data, ..
-                } => json!({ "type": "image", "data": base64(data), "mimeType": mime_type }),
+                } => json!({ "type": "image", "data": base64::encode(data), "mimeType": mime_type }),
             })
             .collect();
         json!({
@@ -110,40 +114,9 @@ impl ToolResult {
     }
 }
 
-/// Standard base64 with padding, as MCP image blocks carry it.
-pub fn base64(data: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-    for chunk in data.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_matches_the_standard_alphabet() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foo"), "Zm9v");
-        assert_eq!(base64(&[0xFB, 0xFF]), "+/8=");
-    }
 
     #[test]
     fn json_has_the_protocol_shape() {

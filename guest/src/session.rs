@@ -1,6 +1,8 @@
-//! [`Session`]: one agent conversation's tools over one file system. Raw
-//! model calls enter through [`Session::call`], typed ones through the tool
-//! methods; both give the same result.
+//! [`Session`]: one agent conversation's tools over one file system, with
+//! the state that spans its calls (SPEC §1): the read ledger, the dedup
+//! records and the file history. Raw model calls enter through
+//! [`Session::call`], typed ones through the tool methods; both give the same
+//! result.
 //!
 //! ```
 //! use filetools_core::{MemFs, Session};
@@ -9,26 +11,49 @@
 //! let mut session = Session::open("{}", fs).unwrap();
 //! let result = session.call("read", r#"{"file_path": "a.txt"}"#);
 //! assert_eq!(result.text(), "1\thi\n[lines 1-1 of 1; end of file]");
+//! let result = session.call("edit", r#"{"file_path": "a.txt", "old_string": "hi", "new_string": "ho"}"#);
+//! assert!(!result.is_error, "{}", result.text());
+//! assert_eq!(session.fs().contents("a.txt").unwrap(), b"ho\n");
 //! ```
 
-use crate::args::ReadArgs;
+use serde_json::json;
+
+use crate::args::{EditArgs, ReadArgs, Tool, UndoArgs, WriteArgs};
 use crate::config::Config;
 use crate::error::ToolError;
 use crate::fs::HostFs;
-use crate::read;
+use crate::ledger::ReadKey;
+use crate::notice::Notice;
 use crate::result::ToolResult;
+use crate::state::State;
+use crate::{edit, read, undo, write};
+
+/// What a tool that changes files works with.
+pub(crate) struct Ctx<'a, F: ?Sized> {
+    /// The session's config.
+    pub config: &'a Config,
+    /// The file system.
+    pub fs: &'a F,
+    /// The session's memory.
+    pub state: &'a mut State,
+}
 
 /// State that spans the calls of one conversation.
 #[derive(Debug)]
 pub struct Session<F> {
     config: Config,
     fs: F,
+    state: State,
 }
 
 impl<F: HostFs> Session<F> {
     /// A session with `config` over `fs`.
     pub fn new(config: Config, fs: F) -> Self {
-        Self { config, fs }
+        Self {
+            config,
+            fs,
+            state: State::default(),
+        }
     }
 
     /// A session from a JSON config object (`{}` for the defaults).
@@ -46,27 +71,104 @@ impl<F: HostFs> Session<F> {
         &self.fs
     }
 
-    /// Runs `tool` with the model's raw JSON arguments.
-    pub fn call(&mut self, tool: &str, arguments: &str) -> ToolResult {
-        match tool {
-            "read" => match ReadArgs::from_json(arguments) {
-                Ok(args) => read::read(&self.config, &self.fs, &args),
-                Err(err) => ToolResult::error(&err, None),
-            },
-            other => ToolResult::error(
-                &ToolError::UnknownTool {
-                    name: other.to_owned(),
-                },
-                None,
-            ),
-        }
+    /// The session's memory, saved as versioned JSON.
+    pub fn save(&self) -> String {
+        self.state.save()
     }
 
-    /// `read` with typed arguments.
+    /// Replaces the session's memory with a saved one.
+    pub fn restore(&mut self, saved: &str) -> Result<(), String> {
+        self.state = State::restore(saved)?;
+        Ok(())
+    }
+
+    /// Runs `tool` with the model's raw JSON arguments.
+    pub fn call(&mut self, tool: &str, arguments: &str) -> ToolResult {
+        let Some(known) = Tool::from_name(tool) else {
+            self.state.calls += 1;
+            return ToolResult::error(
+                &ToolError::UnknownTool {
+                    name: tool.to_owned(),
+                },
+                None,
+            );
+        };
+        let parsed = match known {
+            Tool::Read => ReadArgs::from_json(arguments).map(|a| self.read(&a)),
+            Tool::Write => WriteArgs::from_json(arguments).map(|a| self.write(&a)),
+            Tool::Edit => EditArgs::from_json(arguments).map(|a| self.edit(&a)),
+            Tool::Undo => UndoArgs::from_json(arguments).map(|a| self.undo(&a)),
+        };
+        parsed.unwrap_or_else(|err| {
+            self.state.calls += 1;
+            ToolResult::error(&err, None)
+        })
+    }
+
+    /// `read` with typed arguments. An unchanged repeat of the previous read
+    /// of a file is answered with a short stub, once (SPEC R7).
     pub fn read(&mut self, args: &ReadArgs) -> ToolResult {
-        match args.clone().checked() {
-            Ok(args) => read::read(&self.config, &self.fs, &args),
-            Err(err) => ToolResult::error(&err, None),
-        }
+        self.state.calls += 1;
+        let outcome = args.clone().checked().and_then(|args| {
+            let (rel, meta) = read::target(&self.config, &self.fs, &args.file_path)?;
+            let key = ReadKey {
+                offset: args.offset.unwrap_or(1),
+                limit: args.limit.unwrap_or(self.config.max_lines),
+                char_offset: args.char_offset,
+            };
+            if self.config.dedup
+                && let Some(record) = self.state.ledger.get_mut(&rel)
+                && record.dedup == Some(key)
+                && record.size == meta.size
+                && record.mtime_ns == meta.mtime_ns
+            {
+                record.dedup = None;
+                let notice = Notice::Unchanged {
+                    calls_ago: self.state.calls - record.call,
+                };
+                let text = notice.to_string();
+                let metadata = json!({
+                    "kind": "unchanged",
+                    "path": rel,
+                    "estimated_tokens": self.config.estimate_tokens(text.len() as u64),
+                });
+                return Ok(ToolResult::from_text(text, metadata));
+            }
+            let (result, shown) = read::read_target(&self.config, &self.fs, &args, &rel, meta)?;
+            self.state
+                .ledger
+                .observe(&rel, &shown, self.state.calls, key);
+            Ok(result)
+        });
+        outcome.unwrap_or_else(|err| ToolResult::error(&err, Some(&args.file_path)))
+    }
+
+    /// `write` with typed arguments.
+    pub fn write(&mut self, args: &WriteArgs) -> ToolResult {
+        self.change(&args.file_path, |ctx| write::run(ctx, args))
+    }
+
+    /// `edit` with typed arguments.
+    pub fn edit(&mut self, args: &EditArgs) -> ToolResult {
+        self.change(&args.file_path, |ctx| edit::run(ctx, args))
+    }
+
+    /// `undo` with typed arguments.
+    pub fn undo(&mut self, args: &UndoArgs) -> ToolResult {
+        self.change(&args.file_path, |ctx| undo::run(ctx, args))
+    }
+
+    fn change(
+        &mut self,
+        path: &str,
+        tool: impl FnOnce(&mut Ctx<'_, F>) -> Result<ToolResult, ToolError>,
+    ) -> ToolResult {
+        self.state.calls += 1;
+        let mut ctx = Ctx {
+            config: &self.config,
+            fs: &self.fs,
+            state: &mut self.state,
+        };
+        tool(&mut ctx).unwrap_or_else(|err| ToolResult::error(&err, Some(path)))
     }
 }

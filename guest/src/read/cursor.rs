@@ -7,6 +7,7 @@
 use memchr::memchr;
 
 use crate::decode::Decoder;
+use crate::fingerprint::Fingerprint;
 use crate::fs::{FsError, HostFs};
 use crate::read::capture::LineCapture;
 
@@ -47,6 +48,8 @@ pub(crate) struct Cursor<'a, F: HostFs + ?Sized> {
     last_byte: u8,
     /// Line endings consumed so far, by style.
     pub endings: Endings,
+    /// Hash of the bytes fetched so far (SPEC W2).
+    fingerprint: Fingerprint,
 }
 
 impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
@@ -64,7 +67,13 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             newlines: 0,
             last_byte: b'\n',
             endings: Endings::default(),
+            fingerprint: Fingerprint::new(),
         }
+    }
+
+    /// The fingerprint of the whole file, once every byte was fetched.
+    pub fn fingerprint(&self) -> Option<u64> {
+        self.file_done.then(|| self.fingerprint.clone().finish())
     }
 
     pub fn decoder(&self) -> &Decoder {
@@ -89,6 +98,7 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             // file, so a short chunk is the last one: no extra call to learn it.
             let last = bytes.len() < self.chunk as usize;
             self.file_pos += bytes.len() as u64;
+            self.fingerprint.update(&bytes);
             self.decoder.feed_owned(bytes, &mut self.buf);
             if last {
                 self.file_done = true;

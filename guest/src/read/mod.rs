@@ -14,8 +14,8 @@
 
 mod capture;
 mod cursor;
-mod cut;
-mod gutter;
+pub(crate) mod cut;
+pub(crate) mod gutter;
 mod page;
 #[cfg(test)]
 mod proptests;
@@ -32,36 +32,31 @@ use crate::args::ReadArgs;
 use crate::config::Config;
 use crate::decode::Encoding;
 use crate::error::ToolError;
-use crate::fs::{FileKind, HostFs};
+use crate::fs::{FileKind, HostFs, Metadata};
 use crate::notice::{Next, Notice, Total};
 use crate::path;
 use crate::result::ToolResult;
-use cursor::{Cursor, Endings};
+use crate::textfile::{LineEnding, Style};
+use cursor::Cursor;
 use page::{Outcome, Request};
 
-/// How the file ends its lines, as far as it was scanned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LineEnding {
-    /// No line end was seen.
-    None,
-    /// `\n` only.
-    Lf,
-    /// `\r\n` only.
-    Crlf,
-    /// Both.
-    Mixed,
-}
-
-impl LineEnding {
-    fn of(endings: Endings) -> Self {
-        match (endings.lf, endings.crlf) {
-            (0, 0) => LineEnding::None,
-            (_, 0) => LineEnding::Lf,
-            (0, _) => LineEnding::Crlf,
-            _ => LineEnding::Mixed,
-        }
-    }
+/// What a read showed of a file, for the session's ledger (SPEC W2, R7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Observation {
+    /// Size when stat'ed.
+    pub size: u64,
+    /// Mtime when stat'ed.
+    pub mtime_ns: u64,
+    /// Fingerprint of the whole file, when the read fetched all of it.
+    pub fingerprint: Option<u64>,
+    /// Lines shown (cut lines included).
+    pub lines: Option<(u64, u64)>,
+    /// Lines in the file, when counted to the end.
+    pub total: Option<u64>,
+    /// Encoding, BOM and line endings, as far as scanned.
+    pub style: Style,
+    /// Whether file content was shown (a repeat may be answered by a stub).
+    pub content: bool,
 }
 
 /// Machine-readable facts about a read, for the result's metadata.
@@ -93,47 +88,71 @@ struct ReadMeta {
 
 /// Runs `read` and renders its result; failures become error results.
 pub fn read<F: HostFs + ?Sized>(config: &Config, fs: &F, args: &ReadArgs) -> ToolResult {
-    run(config, fs, args).unwrap_or_else(|err| ToolResult::error(&err, Some(&args.file_path)))
+    target(config, fs, &args.file_path)
+        .and_then(|(rel, meta)| read_target(config, fs, args, &rel, meta))
+        .map_or_else(
+            |err| ToolResult::error(&err, Some(&args.file_path)),
+            |(result, _)| result,
+        )
 }
 
-fn run<F: HostFs + ?Sized>(
+/// `path` mapped into the workspace, with its metadata; refuses what is
+/// not a regular file before anything is opened.
+pub(crate) fn target<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    path: &str,
+) -> Result<(String, Metadata), ToolError> {
+    let rel = path::resolve_arg(config, path)?;
+    let meta = fs.stat(&rel).map_err(|err| ToolError::from_fs(path, err))?;
+    match meta.kind {
+        FileKind::File => Ok((rel, meta)),
+        FileKind::Directory => Err(ToolError::IsDirectory {
+            path: path.to_owned(),
+        }),
+        kind => Err(ToolError::NotRegular {
+            path: path.to_owned(),
+            kind,
+        }),
+    }
+}
+
+/// Reads the regular file `rel` (metadata `meta`) and says what was shown.
+pub(crate) fn read_target<F: HostFs + ?Sized>(
     config: &Config,
     fs: &F,
     args: &ReadArgs,
-) -> Result<ToolResult, ToolError> {
-    let rel = path::resolve(config, &args.file_path).map_err(|reason| ToolError::BadPath {
-        path: args.file_path.clone(),
-        reason,
-        root: config.root.clone(),
-    })?;
-    let meta = fs
-        .stat(&rel)
-        .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
-    match meta.kind {
-        FileKind::File => {}
-        FileKind::Directory => {
-            return Err(ToolError::IsDirectory {
-                path: args.file_path.clone(),
-            });
-        }
-        kind => {
-            return Err(ToolError::NotRegular {
-                path: args.file_path.clone(),
-                kind,
-            });
-        }
-    }
+    rel: &str,
+    meta: Metadata,
+) -> Result<(ToolResult, Observation), ToolError> {
+    let stat = meta;
     let request = Request {
         offset: args.offset.unwrap_or(1),
         limit: args.limit.unwrap_or(config.max_lines),
         char_offset: args.char_offset,
     };
-    let mut cursor = Cursor::new(fs, &rel, config.chunk_bytes);
+    let mut cursor = Cursor::new(fs, rel, config.chunk_bytes);
     let outcome = page::build(config, &mut cursor, request)
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
     let decoder = cursor.decoder();
+    let encoding = decoder.encoding().unwrap_or(Encoding::Utf8);
+    let style = Style {
+        encoding,
+        bom: decoder.had_bom(),
+        line_ending: LineEnding::of_counts(cursor.endings.lf, cursor.endings.crlf),
+        crlf_dominant: cursor.endings.crlf > cursor.endings.lf,
+    };
+    let mut observation = Observation {
+        size: stat.size,
+        mtime_ns: stat.mtime_ns,
+        fingerprint: cursor.fingerprint(),
+        lines: None,
+        total: None,
+        style,
+        content: matches!(outcome, Outcome::Page { .. } | Outcome::Window { .. }),
+    };
     let mut meta = ReadMeta {
-        path: rel.clone(),
+        path: rel.to_owned(),
         kind: "text",
         size: meta.size,
         first_line: None,
@@ -146,9 +165,9 @@ fn run<F: HostFs + ?Sized>(
         truncated: false,
         lines_cut: 0,
         outlined: false,
-        encoding: decoder.encoding().unwrap_or(Encoding::Utf8),
-        bom: decoder.had_bom(),
-        line_ending: LineEnding::of(cursor.endings),
+        encoding,
+        bom: style.bom,
+        line_ending: style.line_ending,
         lossy: decoder.lossy(),
         estimated_tokens: 0,
     };
@@ -160,8 +179,10 @@ fn run<F: HostFs + ?Sized>(
         push_notice(&mut text, &Notice::Lossy);
     }
     meta.estimated_tokens = config.estimate_tokens(text.len() as u64);
+    observation.lines = meta.first_line.zip(meta.last_line);
+    observation.total = meta.total_lines;
     let metadata = serde_json::to_value(&meta).unwrap_or_default();
-    Ok(ToolResult::from_text(text, metadata))
+    Ok((ToolResult::from_text(text, metadata), observation))
 }
 
 fn push_notice(text: &mut String, notice: &Notice) {

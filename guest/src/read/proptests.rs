@@ -141,7 +141,10 @@ proptest! {
             let original = originals[(number - 1) as usize];
             prop_assert!(original.starts_with(&shown));
             let boundaries: Vec<usize> = original.grapheme_indices(true).map(|(i, _)| i).chain([original.len()]).collect();
-            prop_assert!(boundaries.contains(&shown.len()), "cut inside a grapheme: {:?} of {:?}", shown, original);
+            // Only a first cluster longer than the whole cap is cut inside
+            // (at a char boundary), so that paging still moves forward.
+            let inside_first = boundaries.len() > 1 && shown.len() < boundaries[1];
+            prop_assert!(boundaries.contains(&shown.len()) || inside_first, "cut inside a grapheme: {:?} of {:?}", shown, original);
         }
     }
 }

@@ -1,7 +1,5 @@
-//! Checks the model's raw `read` arguments (SPEC R17, as far as `read` needs
-//! today): numbers may arrive as JSON numbers or numeric strings, a `0` offset
-//! means the first line, `null` means absent; negative, fractional, zero-limit
-//! or non-numeric values are refused with the schema, never guessed.
+//! `read` arguments: a `0` offset or char offset means the first, a `0`
+//! limit is refused.
 //!
 //! ```
 //! use filetools_core::args::ReadArgs;
@@ -11,6 +9,7 @@
 
 use serde_json::{Map, Value};
 
+use super::{Tool, known_keys, number, object, required_string};
 use crate::error::ToolError;
 
 /// Typed arguments of `read`.
@@ -26,47 +25,20 @@ pub struct ReadArgs {
     pub char_offset: Option<u64>,
 }
 
-/// Argument names `read` accepts.
-const READ_ARGUMENTS: [&str; 4] = ["file_path", "offset", "limit", "char_offset"];
-
 impl ReadArgs {
     /// Parses raw JSON arguments.
     pub fn from_json(text: &str) -> Result<Self, ToolError> {
-        let value: Value = serde_json::from_str(if text.trim().is_empty() { "{}" } else { text })
-            .map_err(|err| ToolError::ArgumentsNotObject {
-            detail: err.to_string(),
-        })?;
-        match value {
-            Value::Object(map) => Self::from_map(&map),
-            other => Err(ToolError::ArgumentsNotObject {
-                detail: format!("got {}", kind_of(&other)),
-            }),
-        }
+        Self::from_map(&object(Tool::Read, text)?)
     }
 
     /// Parses an already decoded JSON object.
     pub fn from_map(map: &Map<String, Value>) -> Result<Self, ToolError> {
-        if let Some(name) = map.keys().find(|k| !READ_ARGUMENTS.contains(&k.as_str())) {
-            return Err(ToolError::UnknownArgument { name: name.clone() });
-        }
-        let file_path = match map.get("file_path") {
-            Some(Value::String(path)) => path.clone(),
-            None | Some(Value::Null) => {
-                return Err(ToolError::MissingArgument { name: "file_path" });
-            }
-            Some(other) => {
-                return Err(ToolError::InvalidArgument {
-                    name: "file_path",
-                    expected: "a string",
-                    got: other.to_string(),
-                });
-            }
-        };
+        known_keys(Tool::Read, map)?;
         Self {
-            file_path,
-            offset: number(map, "offset", 0)?,
-            limit: number(map, "limit", 1)?,
-            char_offset: number(map, "char_offset", 0)?,
+            file_path: required_string(Tool::Read, map, "file_path")?,
+            offset: number(Tool::Read, map, "offset", 0)?,
+            limit: number(Tool::Read, map, "limit", 1)?,
+            char_offset: number(Tool::Read, map, "char_offset", 0)?,
         }
         .checked()
     }
@@ -76,6 +48,7 @@ impl ReadArgs {
     pub fn checked(self) -> Result<Self, ToolError> {
         if self.limit == Some(0) {
             return Err(ToolError::InvalidArgument {
+                tool: Tool::Read,
                 name: "limit",
                 expected: "an integer >= 1",
                 got: "0".to_owned(),
@@ -86,59 +59,6 @@ impl ReadArgs {
             char_offset: self.char_offset.map(|n| n.max(1)),
             ..self
         })
-    }
-}
-
-/// A whole number argument at least `min`, from a number or numeric string.
-fn number(
-    map: &Map<String, Value>,
-    name: &'static str,
-    min: u64,
-) -> Result<Option<u64>, ToolError> {
-    let expected = "an integer >= 1";
-    let invalid = |value: &Value| ToolError::InvalidArgument {
-        name,
-        expected,
-        got: value.to_string(),
-    };
-    let value = match map.get(name) {
-        None | Some(Value::Null) => return Ok(None),
-        Some(value) => value,
-    };
-    let parsed = match value {
-        Value::Number(n) => n.as_u64().or_else(|| {
-            n.as_f64()
-                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15)
-                .map(|f| {
-                    #[expect(clippy::cast_sign_loss, reason = "checked non-negative above")]
-                    let whole = f as u64;
-                    whole
-                })
-        }),
-        Value::String(s) => {
-            let s = s.trim();
-            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-                None
-            } else {
-                s.parse::<u64>().ok()
-            }
-        }
-        _ => None,
-    };
-    match parsed {
-        Some(n) if n >= min => Ok(Some(n)),
-        _ => Err(invalid(value)),
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
@@ -196,11 +116,15 @@ mod tests {
     fn missing_path_unknown_keys_and_non_objects_are_refused() {
         assert_eq!(
             parse(r#"{"offset":1}"#),
-            Err(ToolError::MissingArgument { name: "file_path" })
+            Err(ToolError::MissingArgument {
+                tool: Tool::Read,
+                name: "file_path"
+            })
         );
         assert_eq!(
             parse(r#"{"file_path":"a","colour":1}"#),
             Err(ToolError::UnknownArgument {
+                tool: Tool::Read,
                 name: "colour".into()
             })
         );

@@ -1,0 +1,206 @@
+//! Arguments of the tools that change files: `write`, `edit` and `undo`.
+//! An edit is either one `old_string`/`new_string` pair or a list of them
+//! under `edits` (SPEC E7), never both.
+//!
+//! ```
+//! use filetools_core::args::EditArgs;
+//! let args = EditArgs::from_json(
+//!     r#"{"file_path": "a.rs", "old_string": "x", "new_string": "y", "replace_all": "true"}"#,
+//! ).unwrap();
+//! assert_eq!(args.edits.len(), 1);
+//! assert!(args.edits[0].replace_all);
+//! ```
+
+use serde_json::{Map, Value};
+
+use super::{Tool, boolean, known_keys, object, required_string, string};
+use crate::error::ToolError;
+
+/// Typed arguments of `write`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WriteArgs {
+    /// The path as the model sent it.
+    pub file_path: String,
+    /// The whole new content.
+    pub content: String,
+}
+
+/// One replacement of an edit.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EditOp {
+    /// The text to find; empty only to create a file.
+    pub old_string: String,
+    /// The text to put in its place.
+    pub new_string: String,
+    /// Replace every occurrence instead of requiring exactly one.
+    pub replace_all: bool,
+}
+
+/// Typed arguments of `edit`: one or more replacements, applied in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EditArgs {
+    /// The path as the model sent it.
+    pub file_path: String,
+    /// The replacements, at least one.
+    pub edits: Vec<EditOp>,
+}
+
+/// Typed arguments of `undo`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UndoArgs {
+    /// The path as the model sent it.
+    pub file_path: String,
+}
+
+impl WriteArgs {
+    /// Parses raw JSON arguments.
+    pub fn from_json(text: &str) -> Result<Self, ToolError> {
+        let map = object(Tool::Write, text)?;
+        known_keys(Tool::Write, &map)?;
+        Ok(Self {
+            file_path: required_string(Tool::Write, &map, "file_path")?,
+            content: required_string(Tool::Write, &map, "content")?,
+        })
+    }
+}
+
+impl UndoArgs {
+    /// Parses raw JSON arguments.
+    pub fn from_json(text: &str) -> Result<Self, ToolError> {
+        let map = object(Tool::Undo, text)?;
+        known_keys(Tool::Undo, &map)?;
+        Ok(Self {
+            file_path: required_string(Tool::Undo, &map, "file_path")?,
+        })
+    }
+}
+
+impl EditArgs {
+    /// Parses raw JSON arguments.
+    pub fn from_json(text: &str) -> Result<Self, ToolError> {
+        let map = object(Tool::Edit, text)?;
+        known_keys(Tool::Edit, &map)?;
+        let file_path = required_string(Tool::Edit, &map, "file_path")?;
+        let single = ["old_string", "new_string", "replace_all"]
+            .iter()
+            .any(|key| map.get(*key).is_some_and(|v| !v.is_null()));
+        let edits = match map.get("edits") {
+            None | Some(Value::Null) => vec![op(&map, &[])?],
+            Some(_) if single => {
+                return Err(ToolError::InvalidArgument {
+                    tool: Tool::Edit,
+                    name: "edits",
+                    expected: "given alone, without old_string/new_string beside it",
+                    got: "both".to_owned(),
+                });
+            }
+            Some(Value::Array(items)) if !items.is_empty() => items
+                .iter()
+                .map(|item| match item {
+                    Value::Object(map) => op(map, OP_KEYS),
+                    _ => Err(not_a_list()),
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err(not_a_list()),
+        };
+        Ok(Self { file_path, edits })
+    }
+}
+
+fn not_a_list() -> ToolError {
+    ToolError::InvalidArgument {
+        tool: Tool::Edit,
+        name: "edits",
+        expected: "a non-empty list of {old_string, new_string, replace_all?} objects",
+        got: "something else".to_owned(),
+    }
+}
+
+/// The keys of one item of `edits`.
+const OP_KEYS: &[&str] = &["old_string", "new_string", "replace_all"];
+
+/// One `{old_string, new_string, replace_all?}` object; `allowed` lists the
+/// keys to check (none for the top level, already checked).
+fn op(map: &Map<String, Value>, allowed: &[&str]) -> Result<EditOp, ToolError> {
+    if let Some(name) = map
+        .keys()
+        .find(|k| !allowed.is_empty() && !allowed.contains(&k.as_str()))
+    {
+        return Err(ToolError::UnknownArgument {
+            tool: Tool::Edit,
+            name: name.clone(),
+        });
+    }
+    Ok(EditOp {
+        old_string: required_string(Tool::Edit, map, "old_string")?,
+        new_string: string(Tool::Edit, map, "new_string")?.ok_or(ToolError::MissingArgument {
+            tool: Tool::Edit,
+            name: "new_string",
+        })?,
+        replace_all: boolean(Tool::Edit, map, "replace_all")?.unwrap_or(false),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_pair_or_a_list() {
+        let one = EditArgs::from_json(r#"{"file_path":"a","old_string":"x","new_string":"y"}"#)
+            .unwrap();
+        assert_eq!(
+            one.edits,
+            vec![EditOp {
+                old_string: "x".into(),
+                new_string: "y".into(),
+                replace_all: false
+            }]
+        );
+        let list = EditArgs::from_json(
+            r#"{"file_path":"a","edits":[{"old_string":"x","new_string":"y"},{"old_string":"p","new_string":"q","replace_all":true}]}"#,
+        )
+        .unwrap();
+        assert_eq!(list.edits.len(), 2);
+        assert!(list.edits[1].replace_all);
+    }
+
+    #[test]
+    fn both_forms_at_once_or_an_empty_list_are_refused() {
+        let both = EditArgs::from_json(
+            r#"{"file_path":"a","old_string":"x","new_string":"y","edits":[{"old_string":"x","new_string":"y"}]}"#,
+        );
+        assert!(matches!(both, Err(ToolError::InvalidArgument { name: "edits", .. })));
+        let empty = EditArgs::from_json(r#"{"file_path":"a","edits":[]}"#);
+        assert!(matches!(empty, Err(ToolError::InvalidArgument { name: "edits", .. })));
+    }
+
+    #[test]
+    fn missing_strings_are_named() {
+        let err = EditArgs::from_json(r#"{"file_path":"a","old_string":"x"}"#).unwrap_err();
+        assert_eq!(
+            err,
+            ToolError::MissingArgument {
+                tool: Tool::Edit,
+                name: "new_string"
+            }
+        );
+        let err = WriteArgs::from_json(r#"{"file_path":"a"}"#).unwrap_err();
+        assert_eq!(
+            err,
+            ToolError::MissingArgument {
+                tool: Tool::Write,
+                name: "content"
+            }
+        );
+    }
+
+    #[test]
+    fn replace_all_must_be_a_boolean() {
+        let err = EditArgs::from_json(
+            r#"{"file_path":"a","old_string":"x","new_string":"y","replace_all":"yes"}"#,
+        )
+        .unwrap_err();
+        assert!(matches!(err, ToolError::InvalidArgument { name: "replace_all", .. }));
+    }
+}

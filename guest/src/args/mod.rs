@@ -1,0 +1,223 @@
+//! The model's raw arguments, checked (SPEC R17, as far as each tool needs
+//! today): numbers may arrive as JSON numbers or numeric strings, booleans as
+//! `true`/`"true"`, `null` means absent; anything malformed is refused with
+//! the tool's schema, never guessed.
+//!
+//! ```
+//! use filetools_core::args::{Tool, WriteArgs};
+//! let args = WriteArgs::from_json(r#"{"file_path": "a.txt", "content": "hi\n"}"#).unwrap();
+//! assert_eq!(args.content, "hi\n");
+//! assert_eq!(Tool::from_name("edit"), Some(Tool::Edit));
+//! ```
+
+mod change;
+mod read;
+
+pub use change::{EditArgs, EditOp, UndoArgs, WriteArgs};
+pub use read::ReadArgs;
+
+use serde_json::{Map, Value};
+
+use crate::error::ToolError;
+
+/// A tool the model can call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// `read`.
+    Read,
+    /// `write`.
+    Write,
+    /// `edit`.
+    Edit,
+    /// `undo`.
+    Undo,
+}
+
+impl Tool {
+    /// Every tool, in the order the model is shown them.
+    pub const ALL: [Tool; 4] = [Tool::Read, Tool::Write, Tool::Edit, Tool::Undo];
+
+    /// The tool called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|tool| tool.name() == name)
+    }
+
+    /// The name the model calls.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Read => "read",
+            Tool::Write => "write",
+            Tool::Edit => "edit",
+            Tool::Undo => "undo",
+        }
+    }
+
+    /// The compact argument schema quoted by argument errors.
+    pub fn schema(self) -> &'static str {
+        match self {
+            Tool::Read => {
+                "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1}"
+            }
+            Tool::Write => "write takes {file_path: string, content: string}",
+            Tool::Edit => {
+                "edit takes {file_path: string, old_string: string, new_string: string, replace_all?: boolean} or {file_path: string, edits: [{old_string, new_string, replace_all?}, ...]}"
+            }
+            Tool::Undo => "undo takes {file_path: string}",
+        }
+    }
+
+    /// The argument names the tool accepts.
+    fn arguments(self) -> &'static [&'static str] {
+        match self {
+            Tool::Read => &["file_path", "offset", "limit", "char_offset"],
+            Tool::Write => &["file_path", "content"],
+            Tool::Edit => &[
+                "file_path",
+                "old_string",
+                "new_string",
+                "replace_all",
+                "edits",
+            ],
+            Tool::Undo => &["file_path"],
+        }
+    }
+}
+
+/// `text` parsed as a JSON object (blank text is `{}`).
+pub(crate) fn object(tool: Tool, text: &str) -> Result<Map<String, Value>, ToolError> {
+    let text = if text.trim().is_empty() { "{}" } else { text };
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(ToolError::ArgumentsNotObject {
+            tool,
+            detail: format!("got {}", kind_of(&other)),
+        }),
+        Err(err) => Err(ToolError::ArgumentsNotObject {
+            tool,
+            detail: err.to_string(),
+        }),
+    }
+}
+
+/// Refuses keys `tool` does not take.
+pub(crate) fn known_keys(tool: Tool, map: &Map<String, Value>) -> Result<(), ToolError> {
+    match map.keys().find(|k| !tool.arguments().contains(&k.as_str())) {
+        Some(name) => Err(ToolError::UnknownArgument {
+            tool,
+            name: name.clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A string argument; `None` when absent or `null`.
+pub(crate) fn string(
+    tool: Tool,
+    map: &Map<String, Value>,
+    name: &'static str,
+) -> Result<Option<String>, ToolError> {
+    match map.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(other) => Err(ToolError::InvalidArgument {
+            tool,
+            name,
+            expected: "a string",
+            got: short_json(other),
+        }),
+    }
+}
+
+/// A required string argument.
+pub(crate) fn required_string(
+    tool: Tool,
+    map: &Map<String, Value>,
+    name: &'static str,
+) -> Result<String, ToolError> {
+    string(tool, map, name)?.ok_or(ToolError::MissingArgument { tool, name })
+}
+
+/// A boolean argument from `true`/`false` or the strings `"true"`/`"false"`.
+pub(crate) fn boolean(
+    tool: Tool,
+    map: &Map<String, Value>,
+    name: &'static str,
+) -> Result<Option<bool>, ToolError> {
+    match map.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(Value::String(s)) if s.trim() == "true" => Ok(Some(true)),
+        Some(Value::String(s)) if s.trim() == "false" => Ok(Some(false)),
+        Some(other) => Err(ToolError::InvalidArgument {
+            tool,
+            name,
+            expected: "true or false",
+            got: short_json(other),
+        }),
+    }
+}
+
+/// A whole number argument at least `min`, from a number or numeric string.
+pub(crate) fn number(
+    tool: Tool,
+    map: &Map<String, Value>,
+    name: &'static str,
+    min: u64,
+) -> Result<Option<u64>, ToolError> {
+    let value = match map.get(name) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(value) => value,
+    };
+    let parsed = match value {
+        Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15)
+                .map(|f| {
+                    #[expect(clippy::cast_sign_loss, reason = "checked non-negative above")]
+                    let whole = f as u64;
+                    whole
+                })
+        }),
+        Value::String(s) => {
+            let s = s.trim();
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                None
+            } else {
+                s.parse::<u64>().ok()
+            }
+        }
+        _ => None,
+    };
+    match parsed {
+        Some(n) if n >= min => Ok(Some(n)),
+        _ => Err(ToolError::InvalidArgument {
+            tool,
+            name,
+            expected: "an integer >= 1",
+            got: short_json(value),
+        }),
+    }
+}
+
+/// Longest JSON echoed back in an argument error.
+const MAX_ECHO_CHARS: usize = 80;
+
+/// `value` as JSON, cut short so an error never echoes a whole file.
+fn short_json(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(MAX_ECHO_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,81 @@
+//! The last step of every change (SPEC W4, W5, E4): one atomic `write-file`
+//! whose precondition is the state the guard checked, then — only when it
+//! succeeded — the replaced version goes into the history and the ledger
+//! counts the new content as seen. A failed write leaves session and disk as
+//! they were.
+
+use crate::args::Tool;
+use crate::error::ToolError;
+use crate::fingerprint::Fingerprint;
+use crate::fs::{HostFs, Metadata, Precondition};
+use crate::ledger::{Coverage, Record};
+use crate::session::Ctx;
+use crate::textfile::Style;
+
+/// The version a change replaces.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Replaced<'a> {
+    /// Nothing: the file is new.
+    Nothing,
+    /// These bytes.
+    Bytes(&'a [u8]),
+    /// A version of this size that was not kept in memory.
+    Unkept(u64),
+}
+
+/// A change ready to be written.
+#[derive(Debug)]
+pub(crate) struct Commit<'a> {
+    /// Root-relative path.
+    pub rel: &'a str,
+    /// The path as the model sent it.
+    pub path: &'a str,
+    /// The tool making the change.
+    pub tool: Tool,
+    /// The new content, encoded.
+    pub bytes: &'a [u8],
+    /// What the file must still be.
+    pub precondition: Precondition,
+    /// The version replaced.
+    pub replaced: Replaced<'a>,
+    /// Lines the model has seen of the new content.
+    pub seen: Coverage,
+    /// Lines of the new content.
+    pub total_lines: u64,
+    /// Its style.
+    pub style: Style,
+}
+
+/// Writes `change` and records it; returns the new metadata.
+pub(crate) fn commit<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    change: Commit<'_>,
+) -> Result<Metadata, ToolError> {
+    let meta = ctx
+        .fs
+        .write_file(change.rel, change.bytes, &change.precondition)
+        .map_err(|err| ToolError::from_write(change.path, change.tool, err))?;
+    let previous = ctx.state.ledger.get(change.rel).cloned();
+    let cap = ctx.config.history_bytes;
+    let after = Fingerprint::of(change.bytes);
+    let history = &mut ctx.state.history;
+    match change.replaced {
+        Replaced::Nothing => history.push(change.rel, None, previous, after, cap),
+        Replaced::Bytes(bytes) => history.push(change.rel, Some(bytes), previous, after, cap),
+        Replaced::Unkept(size) => history.push_lost(change.rel, size, previous, after, cap),
+    }
+    ctx.state.ledger.insert(
+        change.rel,
+        Record {
+            size: meta.size,
+            mtime_ns: meta.mtime_ns,
+            fingerprint: Some(after),
+            seen: change.seen,
+            total_lines: Some(change.total_lines),
+            style: change.style,
+            call: ctx.state.calls,
+            dedup: None,
+        },
+    );
+    Ok(meta)
+}

@@ -1,0 +1,240 @@
+//! Finding `old_string` (SPEC E1, E2, E6, E9), most exact first:
+//!
+//! 1. the exact text;
+//! 2. straight and curly quotes folded together (the file's quote style is
+//!    carried into the new text);
+//! 3. both again with read's line-number gutter removed from the strings,
+//!    when every line carries one;
+//! 4. an "already applied" check: `new_string` present, `old_string` not;
+//! 5. only without `replace_all`: typography folded (dashes, spaces, widths,
+//!    NFC/NFD), then whole lines ignoring trailing whitespace and a consistent
+//!    indentation shift.
+//!
+//! Each step enforces uniqueness in its own space: two candidates are an
+//! error that lists both, never a guess.
+
+use memchr::memmem;
+
+use crate::args::EditOp;
+use crate::echo::strip_gutter;
+use crate::edit::fold::{Folded, Level, fold};
+use crate::edit::{lines, nearest::nearest, quotes};
+use crate::refusal::Nearest;
+use crate::report::Tolerance;
+
+/// Where an edit goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// Sorted, disjoint byte spans of the view to replace.
+    pub spans: Vec<(usize, usize)>,
+    /// What replaces each span.
+    pub with: Vec<String>,
+    /// How the text was found, when not exactly.
+    pub notes: Vec<Tolerance>,
+}
+
+/// Why an edit cannot go anywhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Miss {
+    /// Nothing matches.
+    NoMatch(Option<Nearest>),
+    /// Several places match.
+    Ambiguous {
+        /// Byte offsets of the matches.
+        starts: Vec<usize>,
+        /// Whether tolerant matching found them.
+        tolerant: bool,
+    },
+    /// `new_string` is there and `old_string` is not.
+    AlreadyApplied {
+        /// Byte offset of `new_string`.
+        at: usize,
+    },
+}
+
+type Step = Result<Option<Found>, Miss>;
+
+/// Decides where `op` applies in `view`.
+pub(crate) fn find(view: &str, op: &EditOp) -> Result<Found, Miss> {
+    let mut tries = vec![(op.old_string.clone(), op.new_string.clone(), None)];
+    if let Some(old) = strip_gutter(&op.old_string) {
+        let new = strip_gutter(&op.new_string).unwrap_or_else(|| op.new_string.clone());
+        tries.push((old, new, Some(Tolerance::Gutter)));
+    }
+    for (old, new, note) in &tries {
+        if let Some(found) = exact(view, old, new, op.replace_all, *note)? {
+            return Ok(found);
+        }
+        if let Some(found) = folded(view, old, new, op.replace_all, Level::Quotes, *note)? {
+            return Ok(found);
+        }
+    }
+    for (_, new, _) in &tries {
+        if !new.trim().is_empty()
+            && let Some(at) = memmem::find(view.as_bytes(), new.as_bytes())
+        {
+            return Err(Miss::AlreadyApplied { at });
+        }
+    }
+    if !op.replace_all {
+        for (old, new, note) in &tries {
+            if let Some(found) = folded(view, old, new, false, Level::Typography, *note)? {
+                return Ok(found);
+            }
+            if let Some(found) = by_lines(view, old, new, *note)? {
+                return Ok(found);
+            }
+        }
+    }
+    Err(Miss::NoMatch(nearest(view, &op.old_string)))
+}
+
+fn with_note(mut notes: Vec<Tolerance>, note: Option<Tolerance>) -> Vec<Tolerance> {
+    if let Some(note) = note {
+        notes.insert(0, note);
+    }
+    notes
+}
+
+fn decide(
+    spans: Vec<(usize, usize)>,
+    with: Vec<String>,
+    replace_all: bool,
+    tolerant: bool,
+    notes: Vec<Tolerance>,
+) -> Step {
+    match spans.len() {
+        0 => Ok(None),
+        1 => Ok(Some(Found { spans, with, notes })),
+        _ if replace_all => Ok(Some(Found { spans, with, notes })),
+        _ => Err(Miss::Ambiguous {
+            starts: spans.iter().map(|s| s.0).collect(),
+            tolerant,
+        }),
+    }
+}
+
+fn exact(view: &str, old: &str, new: &str, replace_all: bool, note: Option<Tolerance>) -> Step {
+    if old.is_empty() {
+        return Ok(None);
+    }
+    let spans: Vec<(usize, usize)> = memmem::find_iter(view.as_bytes(), old.as_bytes())
+        .map(|at| (at, at + old.len()))
+        .collect();
+    let with = vec![new.to_owned(); spans.len()];
+    decide(spans, with, replace_all, false, with_note(Vec::new(), note))
+}
+
+fn folded(
+    view: &str,
+    old: &str,
+    new: &str,
+    replace_all: bool,
+    level: Level,
+    note: Option<Tolerance>,
+) -> Step {
+    let needle = fold(old, level);
+    // Without quotes in the needle, folding quotes finds what exact did.
+    if needle.is_empty() || (level == Level::Quotes && !needle.contains(['\'', '"'])) {
+        return Ok(None);
+    }
+    let haystack = Folded::new(view, level);
+    let spans: Vec<(usize, usize)> = memmem::find_iter(haystack.text.as_bytes(), needle.as_bytes())
+        .filter_map(|at| haystack.source_span(at, at + needle.len()))
+        .collect();
+    let with = spans
+        .iter()
+        .map(|&(start, end)| quotes::carry(new, &view[start..end]))
+        .collect();
+    let kind = match level {
+        Level::Quotes => Tolerance::Quotes,
+        Level::Typography => Tolerance::Typography,
+    };
+    decide(spans, with, replace_all, level == Level::Typography, with_note(vec![kind], note))
+}
+
+fn by_lines(view: &str, old: &str, new: &str, note: Option<Tolerance>) -> Step {
+    let found = lines::find(view, old, new);
+    match found.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(Found {
+            spans: vec![one.span],
+            with: vec![one.replacement.clone()],
+            notes: with_note(one.notes.clone(), note),
+        })),
+        many => Err(Miss::Ambiguous {
+            starts: many.iter().map(|m| m.span.0).collect(),
+            tolerant: true,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(old: &str, new: &str) -> EditOp {
+        EditOp {
+            old_string: old.into(),
+            new_string: new.into(),
+            replace_all: false,
+        }
+    }
+
+    #[test]
+    fn exact_text_wins() {
+        let found = find("a b c", &op("b", "B")).unwrap();
+        assert_eq!(found.spans, vec![(2, 3)]);
+        assert!(found.notes.is_empty());
+    }
+
+    #[test]
+    fn several_exact_matches_need_replace_all() {
+        assert_eq!(
+            find("x x", &op("x", "y")),
+            Err(Miss::Ambiguous {
+                starts: vec![0, 2],
+                tolerant: false
+            })
+        );
+        let all = EditOp {
+            replace_all: true,
+            ..op("x", "y")
+        };
+        assert_eq!(find("x x", &all).unwrap().spans.len(), 2);
+    }
+
+    #[test]
+    fn curly_quotes_in_the_file_match_straight_ones_and_are_kept() {
+        let view = "say “hello” now";
+        let found = find(view, &op("\"hello\"", "\"goodbye\"")).unwrap();
+        assert_eq!(found.with, vec!["“goodbye”".to_owned()]);
+        assert_eq!(found.notes, vec![Tolerance::Quotes]);
+    }
+
+    #[test]
+    fn gutters_copied_from_read_are_removed() {
+        let view = "fn a() {}\nfn b() {}\n";
+        let found = find(view, &op("2\tfn b() {}", "2\tfn c() {}")).unwrap();
+        assert_eq!(found.with, vec!["fn c() {}".to_owned()]);
+        assert_eq!(found.notes, vec![Tolerance::Gutter]);
+    }
+
+    #[test]
+    fn an_applied_edit_is_recognised() {
+        assert_eq!(
+            find("let x = 2;", &op("let x = 1;", "let x = 2;")),
+            Err(Miss::AlreadyApplied { at: 0 })
+        );
+    }
+
+    #[test]
+    fn tolerance_is_never_used_for_replace_all() {
+        let all = EditOp {
+            replace_all: true,
+            ..op("a-b", "c")
+        };
+        assert!(matches!(find("a\u{2014}b", &all), Err(Miss::NoMatch(_))));
+        assert!(find("a\u{2014}b", &op("a-b", "c")).is_ok());
+    }
+}

@@ -1,0 +1,266 @@
+//! The `edit` tool (SPEC E1–E9): replaces `old_string` by `new_string` in a
+//! file the session has read (any part of) and that is unchanged since. A
+//! list of edits is applied in order, all or nothing. Matching happens on the
+//! file's LF view; the file keeps its BOM, encoding and line endings, and
+//! every byte outside the matched spans stays as it was. The answer shows the
+//! changed lines, numbered, so no re-read is needed — and the session counts
+//! them as seen.
+//!
+//! ```
+//! use filetools_core::{MemFs, Session};
+//! let fs = MemFs::new();
+//! fs.add_file("a.py", b"x = 1\ny = 2\n");
+//! let mut session = Session::open("{}", fs).unwrap();
+//! session.call("read", r#"{"file_path": "a.py"}"#);
+//! let result = session.call("edit", r#"{"file_path": "a.py", "old_string": "y = 2", "new_string": "y = 3"}"#);
+//! assert_eq!(result.text(), "Edited a.py: 1 replacement; the file has 2 lines.\n1\tx = 1\n2\ty = 3");
+//! ```
+
+mod find;
+mod fold;
+mod lines;
+mod nearest;
+mod quotes;
+mod snippet;
+mod view;
+
+use serde_json::json;
+
+use crate::args::{EditArgs, EditOp, Tool};
+use crate::commit::{Commit, Replaced, commit};
+use crate::decode::Encoding;
+use crate::error::ToolError;
+use crate::fs::HostFs;
+use crate::guard;
+use crate::ledger::Coverage;
+use crate::path::resolve_arg;
+use crate::refusal::{At, Refusal};
+use crate::report::{Report, Tolerance};
+use crate::result::ToolResult;
+use crate::session::Ctx;
+use crate::textfile::{Style, TextFile, line_count};
+use crate::write::{answer, create};
+use find::Miss;
+use view::{LineIndex, View};
+
+/// Runs `edit`.
+pub(crate) fn run<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    args: &EditArgs,
+) -> Result<ToolResult, ToolError> {
+    let path = args.file_path.as_str();
+    let rel = resolve_arg(ctx.config, path)?;
+    let ops: Vec<EditOp> = args.edits.iter().map(lf_op).collect();
+    let count = ops.len();
+    for (n, op) in ops.iter().enumerate() {
+        if op.old_string == op.new_string {
+            let at = At {
+                index: n + 1,
+                count,
+            };
+            return Err(Refusal::SameStrings { at }.into());
+        }
+    }
+    let Some(meta) = guard::stat_target(ctx.fs, &rel, path)? else {
+        let Some((first, rest)) = ops.split_first().filter(|(f, _)| f.old_string.is_empty()) else {
+            return Err(Refusal::NoFile { path: path.into() }.into());
+        };
+        let applied = apply(&first.new_string, false, rest, 1, count, path, Coverage::default())?;
+        return create(ctx, &rel, path, &applied.view.file_text(), Tool::Edit);
+    };
+    let max = ctx.config.max_edit_bytes;
+    if meta.size > max {
+        return Err(too_large(path, meta.size, max));
+    }
+    let current = guard::load(ctx.fs, &rel, path, meta, ctx.config.chunk_bytes, max)?;
+    let record = guard::fresh(ctx.state.ledger.get(&rel), &current, path, Tool::Edit)?.clone();
+    let bytes = current.bytes.as_deref().ok_or_else(|| too_large(path, current.len, max))?;
+    let file = TextFile::decode(bytes).map_err(|err| Refusal::NotText {
+        path: path.to_owned(),
+        encoding: err.encoding.name(),
+        offset: err.offset,
+    })?;
+    let (start_text, ops_left, skipped) = match ops.split_first() {
+        Some((first, rest)) if first.old_string.is_empty() => {
+            if !file.text.is_empty() {
+                return Err(Refusal::FileNotEmpty {
+                    path: path.into(),
+                    size: current.len,
+                }
+                .into());
+            }
+            (first.new_string.clone(), rest, 1)
+        }
+        _ => (file.text.clone(), ops.as_slice(), 0),
+    };
+    let applied = apply(
+        &start_text,
+        file.style.crlf_dominant,
+        ops_left,
+        skipped,
+        count,
+        path,
+        record.seen.clone(),
+    )?;
+    if applied.replacements == 0 && skipped == 0 {
+        let line = applied.already.first().map_or(1, |&(_, line)| line);
+        let report = Report::AlreadyApplied {
+            path: path.to_owned(),
+            line,
+        };
+        return Ok(answer(&report, &rel, "already_applied", line_count(&file.text), current.len));
+    }
+    if let Some(&(index, line)) = applied.already.first() {
+        return Err(Refusal::PartlyApplied {
+            path: path.to_owned(),
+            at: At { index, count },
+            line,
+        }
+        .into());
+    }
+    let new_text = applied.view.file_text();
+    let style = Style::of_text(&new_text, file.style.encoding, file.style.bom);
+    let new_bytes = style.encode(&new_text);
+    let lines = line_count(&new_text);
+    let mut seen = applied.seen;
+    if record.full() {
+        seen = Coverage::all(lines);
+    }
+    let meta = commit(
+        ctx,
+        Commit {
+            rel: &rel,
+            path,
+            tool: Tool::Edit,
+            bytes: &new_bytes,
+            precondition: current.precondition(),
+            replaced: Replaced::Bytes(bytes),
+            seen,
+            total_lines: lines,
+            style,
+        },
+    )?;
+    let report = Report::Edited {
+        path: path.to_owned(),
+        replacements: applied.replacements,
+        lines,
+        tolerance: applied.notes,
+        snippet: snippet::render(&applied.view.text, &applied.regions, ctx.config.max_line_chars),
+    };
+    let mut result = answer(&report, &rel, "edited", lines, meta.size);
+    result.metadata["replacements"] = json!(applied.replacements);
+    if style.encoding != Encoding::Utf8 {
+        result.metadata["encoding"] = json!(style.encoding);
+    }
+    Ok(result)
+}
+
+fn too_large(path: &str, size: u64, max: u64) -> ToolError {
+    Refusal::TooLarge {
+        path: path.to_owned(),
+        size,
+        max,
+    }
+    .into()
+}
+
+/// `op` with CRLF line ends as LF, the form the view is matched in.
+fn lf_op(op: &EditOp) -> EditOp {
+    EditOp {
+        old_string: op.old_string.replace("\r\n", "\n"),
+        new_string: op.new_string.replace("\r\n", "\n"),
+        replace_all: op.replace_all,
+    }
+}
+
+/// The outcome of applying a list of edits to a text.
+struct Applied {
+    view: View,
+    regions: Vec<(usize, usize)>,
+    notes: Vec<Tolerance>,
+    replacements: usize,
+    seen: Coverage,
+    /// `(1-based index, line)` of edits found already applied.
+    already: Vec<(usize, u64)>,
+}
+
+/// Applies `ops` (numbered from `skipped + 1` of `count`) to `text` in order;
+/// the first that cannot apply refuses the whole list.
+fn apply(
+    text: &str,
+    crlf: bool,
+    ops: &[EditOp],
+    skipped: usize,
+    count: usize,
+    path: &str,
+    seen: Coverage,
+) -> Result<Applied, Refusal> {
+    let mut applied = Applied {
+        view: View::new(text),
+        regions: if skipped > 0 {
+            vec![(0, text.len())]
+        } else {
+            Vec::new()
+        },
+        notes: Vec::new(),
+        replacements: 0,
+        seen,
+        already: Vec::new(),
+    };
+    for (n, op) in ops.iter().enumerate() {
+        let at = At {
+            index: skipped + n + 1,
+            count,
+        };
+        if op.old_string.is_empty() {
+            return Err(Refusal::FileNotEmpty {
+                path: path.to_owned(),
+                size: applied.view.text.len() as u64,
+            });
+        }
+        let index = LineIndex::new(&applied.view.text);
+        match find::find(&applied.view.text, op) {
+            Ok(found) => {
+                for (span, with) in found.spans.iter().zip(&found.with).rev() {
+                    let first = index.line_of(span.0);
+                    let removed = index.line_of(span.1) - first + 1;
+                    let added = with.matches('\n').count() as u64 + 1;
+                    applied.seen.replace(first, removed, added);
+                }
+                let placed = applied
+                    .view
+                    .replace(&found.spans, &found.with, crlf, &mut applied.regions);
+                applied.regions.extend(placed);
+                applied.regions.sort_unstable();
+                applied.replacements += found.spans.len();
+                for note in found.notes {
+                    if !applied.notes.contains(&note) {
+                        applied.notes.push(note);
+                    }
+                }
+            }
+            Err(Miss::AlreadyApplied { at: offset }) => {
+                applied.already.push((at.index, index.line_of(offset)));
+            }
+            Err(Miss::NoMatch(nearest)) => {
+                return Err(Refusal::NoMatch {
+                    path: path.to_owned(),
+                    at,
+                    nearest,
+                });
+            }
+            Err(Miss::Ambiguous { starts, tolerant }) => {
+                return Err(Refusal::Ambiguous {
+                    path: path.to_owned(),
+                    at,
+                    lines: starts.iter().map(|&s| index.line_of(s)).collect(),
+                    tolerant,
+                });
+            }
+        }
+    }
+    Ok(applied)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,165 @@
+//! [`View`]: the text an edit matches against (SPEC E5) — the file with every
+//! `\r\n` shown as `\n` — plus which of its newlines are CRLF in the file.
+//! Replacements keep those flags for every newline outside the replaced
+//! spans, and give new newlines the file's dominant ending, so writing the
+//! view back changes only the matched spans: a mixed file stays mixed.
+
+/// The LF view of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct View {
+    /// The text with `\r\n` as `\n`.
+    pub text: String,
+    /// Byte positions in `text` of newlines that are `\r\n` in the file.
+    crlf: Vec<usize>,
+}
+
+impl View {
+    /// The view of `file_text` (line endings as in the file).
+    pub fn new(file_text: &str) -> Self {
+        let mut text = String::with_capacity(file_text.len());
+        let mut crlf = Vec::new();
+        let mut rest = file_text;
+        while let Some(at) = rest.find("\r\n") {
+            text.push_str(&rest[..at]);
+            crlf.push(text.len());
+            text.push('\n');
+            rest = &rest[at + 2..];
+        }
+        text.push_str(rest);
+        Self { text, crlf }
+    }
+
+    /// The text as the file should hold it.
+    pub fn file_text(&self) -> String {
+        let mut out = String::with_capacity(self.text.len() + self.crlf.len());
+        let mut from = 0;
+        for &at in &self.crlf {
+            out.push_str(&self.text[from..at]);
+            out.push('\r');
+            from = at;
+        }
+        out.push_str(&self.text[from..]);
+        out
+    }
+
+    /// Replaces the sorted, disjoint `spans` by `with` (LF text; its
+    /// newlines become CRLF when `crlf_new`). Returns the replaced spans in
+    /// the new text, and moves the older `regions` to match.
+    pub fn replace(
+        &mut self,
+        spans: &[(usize, usize)],
+        with: &[String],
+        crlf_new: bool,
+        regions: &mut [(usize, usize)],
+    ) -> Vec<(usize, usize)> {
+        let mut text = String::with_capacity(self.text.len());
+        let mut crlf = Vec::with_capacity(self.crlf.len());
+        let mut flags = self.crlf.iter().copied().peekable();
+        let mut placed = Vec::with_capacity(spans.len());
+        let mut from = 0;
+        for (&(start, end), new) in spans.iter().zip(with) {
+            let shift = text.len() as isize - from as isize;
+            while let Some(&at) = flags.peek() {
+                if at >= start {
+                    break;
+                }
+                crlf.push(at.saturating_add_signed(shift));
+                flags.next();
+            }
+            while flags.peek().is_some_and(|&at| at < end) {
+                flags.next();
+            }
+            text.push_str(&self.text[from..start]);
+            let begin = text.len();
+            if crlf_new {
+                crlf.extend(memchr::memchr_iter(b'\n', new.as_bytes()).map(|at| begin + at));
+            }
+            text.push_str(new);
+            placed.push((begin, text.len()));
+            from = end;
+        }
+        let shift = text.len() as isize - from as isize;
+        crlf.extend(flags.map(|at| at.saturating_add_signed(shift)));
+        text.push_str(&self.text[from..]);
+        for region in regions.iter_mut() {
+            *region = (
+                moved(region.0, spans, &placed, false),
+                moved(region.1, spans, &placed, true),
+            );
+        }
+        self.text = text;
+        self.crlf = crlf;
+        placed
+    }
+}
+
+/// Where position `at` of the old text lands in the new one; a position
+/// inside a replaced span goes to the start (or, for an `end`, the end) of
+/// its replacement.
+fn moved(at: usize, spans: &[(usize, usize)], placed: &[(usize, usize)], end: bool) -> usize {
+    let mut shift: isize = 0;
+    for (&(start, stop), &(new_start, new_stop)) in spans.iter().zip(placed) {
+        if at < start || (at == start && (end || start == stop)) {
+            break;
+        }
+        if at < stop {
+            return if end { new_stop } else { new_start };
+        }
+        shift = new_stop as isize - stop as isize;
+    }
+    at.saturating_add_signed(shift)
+}
+
+/// Newline positions of a text, for many line lookups.
+#[derive(Debug, Clone)]
+pub(crate) struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    /// Indexes `text`.
+    pub fn new(text: &str) -> Self {
+        Self(memchr::memchr_iter(b'\n', text.as_bytes()).collect())
+    }
+
+    /// The 1-based line of byte `at`.
+    pub fn line_of(&self, at: usize) -> u64 {
+        self.0.partition_point(|&newline| newline < at) as u64 + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_replaced_spans_lose_their_endings() {
+        let mut view = View::new("a\r\nb\nc\r\nd");
+        assert_eq!(view.text, "a\nb\nc\nd");
+        let at = view.text.find("b\nc").unwrap();
+        let placed = view.replace(&[(at, at + 3)], &["B\nC\nX".into()], true, &mut []);
+        assert_eq!(placed, vec![(2, 7)]);
+        assert_eq!(view.file_text(), "a\r\nB\r\nC\r\nX\r\nd");
+        let mut lf = View::new("a\r\nb\nc\r\n");
+        let placed = lf.replace(&[(2, 3)], &["B".into()], false, &mut []);
+        assert_eq!(placed, vec![(2, 3)]);
+        assert_eq!(lf.file_text(), "a\r\nB\nc\r\n");
+    }
+
+    #[test]
+    fn older_regions_move_with_the_text() {
+        let mut view = View::new("one two three four");
+        let mut regions = vec![(0, 3), (14, 18)];
+        view.replace(&[(4, 7)], &["2222".into()], false, &mut regions);
+        assert_eq!(view.text, "one 2222 three four");
+        assert_eq!(regions, vec![(0, 3), (15, 19)]);
+        let mut inside = vec![(5, 6)];
+        view.replace(&[(4, 8)], &["2".into()], false, &mut inside);
+        assert_eq!(inside, vec![(4, 5)]);
+    }
+
+    #[test]
+    fn lines_are_counted_from_one() {
+        let index = LineIndex::new("a\nb\nc");
+        let lines: Vec<u64> = [0, 1, 2, 4, 99].iter().map(|&at| index.line_of(at)).collect();
+        assert_eq!(lines, vec![1, 1, 2, 3, 3]);
+    }
+}

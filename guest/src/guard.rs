@@ -1,0 +1,218 @@
+//! The checks every change passes before anything is written (SPEC W2, W4,
+//! E4, S3): the target is a regular file or absent, the session has read it,
+//! and it is unchanged since — the content fingerprint decides when the
+//! ledger has one, so a touched mtime passes and a same-size, same-mtime
+//! rewrite is caught. The write itself then carries the SHA-256 of the
+//! content checked here as its precondition, so a change in between is a
+//! conflict on the host, not a lost edit.
+
+use sha2::{Digest, Sha256};
+
+use crate::args::Tool;
+use crate::digest::hex;
+use crate::error::ToolError;
+use crate::fingerprint::Fingerprint;
+use crate::fs::{FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
+use crate::ledger::Record;
+use crate::refusal::{Change, Refusal};
+
+/// The file as it is now.
+#[derive(Debug, Clone)]
+pub(crate) struct Current {
+    /// Its metadata.
+    pub meta: Metadata,
+    /// Bytes read.
+    pub len: u64,
+    /// The content, when it was no larger than the caller keeps.
+    pub bytes: Option<Vec<u8>>,
+    /// Its fingerprint.
+    pub fingerprint: u64,
+    /// Its SHA-256, lower-case hex.
+    pub sha256: String,
+}
+
+impl Current {
+    /// The precondition that lets the host write only over this content.
+    pub fn precondition(&self) -> Precondition {
+        Precondition::Matches(FileStamp {
+            size: self.len,
+            mtime_ns: self.meta.mtime_ns,
+            sha256: Some(self.sha256.clone()),
+        })
+    }
+
+    /// How the file differs from `record`, if it does.
+    pub fn change_since(&self, record: &Record) -> Option<Change> {
+        if record.same_content(self.len, self.meta.mtime_ns, Some(self.fingerprint)) {
+            return None;
+        }
+        Some(if record.size != self.len {
+            Change::Size {
+                was: record.size,
+                now: self.len,
+            }
+        } else if record.fingerprint.is_some() {
+            Change::Content
+        } else {
+            Change::Modified
+        })
+    }
+}
+
+/// Metadata of the write target `rel`, `None` when it does not exist;
+/// directories and special files are refused.
+pub(crate) fn stat_target<F: HostFs + ?Sized>(
+    fs: &F,
+    rel: &str,
+    path: &str,
+) -> Result<Option<Metadata>, ToolError> {
+    match fs.stat(rel) {
+        Ok(meta) => match meta.kind {
+            FileKind::File => Ok(Some(meta)),
+            FileKind::Directory => Err(ToolError::IsDirectory {
+                path: path.to_owned(),
+            }),
+            kind => Err(ToolError::NotRegular {
+                path: path.to_owned(),
+                kind,
+            }),
+        },
+        Err(FsError::NotFound) => Ok(None),
+        Err(FsError::NotADirectory) => Err(ToolError::WriteFailed {
+            path: path.to_owned(),
+            error: FsError::NotADirectory,
+        }),
+        Err(err) => Err(ToolError::from_fs(path, err)),
+    }
+}
+
+/// Reads `rel` whole in `chunk`-byte pieces, hashing as it goes and keeping
+/// the bytes when there are at most `keep` of them.
+pub(crate) fn load<F: HostFs + ?Sized>(
+    fs: &F,
+    rel: &str,
+    path: &str,
+    meta: Metadata,
+    chunk: u32,
+    keep: u64,
+) -> Result<Current, ToolError> {
+    let mut fingerprint = Fingerprint::new();
+    let mut sha = Sha256::new();
+    let mut bytes = (meta.size <= keep).then(Vec::new);
+    let mut len = 0u64;
+    loop {
+        let piece = fs
+            .read(rel, len, chunk)
+            .map_err(|err| ToolError::from_fs(path, err))?;
+        fingerprint.update(&piece);
+        sha.update(&piece);
+        len += piece.len() as u64;
+        if let Some(kept) = bytes.as_mut() {
+            if len > keep {
+                bytes = None;
+            } else {
+                kept.extend_from_slice(&piece);
+            }
+        }
+        if piece.len() < chunk as usize {
+            break;
+        }
+    }
+    Ok(Current {
+        meta,
+        len,
+        bytes,
+        fingerprint: fingerprint.finish(),
+        sha256: hex(&sha.finalize()),
+    })
+}
+
+/// The session's record of `rel`, provided the file is unchanged since it.
+pub(crate) fn fresh<'a>(
+    record: Option<&'a Record>,
+    current: &Current,
+    path: &str,
+    tool: Tool,
+) -> Result<&'a Record, Refusal> {
+    let record = record.ok_or_else(|| Refusal::NotRead {
+        path: path.to_owned(),
+        tool,
+    })?;
+    match current.change_since(record) {
+        None => Ok(record),
+        Some(change) => Err(Refusal::Stale {
+            path: path.to_owned(),
+            tool,
+            change,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemFs;
+    use crate::ledger::Coverage;
+    use crate::textfile::Style;
+
+    fn record(size: u64, mtime_ns: u64, fingerprint: Option<u64>) -> Record {
+        Record {
+            size,
+            mtime_ns,
+            fingerprint,
+            seen: Coverage::all(1),
+            total_lines: Some(1),
+            style: Style::default(),
+            call: 1,
+            dedup: None,
+        }
+    }
+
+    fn current(fs: &MemFs, path: &str) -> Current {
+        let meta = fs.stat(path).unwrap();
+        load(fs, path, path, meta, 3, 100).unwrap()
+    }
+
+    #[test]
+    fn a_touched_file_with_the_same_content_is_fresh() {
+        let fs = MemFs::new();
+        fs.add_file("a", b"hello\n");
+        let now = current(&fs, "a");
+        let seen = record(6, now.meta.mtime_ns - 1, Some(Fingerprint::of(b"hello\n")));
+        assert!(fresh(Some(&seen), &now, "a", Tool::Write).is_ok());
+    }
+
+    #[test]
+    fn same_size_and_mtime_with_other_content_is_stale() {
+        let fs = MemFs::new();
+        fs.add_file("a", b"hello\n");
+        let now = current(&fs, "a");
+        let seen = record(6, now.meta.mtime_ns, Some(Fingerprint::of(b"jello\n")));
+        let err = fresh(Some(&seen), &now, "a", Tool::Edit).unwrap_err();
+        assert!(matches!(err, Refusal::Stale { change: Change::Content, .. }));
+    }
+
+    #[test]
+    fn without_a_fingerprint_size_and_mtime_decide() {
+        let fs = MemFs::new();
+        fs.add_file("a", b"hello\n");
+        let now = current(&fs, "a");
+        assert!(fresh(Some(&record(6, now.meta.mtime_ns, None)), &now, "a", Tool::Write).is_ok());
+        let err = fresh(Some(&record(6, 1, None)), &now, "a", Tool::Write).unwrap_err();
+        assert!(matches!(err, Refusal::Stale { change: Change::Modified, .. }));
+        let err = fresh(None, &now, "a", Tool::Write).unwrap_err();
+        assert!(matches!(err, Refusal::NotRead { .. }));
+    }
+
+    #[test]
+    fn large_files_are_hashed_but_not_kept() {
+        let fs = MemFs::new();
+        fs.add_file("big", &[b'x'; 500]);
+        let meta = fs.stat("big").unwrap();
+        let loaded = load(&fs, "big", "big", meta, 64, 100).unwrap();
+        assert!(loaded.bytes.is_none());
+        assert_eq!(loaded.len, 500);
+        assert_eq!(loaded.fingerprint, Fingerprint::of(&[b'x'; 500]));
+        assert_eq!(loaded.sha256, crate::digest::sha256_hex(&[b'x'; 500]));
+    }
+}

@@ -1,0 +1,307 @@
+//! The read ledger (SPEC W2, E4, R7): for every file this session has seen,
+//! which lines it was shown, the file's size, mtime and content fingerprint at
+//! the time, and its text style. Writes and edits consult it to refuse changes
+//! to files the model has not seen, or that changed since; reads consult it to
+//! answer an unchanged re-read with a short stub.
+//!
+//! A line cut at the per-line cap counts as seen: its marker stated how much
+//! was left out, so a file of huge lines can still be seen whole and written
+//! (seed 002, lesson 3: no refusal loops).
+//!
+//! ```
+//! use filetools_core::ledger::Coverage;
+//! let mut seen = Coverage::default();
+//! seen.add(1, 2000);
+//! seen.add(2001, 2500);
+//! assert!(seen.covers(2500));
+//! assert_eq!(seen.first_gap(3000), Some(2501));
+//! assert_eq!(seen.to_string(), "1-2500");
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::read::Observation;
+use crate::textfile::{LineEnding, Style};
+
+/// Files remembered per session; the least recently used is forgotten first.
+pub const MAX_RECORDS: usize = 4096;
+
+/// Line ranges shown, kept merged and sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Coverage(Vec<(u64, u64)>);
+
+impl Coverage {
+    /// Every line from 1 to `total`.
+    pub fn all(total: u64) -> Self {
+        let mut seen = Self::default();
+        seen.add(1, total);
+        seen
+    }
+
+    /// Marks lines `first..=last` as seen.
+    pub fn add(&mut self, first: u64, last: u64) {
+        if first > last {
+            return;
+        }
+        self.0.push((first, last));
+        self.0.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(self.0.len());
+        for &(a, b) in &self.0 {
+            match merged.last_mut() {
+                Some(prev) if a <= prev.1.saturating_add(1) => prev.1 = prev.1.max(b),
+                _ => merged.push((a, b)),
+            }
+        }
+        self.0 = merged;
+    }
+
+    /// Whether lines `1..=total` have all been seen.
+    pub fn covers(&self, total: u64) -> bool {
+        self.first_gap(total).is_none()
+    }
+
+    /// The first line in `1..=total` not seen yet.
+    pub fn first_gap(&self, total: u64) -> Option<u64> {
+        let mut next = 1;
+        for &(a, b) in &self.0 {
+            if a > next {
+                break;
+            }
+            next = next.max(b + 1);
+        }
+        (next <= total).then_some(next)
+    }
+
+    /// Adjusts the ranges after lines `first..first+removed` were replaced by
+    /// `added` lines: later lines move, and the new lines count as seen.
+    pub fn replace(&mut self, first: u64, removed: u64, added: u64) {
+        let end = first + removed;
+        let mut moved = Vec::with_capacity(self.0.len() + 1);
+        for &(a, b) in &self.0 {
+            if b < first {
+                moved.push((a, b));
+            } else if a >= end {
+                moved.push(((a + added).saturating_sub(removed), (b + added).saturating_sub(removed)));
+            } else {
+                if a < first {
+                    moved.push((a, first - 1));
+                }
+                if b >= end {
+                    moved.push((first + added, (b + added).saturating_sub(removed)));
+                }
+            }
+        }
+        self.0 = moved;
+        if added > 0 {
+            self.add(first, first + added - 1);
+        } else {
+            let ranges = std::mem::take(&mut self.0);
+            for (a, b) in ranges {
+                self.add(a, b);
+            }
+        }
+    }
+}
+
+impl fmt::Display for Coverage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (n, (a, b)) in self.0.iter().enumerate() {
+            if n > 0 {
+                f.write_str(", ")?;
+            }
+            if a == b {
+                write!(f, "{a}")?;
+            } else {
+                write!(f, "{a}-{b}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The arguments of a read, with defaults filled in: equal keys mean the
+/// same view of an unchanged file (SPEC R7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadKey {
+    /// First line.
+    pub offset: u64,
+    /// Line limit.
+    pub limit: u64,
+    /// Character offset inside line `offset`, if any.
+    pub char_offset: Option<u64>,
+}
+
+/// What the session knows about one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// Size in bytes when last seen.
+    pub size: u64,
+    /// Modification time when last seen.
+    pub mtime_ns: u64,
+    /// Fingerprint of the whole content, when all of it passed through.
+    pub fingerprint: Option<u64>,
+    /// Lines shown since the file last changed.
+    pub seen: Coverage,
+    /// Lines in the file, when counted to the end.
+    pub total_lines: Option<u64>,
+    /// Encoding, BOM and line endings.
+    pub style: Style,
+    /// The call that last read or changed the file.
+    pub call: u64,
+    /// The last read's arguments while a repeat of it may be answered with a
+    /// stub; cleared by a stub, a write or an edit.
+    pub dedup: Option<ReadKey>,
+}
+
+impl Record {
+    /// Whether every line has been seen.
+    pub fn full(&self) -> bool {
+        self.total_lines.is_some_and(|total| self.seen.covers(total))
+    }
+
+    /// Whether `other` describes the same content: the fingerprints decide
+    /// when both are known, else size and mtime.
+    pub fn same_content(&self, size: u64, mtime_ns: u64, fingerprint: Option<u64>) -> bool {
+        match (self.fingerprint, fingerprint) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.size == size && self.mtime_ns == mtime_ns,
+        }
+    }
+}
+
+/// Every record of a session, by root-relative path.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Ledger(BTreeMap<String, Record>);
+
+impl Ledger {
+    /// The record of `path`.
+    pub fn get(&self, path: &str) -> Option<&Record> {
+        self.0.get(path)
+    }
+
+    /// The record of `path`, for changes.
+    pub fn get_mut(&mut self, path: &str) -> Option<&mut Record> {
+        self.0.get_mut(path)
+    }
+
+    /// Stores `record`, forgetting the least recently used file when full.
+    pub fn insert(&mut self, path: &str, record: Record) {
+        if self.0.len() >= MAX_RECORDS && !self.0.contains_key(path) {
+            let oldest = self
+                .0
+                .iter()
+                .min_by_key(|(_, r)| r.call)
+                .map(|(p, _)| p.clone());
+            if let Some(oldest) = oldest {
+                self.0.remove(&oldest);
+            }
+        }
+        self.0.insert(path.to_owned(), record);
+    }
+
+    /// Records what a read showed of `path` at call `call`. Lines add to
+    /// what was seen of the same content; a changed file starts afresh.
+    pub(crate) fn observe(&mut self, path: &str, shown: &Observation, call: u64, key: ReadKey) {
+        let dedup = shown.content.then_some(key);
+        if let Some(record) = self.0.get_mut(path)
+            && record.same_content(shown.size, shown.mtime_ns, shown.fingerprint)
+        {
+            record.size = shown.size;
+            record.mtime_ns = shown.mtime_ns;
+            record.fingerprint = shown.fingerprint.or(record.fingerprint);
+            if let Some((first, last)) = shown.lines {
+                record.seen.add(first, last);
+            }
+            record.total_lines = shown.total.or(record.total_lines);
+            if shown.style.line_ending != LineEnding::None {
+                record.style = shown.style;
+            }
+            record.call = call;
+            record.dedup = dedup;
+            return;
+        }
+        let mut seen = Coverage::default();
+        if let Some((first, last)) = shown.lines {
+            seen.add(first, last);
+        }
+        self.insert(
+            path,
+            Record {
+                size: shown.size,
+                mtime_ns: shown.mtime_ns,
+                fingerprint: shown.fingerprint,
+                seen,
+                total_lines: shown.total,
+                style: shown.style,
+                call,
+                dedup,
+            },
+        );
+    }
+
+    /// Forgets `path`.
+    pub fn remove(&mut self, path: &str) -> Option<Record> {
+        self.0.remove(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranges(seen: &Coverage) -> Vec<(u64, u64)> {
+        seen.0.clone()
+    }
+
+    #[test]
+    fn ranges_merge_when_they_touch() {
+        let mut seen = Coverage::default();
+        seen.add(10, 20);
+        seen.add(1, 5);
+        seen.add(6, 9);
+        assert_eq!(ranges(&seen), vec![(1, 20)]);
+        seen.add(30, 40);
+        assert_eq!(seen.to_string(), "1-20, 30-40");
+        assert_eq!(seen.first_gap(40), Some(21));
+        assert!(Coverage::default().covers(0));
+        assert!(!Coverage::default().covers(1));
+    }
+
+    #[test]
+    fn replacing_lines_moves_the_later_ranges() {
+        let mut seen = Coverage::all(100);
+        seen.replace(10, 2, 5);
+        assert_eq!(ranges(&seen), vec![(1, 103)]);
+        let mut partial = Coverage::default();
+        partial.add(1, 5);
+        partial.add(50, 60);
+        partial.replace(20, 1, 0);
+        assert_eq!(ranges(&partial), vec![(1, 5), (49, 59)]);
+        partial.replace(3, 1, 3);
+        assert_eq!(ranges(&partial), vec![(1, 7), (51, 61)]);
+    }
+
+    #[test]
+    fn the_fingerprint_decides_when_both_are_known() {
+        let record = Record {
+            size: 3,
+            mtime_ns: 7,
+            fingerprint: Some(42),
+            seen: Coverage::all(1),
+            total_lines: Some(1),
+            style: Style::default(),
+            call: 1,
+            dedup: None,
+        };
+        assert!(record.same_content(3, 99, Some(42)));
+        assert!(!record.same_content(3, 7, Some(43)));
+        assert!(record.same_content(3, 7, None));
+        assert!(!record.same_content(3, 8, None));
+        assert!(record.full());
+    }
+}

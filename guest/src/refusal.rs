@@ -1,0 +1,463 @@
+//! Every refusal of `write`, `edit` and `undo`, rendered in one place (SPEC
+//! W2, W7, E1–E10, S4; STYLE 8). Each names the cause and a next step that
+//! works — most carry the exact call to make — and each leaves the file as it
+//! was: a refusal is decided before anything is written.
+//!
+//! ```
+//! use filetools_core::{args::Tool, refusal::Refusal};
+//! let refusal = Refusal::NotRead { path: "a.txt".into(), tool: Tool::Write };
+//! assert_eq!(
+//!     refusal.to_string(),
+//!     "Error: a.txt exists and you have not read it; read it first, so nothing you have not seen is overwritten."
+//! );
+//! ```
+
+use std::fmt;
+
+use serde_json::{Value, json};
+
+use crate::args::Tool;
+use crate::ledger::Coverage;
+use crate::notice::Size;
+
+/// How a file differs from what the session last saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// The size changed.
+    Size {
+        /// Bytes then.
+        was: u64,
+        /// Bytes now.
+        now: u64,
+    },
+    /// Same size, different content.
+    Content,
+    /// Same size, newer mtime; the content could not be compared because the
+    /// read saw only part of a large file.
+    Modified,
+    /// The file no longer exists.
+    Deleted,
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Change::Size { was, now } => write!(f, "it was {was} bytes, now {now}"),
+            Change::Content => f.write_str("same size, different content"),
+            Change::Modified => f.write_str("it was modified"),
+            Change::Deleted => f.write_str("it was deleted"),
+        }
+    }
+}
+
+/// Why the nearest candidate of an edit did not match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// Leading whitespace differs.
+    Indentation,
+    /// Trailing whitespace differs.
+    TrailingSpace,
+    /// Whitespace inside the line differs.
+    Spacing,
+    /// `old_string` carries read's line-number gutter.
+    LineNumbers,
+    /// Quotes, dashes or special spaces differ.
+    Typography,
+    /// The text differs.
+    Text,
+}
+
+impl Why {
+    fn describe(self) -> &'static str {
+        match self {
+            Why::Indentation => "indentation",
+            Why::TrailingSpace => "trailing whitespace",
+            Why::Spacing => "spacing inside the line",
+            Why::LineNumbers => "line numbers copied from read output",
+            Why::Typography => "quote, dash or space characters",
+            Why::Text => "different text",
+        }
+    }
+}
+
+/// The region of a file closest to an `old_string` that was not found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Nearest {
+    /// First line of the region.
+    pub first: u64,
+    /// Last line of the region.
+    pub last: u64,
+    /// The first line that differs.
+    pub line: u64,
+    /// Why it differs.
+    pub why: Why,
+    /// That line in the file.
+    pub file_text: String,
+    /// The corresponding line of `old_string`.
+    pub old_text: String,
+}
+
+/// Which edit of a list a refusal is about: `index` of `count`, 1-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct At {
+    /// 1-based position in the list.
+    pub index: usize,
+    /// Edits in the list.
+    pub count: usize,
+}
+
+impl fmt::Display for At {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.count > 1 {
+            write!(f, "edit {} of {}: ", self.index, self.count)?;
+        }
+        Ok(())
+    }
+}
+
+/// Lines listed in an ambiguity error before the rest are summarised.
+pub const MAX_LISTED_LINES: usize = 10;
+/// Characters of a line quoted in a no-match error.
+pub const MAX_QUOTED_CHARS: usize = 120;
+
+/// A change the session will not make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The file exists and this session has not read it.
+    NotRead {
+        /// The path as sent.
+        path: String,
+        /// The tool refused.
+        tool: Tool,
+    },
+    /// The file changed since the session read or wrote it.
+    Stale {
+        /// The path as sent.
+        path: String,
+        /// The tool refused.
+        tool: Tool,
+        /// What changed.
+        change: Change,
+    },
+    /// `write` over a file the session has seen only in part.
+    PartialView {
+        /// The path as sent.
+        path: String,
+        /// Lines seen.
+        seen: Coverage,
+        /// Lines in the file, when counted.
+        total: Option<u64>,
+        /// The first line not seen.
+        next: u64,
+    },
+    /// The host found the file changed at the moment of writing.
+    Conflict {
+        /// The path as sent.
+        path: String,
+        /// The tool refused.
+        tool: Tool,
+    },
+    /// `write` content that is read output: every line has a gutter.
+    GutterContent {
+        /// The path as sent.
+        path: String,
+    },
+    /// `write` content that is a dedup stub.
+    StubContent {
+        /// The path as sent.
+        path: String,
+    },
+    /// The file is larger than an edit may load.
+    TooLarge {
+        /// The path as sent.
+        path: String,
+        /// Its size.
+        size: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// The file is not valid text, so an edit would change unseen bytes.
+    NotText {
+        /// The path as sent.
+        path: String,
+        /// The encoding name.
+        encoding: &'static str,
+        /// First invalid byte, when known.
+        offset: Option<u64>,
+    },
+    /// `edit` with an `old_string` on a file that does not exist.
+    NoFile {
+        /// The path as sent.
+        path: String,
+    },
+    /// An empty `old_string` on a file that has content.
+    FileNotEmpty {
+        /// The path as sent.
+        path: String,
+        /// Its size.
+        size: u64,
+    },
+    /// `old_string` equals `new_string`.
+    SameStrings {
+        /// Which edit.
+        at: At,
+    },
+    /// `old_string` was not found.
+    NoMatch {
+        /// The path as sent.
+        path: String,
+        /// Which edit.
+        at: At,
+        /// The closest region, if any is close.
+        nearest: Option<Nearest>,
+    },
+    /// `old_string` matches several places.
+    Ambiguous {
+        /// The path as sent.
+        path: String,
+        /// Which edit.
+        at: At,
+        /// First line of every match.
+        lines: Vec<u64>,
+        /// Whether the matches were found only by tolerant matching.
+        tolerant: bool,
+    },
+    /// One edit of a list is already in the file, the others are not.
+    PartlyApplied {
+        /// The path as sent.
+        path: String,
+        /// Which edit.
+        at: At,
+        /// Where its `new_string` is.
+        line: u64,
+    },
+    /// `undo` of a file this session has not changed.
+    NothingToUndo {
+        /// The path as sent.
+        path: String,
+    },
+    /// The version before the last change was too large to keep.
+    UndoNotKept {
+        /// The path as sent.
+        path: String,
+        /// Its size.
+        size: u64,
+    },
+}
+
+impl Refusal {
+    /// A stable machine-readable name for metadata.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Refusal::NotRead { .. } => "not_read",
+            Refusal::Stale { .. } => "stale",
+            Refusal::PartialView { .. } => "partial_view",
+            Refusal::Conflict { .. } => "conflict",
+            Refusal::GutterContent { .. } | Refusal::StubContent { .. } => "display_text",
+            Refusal::TooLarge { .. } => "too_large",
+            Refusal::NotText { .. } => "not_text",
+            Refusal::NoFile { .. } => "not_found",
+            Refusal::FileNotEmpty { .. } => "file_not_empty",
+            Refusal::SameStrings { .. } => "no_change",
+            Refusal::NoMatch { .. } => "no_match",
+            Refusal::Ambiguous { .. } => "ambiguous",
+            Refusal::PartlyApplied { .. } => "partly_applied",
+            Refusal::NothingToUndo { .. } => "nothing_to_undo",
+            Refusal::UndoNotKept { .. } => "undo_not_kept",
+        }
+    }
+
+    /// The read that moves the model forward, as `{"tool", "args"}`.
+    pub fn next_call(&self) -> Option<Value> {
+        let read = |path: &str| json!({"tool": "read", "args": {"file_path": path}});
+        match self {
+            Refusal::NotRead { path, .. }
+            | Refusal::Stale { path, .. }
+            | Refusal::Conflict { path, .. } => Some(read(path)),
+            Refusal::PartialView { path, next, .. } => {
+                Some(json!({"tool": "read", "args": {"file_path": path, "offset": next}}))
+            }
+            Refusal::NoMatch {
+                path,
+                nearest: Some(nearest),
+                ..
+            } => Some(json!({"tool": "read", "args": {
+                "file_path": path,
+                "offset": nearest.first,
+                "limit": nearest.last + 1 - nearest.first,
+            }})),
+            Refusal::NoMatch { path, .. } => Some(read(path)),
+            _ => None,
+        }
+    }
+}
+
+/// `text` quoted for an error, cut to [`MAX_QUOTED_CHARS`].
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(MAX_QUOTED_CHARS) {
+        Some((at, _)) => format!("{:?}…", &text[..at]),
+        None => format!("{text:?}"),
+    }
+}
+
+impl fmt::Display for Refusal {
+    #[expect(clippy::too_many_lines, reason = "one arm per message, reviewed together")]
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::NotRead { path, tool } => match tool {
+                Tool::Edit => write!(
+                    f,
+                    "Error: you have not read {path}; read it (any part) first, then edit."
+                ),
+                _ => write!(
+                    f,
+                    "Error: {path} exists and you have not read it; read it first, so nothing you have not seen is overwritten."
+                ),
+            },
+            Refusal::Stale { path, tool, change } => match tool {
+                Tool::Undo => write!(
+                    f,
+                    "Error: {path} changed on disk after your last change to it ({change}); undo would throw that away, so nothing was written. Read it and edit it instead."
+                ),
+                _ => write!(
+                    f,
+                    "Error: {path} changed on disk since you read it ({change}); nothing was written. Read it again, then redo the {}.",
+                    tool.name()
+                ),
+            },
+            Refusal::PartialView {
+                path,
+                seen,
+                total,
+                next,
+            } => {
+                write!(f, "Error: you have seen lines {seen} of {path}")?;
+                match total {
+                    Some(total) => write!(f, " ({total} lines)")?,
+                    None => f.write_str(" (its end has not been shown)")?,
+                }
+                write!(
+                    f,
+                    ", not all of it; replacing it would drop lines you have not seen. Read the rest first (continue with offset={next}), or change parts of it with edit."
+                )
+            }
+            Refusal::Conflict { path, tool } => write!(
+                f,
+                "Error: {path} changed on disk while the {} was being saved; nothing was written. Read it again, then redo the {}.",
+                tool.name(),
+                tool.name()
+            ),
+            Refusal::GutterContent { path } => write!(
+                f,
+                "Error: every line of the content for {path} starts with a line number and a tab, as read displays them; those numbers are not part of the file. Send the text without them."
+            ),
+            Refusal::StubContent { path } => write!(
+                f,
+                "Error: the content for {path} is read's \"unchanged\" notice, not file text; send the real content."
+            ),
+            Refusal::TooLarge { path, size, max } => write!(
+                f,
+                "Error: {path} is {}, over the {} that edit loads; replace it whole with write, or split the change into a new file.",
+                Size(*size),
+                Size(*max)
+            ),
+            Refusal::NotText {
+                path,
+                encoding,
+                offset,
+            } => {
+                write!(f, "Error: {path} is not valid {encoding}")?;
+                if let Some(offset) = offset {
+                    write!(f, " (first bad byte at offset {offset})")?;
+                }
+                f.write_str("; an edit would alter bytes that read shows as U+FFFD. Replace it whole with write if that is intended.")
+            }
+            Refusal::NoFile { path } => write!(
+                f,
+                "Error: {path} does not exist; to create it, use write, or edit with an empty old_string."
+            ),
+            Refusal::FileNotEmpty { path, size } => write!(
+                f,
+                "Error: old_string is empty but {path} already has content ({}); give the text to replace, or use write to replace the whole file.",
+                Size(*size)
+            ),
+            Refusal::SameStrings { at } => write!(
+                f,
+                "Error: {at}old_string and new_string are identical, so the edit would change nothing; send the new text as new_string."
+            ),
+            Refusal::NoMatch { path, at, nearest } => {
+                write!(f, "Error: {at}old_string was not found in {path}")?;
+                match nearest {
+                    Some(n) => write!(
+                        f,
+                        ". Nearest: line{} {}, where line {} differs ({}): the file has {}, old_string has {}. Copy the exact text from read offset={}, limit={}.",
+                        if n.first == n.last { "" } else { "s" },
+                        if n.first == n.last {
+                            n.first.to_string()
+                        } else {
+                            format!("{}-{}", n.first, n.last)
+                        },
+                        n.line,
+                        n.why.describe(),
+                        quoted(&n.file_text),
+                        quoted(&n.old_text),
+                        n.first,
+                        n.last + 1 - n.first
+                    )?,
+                    None => f.write_str(
+                        ", not even ignoring whitespace and quote style. Read the file and copy the exact text.",
+                    )?,
+                }
+                if at.count > 1 {
+                    f.write_str(" No edit was applied.")?;
+                }
+                Ok(())
+            }
+            Refusal::Ambiguous {
+                path,
+                at,
+                lines,
+                tolerant,
+            } => {
+                let mut listed: Vec<String> = lines
+                    .iter()
+                    .take(MAX_LISTED_LINES)
+                    .map(ToString::to_string)
+                    .collect();
+                if lines.len() > MAX_LISTED_LINES {
+                    listed.push("…".to_owned());
+                }
+                let count = lines.len();
+                let listed = listed.join(", ");
+                if *tolerant {
+                    write!(
+                        f,
+                        "Error: {at}old_string is not in {path} exactly, and ignoring whitespace and typography it matches {count} places (lines {listed}); copy the exact text of the one you mean, with a line or two around it."
+                    )?;
+                } else {
+                    write!(
+                        f,
+                        "Error: {at}old_string occurs {count} times in {path} (lines {listed}); add surrounding lines so it matches one place, or set replace_all to change all {count}."
+                    )?;
+                }
+                if at.count > 1 {
+                    f.write_str(" No edit was applied.")?;
+                }
+                Ok(())
+            }
+            Refusal::PartlyApplied { path, at, line } => write!(
+                f,
+                "Error: {at}already applied (its new_string is at line {line} of {path}) but other edits are not; nothing was written. Send the edits again without it."
+            ),
+            Refusal::NothingToUndo { path } => write!(
+                f,
+                "Error: this session has not changed {path} (or its changes are already undone), so there is nothing to undo."
+            ),
+            Refusal::UndoNotKept { path, size } => write!(
+                f,
+                "Error: the version of {path} before the last change ({}) was too large to keep, so it cannot be restored; change the file back with edit or write.",
+                Size(*size)
+            ),
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! Every sentence the model reads after a successful `write`, `edit` or
+//! `undo`, rendered from typed outcomes in one place (SPEC W6, E8, E10; STYLE
+//! 8): what happened, the size in lines and bytes, and where the change is.
+//!
+//! ```
+//! use filetools_core::report::Report;
+//! let report = Report::Created { path: "a.txt".into(), lines: 3, bytes: 17 };
+//! assert_eq!(report.to_string(), "Created a.txt: 3 lines, 17 bytes.");
+//! ```
+
+use std::fmt;
+
+use crate::diff::LineChange;
+use crate::notice::Size;
+
+/// What a write kept of the old file's identity (SPEC W3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Kept {
+    /// CRLF line endings were applied to the new content.
+    pub crlf: bool,
+    /// The BOM was kept.
+    pub bom: bool,
+    /// The file was encoded back to this non-UTF-8 encoding.
+    pub encoding: Option<&'static str>,
+}
+
+impl fmt::Display for Kept {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(encoding) = self.encoding {
+            parts.push(encoding);
+        }
+        if self.crlf {
+            parts.push("CRLF line endings");
+        }
+        if self.bom && self.encoding.is_none() {
+            parts.push("BOM");
+        }
+        if !parts.is_empty() {
+            write!(f, " Kept its {}.", parts.join(" and "))?;
+        }
+        Ok(())
+    }
+}
+
+/// How an edit found its text, when not exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tolerance {
+    /// Straight and curly quotes matched each other; the file's style was
+    /// carried into the new text.
+    Quotes,
+    /// Read's line-number gutter was removed from the strings.
+    Gutter,
+    /// Typographic characters or Unicode normalisation differed.
+    Typography,
+    /// Trailing whitespace differed.
+    TrailingSpace,
+    /// Indentation differed; the new text was re-indented.
+    Indentation,
+}
+
+impl Tolerance {
+    fn describe(self) -> &'static str {
+        match self {
+            Tolerance::Quotes => "matched with the file's quote style, which new_string now uses",
+            Tolerance::Gutter => "line numbers copied from read output were removed",
+            Tolerance::Typography => "matched ignoring dash, space and Unicode form differences",
+            Tolerance::TrailingSpace => "matched ignoring trailing whitespace",
+            Tolerance::Indentation => "matched at the file's indentation; new_string was re-indented",
+        }
+    }
+}
+
+/// A successful change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Report {
+    /// A new file.
+    Created {
+        /// The path as sent.
+        path: String,
+        /// Lines written.
+        lines: u64,
+        /// Bytes written.
+        bytes: u64,
+    },
+    /// An existing file replaced by `write`.
+    Updated {
+        /// The path as sent.
+        path: String,
+        /// Lines now.
+        lines: u64,
+        /// Bytes now.
+        bytes: u64,
+        /// Lines before.
+        was_lines: u64,
+        /// The changed region, when the old text was compared.
+        change: Option<LineChange>,
+        /// Style kept.
+        kept: Kept,
+    },
+    /// `write` of the content the file already has.
+    Unchanged {
+        /// The path as sent.
+        path: String,
+    },
+    /// An edit applied.
+    Edited {
+        /// The path as sent.
+        path: String,
+        /// Replacements made.
+        replacements: usize,
+        /// Lines now.
+        lines: u64,
+        /// How the text was found, when not exactly.
+        tolerance: Vec<Tolerance>,
+        /// The changed regions with line numbers.
+        snippet: String,
+    },
+    /// Every edit's `new_string` is already where its `old_string` would be.
+    AlreadyApplied {
+        /// The path as sent.
+        path: String,
+        /// Where the (first) new text is.
+        line: u64,
+    },
+    /// `undo` restored the version before the last change.
+    Restored {
+        /// The path as sent.
+        path: String,
+        /// Lines now.
+        lines: u64,
+        /// Bytes now.
+        bytes: u64,
+        /// Changes that can still be undone.
+        remaining: usize,
+    },
+    /// `undo` of a creation removed the file.
+    Removed {
+        /// The path as sent.
+        path: String,
+        /// Changes that can still be undone.
+        remaining: usize,
+    },
+}
+
+fn lines_word(n: u64) -> &'static str {
+    if n == 1 { "line" } else { "lines" }
+}
+
+fn range(first: u64, count: u64) -> String {
+    if count == 1 {
+        format!("line {first}")
+    } else {
+        format!("lines {first}-{}", first + count - 1)
+    }
+}
+
+fn remaining(f: &mut fmt::Formatter<'_>, n: usize) -> fmt::Result {
+    match n {
+        0 => Ok(()),
+        1 => f.write_str(" 1 earlier change can still be undone."),
+        n => write!(f, " {n} earlier changes can still be undone."),
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Report::Created { path, lines, bytes } => write!(
+                f,
+                "Created {path}: {lines} {}, {}.",
+                lines_word(*lines),
+                Size(*bytes)
+            ),
+            Report::Updated {
+                path,
+                lines,
+                bytes,
+                was_lines,
+                change,
+                kept,
+            } => {
+                write!(
+                    f,
+                    "Updated {path}: {lines} {}, {} (was {was_lines}).",
+                    lines_word(*lines),
+                    Size(*bytes)
+                )?;
+                match change {
+                    Some(c) if c.old_lines == 0 => {
+                        write!(f, " Inserted {}.", range(c.first, c.new_lines))?;
+                    }
+                    Some(c) if c.new_lines == 0 => write!(
+                        f,
+                        " Removed old {}; the rest is unchanged.",
+                        range(c.first, c.old_lines)
+                    )?,
+                    Some(c) => write!(
+                        f,
+                        " Changed {} (were {}); the rest is unchanged.",
+                        range(c.first, c.new_lines),
+                        range(c.first, c.old_lines)
+                    )?,
+                    None => {}
+                }
+                kept.fmt(f)
+            }
+            Report::Unchanged { path } => write!(
+                f,
+                "{path} already has exactly this content; nothing was written."
+            ),
+            Report::Edited {
+                path,
+                replacements,
+                lines,
+                tolerance,
+                snippet,
+            } => {
+                let noun = if *replacements == 1 {
+                    "replacement"
+                } else {
+                    "replacements"
+                };
+                write!(
+                    f,
+                    "Edited {path}: {replacements} {noun}; the file has {lines} {}.",
+                    lines_word(*lines)
+                )?;
+                for t in tolerance {
+                    write!(f, " Note: {}.", t.describe())?;
+                }
+                write!(f, "\n{snippet}")
+            }
+            Report::AlreadyApplied { path, line } => write!(
+                f,
+                "Already applied: {path} has new_string at line {line} and no old_string; nothing was written."
+            ),
+            Report::Restored {
+                path,
+                lines,
+                bytes,
+                remaining: left,
+            } => {
+                write!(
+                    f,
+                    "Undid the last change to {path}: restored the version before it ({lines} {}, {}).",
+                    lines_word(*lines),
+                    Size(*bytes)
+                )?;
+                remaining(f, *left)
+            }
+            Report::Removed {
+                path,
+                remaining: left,
+            } => {
+                write!(
+                    f,
+                    "Undid the creation of {path}: the file was removed."
+                )?;
+                remaining(f, *left)
+            }
+        }
+    }
+}

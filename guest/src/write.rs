@@ -1,0 +1,205 @@
+//! The `write` tool (SPEC W1–W7): creates a file with its parents, or
+//! replaces one the session has seen whole and that is unchanged since. The
+//! replaced file keeps its BOM, encoding and line endings unless the content
+//! brings its own; the answer says what changed in one line.
+//!
+//! ```
+//! use filetools_core::{MemFs, Session};
+//! let mut session = Session::open("{}", MemFs::new()).unwrap();
+//! let result = session.call("write", r#"{"file_path": "src/new.txt", "content": "a\nb\n"}"#);
+//! assert_eq!(result.text(), "Created src/new.txt: 2 lines, 4 bytes.");
+//! ```
+
+use serde_json::json;
+
+use crate::args::{Tool, WriteArgs};
+use crate::commit::{Commit, Replaced, commit};
+use crate::decode::Encoding;
+use crate::diff::line_change;
+use crate::echo;
+use crate::error::ToolError;
+use crate::fs::{HostFs, Metadata, Precondition};
+use crate::guard;
+use crate::ledger::Coverage;
+use crate::path::resolve_arg;
+use crate::refusal::Refusal;
+use crate::report::{Kept, Report};
+use crate::result::ToolResult;
+use crate::session::Ctx;
+use crate::textfile::{Style, TextFile, line_count, to_crlf};
+
+/// Runs `write`.
+pub(crate) fn run<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    args: &WriteArgs,
+) -> Result<ToolResult, ToolError> {
+    let path = args.file_path.as_str();
+    let rel = resolve_arg(ctx.config, path)?;
+    if echo::is_stub(&args.content) {
+        return Err(Refusal::StubContent { path: path.into() }.into());
+    }
+    if echo::is_read_output(&args.content) {
+        return Err(Refusal::GutterContent { path: path.into() }.into());
+    }
+    match guard::stat_target(ctx.fs, &rel, path)? {
+        None => create(ctx, &rel, path, &args.content, Tool::Write),
+        Some(meta) => replace(ctx, &rel, path, &args.content, meta),
+    }
+}
+
+/// Creates `rel` with `text` as it is (new files get no BOM and keep the
+/// content's own line endings). Shared with `edit`, which creates a file from
+/// an empty `old_string`.
+pub(crate) fn create<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    rel: &str,
+    path: &str,
+    text: &str,
+    tool: Tool,
+) -> Result<ToolResult, ToolError> {
+    let lines = line_count(text);
+    let meta = commit(
+        ctx,
+        Commit {
+            rel,
+            path,
+            tool,
+            bytes: text.as_bytes(),
+            precondition: Precondition::Absent,
+            replaced: Replaced::Nothing,
+            seen: Coverage::all(lines),
+            total_lines: lines,
+            style: Style::of_text(text, Encoding::Utf8, false),
+        },
+    )?;
+    let report = Report::Created {
+        path: path.to_owned(),
+        lines,
+        bytes: meta.size,
+    };
+    Ok(answer(&report, rel, "created", lines, meta.size))
+}
+
+fn replace<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    rel: &str,
+    path: &str,
+    content: &str,
+    meta: Metadata,
+) -> Result<ToolResult, ToolError> {
+    let current = guard::load(
+        ctx.fs,
+        rel,
+        path,
+        meta,
+        ctx.config.chunk_bytes,
+        ctx.config.max_edit_bytes,
+    )?;
+    let record = guard::fresh(ctx.state.ledger.get(rel), &current, path, Tool::Write)?;
+    if !record.full() {
+        let next = record
+            .seen
+            .first_gap(record.total_lines.unwrap_or(u64::MAX))
+            .unwrap_or(1);
+        return Err(Refusal::PartialView {
+            path: path.to_owned(),
+            seen: record.seen.clone(),
+            total: record.total_lines,
+            next,
+        }
+        .into());
+    }
+    let old = current
+        .bytes
+        .as_deref()
+        .and_then(|bytes| TextFile::decode(bytes).ok());
+    let was_lines = old
+        .as_ref()
+        .map_or(record.total_lines.unwrap_or(0), |f| line_count(&f.text));
+    let (text, style, kept) = restyle(content, old.as_ref().map_or(record.style, |f| f.style));
+    let bytes = style.encode(&text);
+    if current.bytes.as_deref() == Some(bytes.as_slice()) {
+        let report = Report::Unchanged {
+            path: path.to_owned(),
+        };
+        return Ok(answer(&report, rel, "unchanged", was_lines, current.len));
+    }
+    let lines = line_count(&text);
+    let replaced = match &current.bytes {
+        Some(bytes) => Replaced::Bytes(bytes),
+        None => Replaced::Unkept(current.len),
+    };
+    let meta = commit(
+        ctx,
+        Commit {
+            rel,
+            path,
+            tool: Tool::Write,
+            bytes: &bytes,
+            precondition: current.precondition(),
+            replaced,
+            seen: Coverage::all(lines),
+            total_lines: lines,
+            style,
+        },
+    )?;
+    let report = Report::Updated {
+        path: path.to_owned(),
+        lines,
+        bytes: meta.size,
+        was_lines,
+        change: old.as_ref().and_then(|f| line_change(&f.text, &text)),
+        kept,
+    };
+    Ok(answer(&report, rel, "updated", lines, meta.size))
+}
+
+/// `content` in the old file's style (SPEC W3): its encoding, its BOM, and
+/// CRLF endings when the file mostly had them and the content has no `\r`
+/// of its own. A leading U+FEFF in the content asks for a BOM.
+fn restyle(content: &str, old: Style) -> (String, Style, Kept) {
+    let (content, own_bom) = match content.strip_prefix('\u{feff}') {
+        Some(rest) => (rest, true),
+        None => (content, false),
+    };
+    let crlf = old.crlf_dominant && !content.contains('\r') && content.contains('\n');
+    let text = if crlf {
+        to_crlf(content)
+    } else {
+        content.to_owned()
+    };
+    let style = Style::of_text(&text, old.encoding, old.bom || own_bom);
+    let kept = Kept {
+        crlf,
+        bom: old.bom && !own_bom,
+        encoding: (old.encoding != Encoding::Utf8).then(|| old.encoding.name()),
+    };
+    (text, style, kept)
+}
+
+/// The result of a change: the report, and its facts for programs.
+pub(crate) fn answer(report: &Report, rel: &str, action: &str, lines: u64, bytes: u64) -> ToolResult {
+    ToolResult::from_text(
+        report.to_string(),
+        json!({ "path": rel, "action": action, "lines": lines, "bytes": bytes }),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crlf_and_bom_are_kept_unless_the_content_brings_its_own() {
+        let old = Style::of_text("a\r\nb\r\n", Encoding::Utf8, true);
+        let (text, style, kept) = restyle("x\ny\n", old);
+        assert_eq!(text, "x\r\ny\r\n");
+        assert!(style.bom && kept.crlf && kept.bom);
+        let (text, _, kept) = restyle("x\r\ny\n", old);
+        assert_eq!(text, "x\r\ny\n");
+        assert!(!kept.crlf);
+        let lf = Style::of_text("a\n", Encoding::Utf8, false);
+        let (text, style, _) = restyle("\u{feff}x\n", lf);
+        assert_eq!((text.as_str(), style.bom), ("x\n", true));
+    }
+}
