@@ -44,7 +44,7 @@ pub fn encode(data: &[u8]) -> String {
 /// The bytes of base64 `text`; `None` when it is not valid base64.
 pub fn decode(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
     let mut out = Vec::with_capacity(bytes.len() / 4 * 3);

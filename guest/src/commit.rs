@@ -57,7 +57,8 @@ pub(crate) fn commit<F: HostFs + ?Sized>(
         .map_err(|err| ToolError::from_write(change.path, change.tool, err))?;
     let previous = ctx.state.ledger.get(change.rel).cloned();
     let cap = ctx.config.history_bytes;
-    let after = Fingerprint::of(change.bytes);
+    let fingerprint = Fingerprint::of(change.bytes);
+    let after = (fingerprint, change.bytes.len() as u64);
     let history = &mut ctx.state.history;
     match change.replaced {
         Replaced::Nothing => history.push(change.rel, None, previous, after, cap),
@@ -69,7 +70,7 @@ pub(crate) fn commit<F: HostFs + ?Sized>(
         Record {
             size: meta.size,
             mtime_ns: meta.mtime_ns,
-            fingerprint: Some(after),
+            fingerprint: Some(fingerprint),
             seen: change.seen,
             total_lines: Some(change.total_lines),
             style: change.style,

@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use crate::args::ReadArgs;
+use crate::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
 use crate::fs::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 use crate::result::{Block, ToolResult};
 use crate::session::Session;
@@ -100,7 +100,19 @@ impl HostFs for ImportedFs {
         data: &[u8],
         precondition: &Precondition,
     ) -> Result<Metadata, FsError> {
-        let precondition = match precondition {
+        host_fs::write_file(path, data, &precondition.into())
+            .map(Into::into)
+            .map_err(Into::into)
+    }
+
+    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
+        host_fs::remove_file(path, &precondition.into()).map_err(Into::into)
+    }
+}
+
+impl From<&Precondition> for host_fs::Precondition {
+    fn from(precondition: &Precondition) -> Self {
+        match precondition {
             Precondition::Any => host_fs::Precondition::Any,
             Precondition::Absent => host_fs::Precondition::Absent,
             Precondition::Matches(stamp) => host_fs::Precondition::Matches(host_fs::FileStamp {
@@ -108,10 +120,7 @@ impl HostFs for ImportedFs {
                 mtime_ns: stamp.mtime_ns,
                 sha256: stamp.sha256.clone(),
             }),
-        };
-        host_fs::write_file(path, data, &precondition)
-            .map(Into::into)
-            .map_err(Into::into)
+        }
     }
 }
 
@@ -178,6 +187,45 @@ impl wit::GuestSession for SessionResource {
             char_offset: args.char_offset,
         };
         to_wit(self.0.borrow_mut().read(&args))
+    }
+
+    fn write(&self, args: wit::WriteArgs) -> wit::ToolResult {
+        let args = WriteArgs {
+            file_path: args.file_path,
+            content: args.content,
+        };
+        to_wit(self.0.borrow_mut().write(&args))
+    }
+
+    fn edit(&self, args: wit::EditArgs) -> wit::ToolResult {
+        let args = EditArgs {
+            file_path: args.file_path,
+            edits: args
+                .edits
+                .into_iter()
+                .map(|op| EditOp {
+                    old_string: op.old_string,
+                    new_string: op.new_string,
+                    replace_all: op.replace_all,
+                })
+                .collect(),
+        };
+        to_wit(self.0.borrow_mut().edit(&args))
+    }
+
+    fn undo(&self, args: wit::UndoArgs) -> wit::ToolResult {
+        let args = UndoArgs {
+            file_path: args.file_path,
+        };
+        to_wit(self.0.borrow_mut().undo(&args))
+    }
+
+    fn save(&self) -> String {
+        self.0.borrow().save()
+    }
+
+    fn restore(&self, state: String) -> Result<(), String> {
+        self.0.borrow_mut().restore(&state)
     }
 }
 

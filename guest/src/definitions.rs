@@ -17,9 +17,97 @@ pub struct Definition {
     pub input_schema: Value,
 }
 
-/// Every tool's definition.
+/// Every tool's definition, in the order of [`crate::args::Tool::ALL`].
 pub fn definitions() -> Vec<Definition> {
-    vec![read_definition()]
+    vec![
+        read_definition(),
+        write_definition(),
+        edit_definition(),
+        undo_definition(),
+    ]
+}
+
+fn path_property() -> Value {
+    json!({
+        "type": "string",
+        "description": "Path of the file, relative to the working directory or absolute inside the workspace."
+    })
+}
+
+fn write_definition() -> Definition {
+    Definition {
+        name: "write",
+        description: "Create a file (with its parent directories) or replace its whole content. \
+            Replacing an existing file requires that you have read all of it in this session and \
+            that it has not changed since; prefer edit for changing part of a file. The file keeps \
+            its encoding, BOM and line endings. Send the file's text only, without the line numbers \
+            read shows."
+            .to_owned(),
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "file_path": path_property(),
+                "content": {"type": "string", "description": "The complete new content of the file."}
+            },
+            "required": ["file_path", "content"],
+            "additionalProperties": false
+        }),
+    }
+}
+
+fn edit_definition() -> Definition {
+    let pair = json!({
+        "old_string": {"type": "string", "description": "Exact text to replace, copied from read output without the line numbers; include enough surrounding lines to match one place. Empty only to create a new file."},
+        "new_string": {"type": "string", "description": "The text to put in its place."},
+        "replace_all": {"type": "boolean", "description": "Replace every occurrence instead of requiring exactly one. Default false."}
+    });
+    let mut properties = pair.as_object().cloned().unwrap_or_default();
+    properties.insert("file_path".to_owned(), path_property());
+    properties.insert(
+        "edits".to_owned(),
+        json!({
+            "type": "array",
+            "description": "Several replacements, applied in order, all or nothing; instead of old_string/new_string.",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "properties": pair,
+                "required": ["old_string", "new_string"],
+                "additionalProperties": false
+            }
+        }),
+    );
+    Definition {
+        name: "edit",
+        description: "Replace text in a file you have read (any part of it) in this session. \
+            old_string must match exactly one place unless replace_all is set; if it matches none \
+            or several, nothing changes and the error shows the nearest text or every line that \
+            matched. The answer shows the changed lines with their numbers, so there is no need to \
+            read the file again."
+            .to_owned(),
+        input_schema: json!({
+            "type": "object",
+            "properties": properties,
+            "required": ["file_path"],
+            "additionalProperties": false
+        }),
+    }
+}
+
+fn undo_definition() -> Definition {
+    Definition {
+        name: "undo",
+        description: "Restore a file to the version before your last write or edit of it in this \
+            session (remove it if that change created it). Refused if the file changed since. \
+            Repeat to go further back."
+            .to_owned(),
+        input_schema: json!({
+            "type": "object",
+            "properties": {"file_path": path_property()},
+            "required": ["file_path"],
+            "additionalProperties": false
+        }),
+    }
 }
 
 fn read_definition() -> Definition {
@@ -30,15 +118,13 @@ fn read_definition() -> Definition {
              of the file. Shows up to {DEFAULT_MAX_LINES} lines, {DEFAULT_MAX_LINE_CHARS} characters \
              per line and about {DEFAULT_MAX_OUTPUT_TOKENS} tokens per call; the last line says what \
              was shown and gives the exact offset to continue with. A cut line ends with a marker \
-             giving the offset and char_offset that show the rest of it."
+             giving the offset and char_offset that show the rest of it. Reading the same range of \
+             an unchanged file again answers with a short \"unchanged\" notice once."
         ),
         input_schema: json!({
             "type": "object",
             "properties": {
-                "file_path": {
-                    "type": "string",
-                    "description": "Path of the file, relative to the working directory or absolute inside the workspace."
-                },
+                "file_path": path_property(),
                 "offset": {
                     "type": "integer",
                     "minimum": 1,

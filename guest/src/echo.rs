@@ -88,7 +88,9 @@ mod tests {
 
     #[test]
     fn read_pages_are_recognised_with_their_footer() {
-        assert!(is_read_output("1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]"));
+        assert!(is_read_output(
+            "1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]"
+        ));
         assert!(is_read_output("   98\tx\n   99\t\n  100\ty\n"));
     }
 
@@ -102,14 +104,19 @@ mod tests {
 
     #[test]
     fn gutters_are_stripped_only_from_every_line() {
-        assert_eq!(strip_gutter(" 7\ta\n 8\t\tb\n").as_deref(), Some("a\n\tb\n"));
+        assert_eq!(
+            strip_gutter(" 7\ta\n 8\t\tb\n").as_deref(),
+            Some("a\n\tb\n")
+        );
         assert_eq!(strip_gutter("7\ta\nb"), None);
         assert_eq!(strip_gutter("plain"), None);
     }
 
     #[test]
     fn stubs_are_recognised() {
-        assert!(is_stub(&format!("{STUB_PREFIX} 2 calls ago; use that output]")));
+        assert!(is_stub(&format!(
+            "{STUB_PREFIX} 2 calls ago; use that output]"
+        )));
         assert!(!is_stub("[unchanged] but a real file\nwith lines"));
     }
 }

@@ -189,7 +189,13 @@ mod tests {
         let now = current(&fs, "a");
         let seen = record(6, now.meta.mtime_ns, Some(Fingerprint::of(b"jello\n")));
         let err = fresh(Some(&seen), &now, "a", Tool::Edit).unwrap_err();
-        assert!(matches!(err, Refusal::Stale { change: Change::Content, .. }));
+        assert!(matches!(
+            err,
+            Refusal::Stale {
+                change: Change::Content,
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -197,9 +203,23 @@ mod tests {
         let fs = MemFs::new();
         fs.add_file("a", b"hello\n");
         let now = current(&fs, "a");
-        assert!(fresh(Some(&record(6, now.meta.mtime_ns, None)), &now, "a", Tool::Write).is_ok());
+        assert!(
+            fresh(
+                Some(&record(6, now.meta.mtime_ns, None)),
+                &now,
+                "a",
+                Tool::Write
+            )
+            .is_ok()
+        );
         let err = fresh(Some(&record(6, 1, None)), &now, "a", Tool::Write).unwrap_err();
-        assert!(matches!(err, Refusal::Stale { change: Change::Modified, .. }));
+        assert!(matches!(
+            err,
+            Refusal::Stale {
+                change: Change::Modified,
+                ..
+            }
+        ));
         let err = fresh(None, &now, "a", Tool::Write).unwrap_err();
         assert!(matches!(err, Refusal::NotRead { .. }));
     }

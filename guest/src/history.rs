@@ -8,8 +8,8 @@
 //! ```
 //! use filetools_core::history::{Before, History};
 //! let mut history = History::default();
-//! history.push("a.txt", Some(b"old"), None, 0, 1024);
-//! history.push("a.txt", Some(b"older?"), None, 0, 1024);
+//! history.push("a.txt", Some(b"old"), None, (0, 0), 1024);
+//! history.push("a.txt", Some(b"older?"), None, (0, 0), 1024);
 //! assert_eq!(history.depth("a.txt"), 2);
 //! let (entry, bytes) = history.pop("a.txt").unwrap();
 //! assert_eq!(bytes.as_deref(), Some(&b"older?"[..]));
@@ -55,6 +55,8 @@ pub struct Entry {
     /// Fingerprint of the content the change wrote: undo refuses when the
     /// file no longer has it.
     pub after: u64,
+    /// Size of the content the change wrote.
+    pub after_size: u64,
     /// Order of changes across files, oldest first.
     pub seq: u64,
 }
@@ -88,13 +90,13 @@ pub struct History {
 impl History {
     /// Records a change of `path` that replaced `before` (`None`: the file
     /// did not exist), keeping at most `cap` bytes of versions in all.
-    /// `after` is the fingerprint of what the change wrote.
+    /// `after` is the fingerprint and size of what the change wrote.
     pub fn push(
         &mut self,
         path: &str,
         before: Option<&[u8]>,
         record: Option<Record>,
-        after: u64,
+        after: (u64, u64),
         cap: u64,
     ) {
         let before = before.map_or(Before::Absent, |data| self.keep(data, cap));
@@ -107,7 +109,7 @@ impl History {
         path: &str,
         size: u64,
         record: Option<Record>,
-        after: u64,
+        after: (u64, u64),
         cap: u64,
     ) {
         self.push_entry(path, Before::Lost { size }, record, after, cap);
@@ -118,7 +120,7 @@ impl History {
         path: &str,
         before: Before,
         record: Option<Record>,
-        after: u64,
+        after: (u64, u64),
         cap: u64,
     ) {
         self.seq += 1;
@@ -126,7 +128,8 @@ impl History {
         entries.push(Entry {
             before,
             record,
-            after,
+            after: after.0,
+            after_size: after.1,
             seq: self.seq,
         });
         if entries.len() > MAX_DEPTH {
@@ -222,8 +225,8 @@ mod tests {
     #[test]
     fn identical_versions_are_stored_once() {
         let mut history = History::default();
-        history.push("a", Some(b"same"), None, 0, 100);
-        history.push("b", Some(b"same"), None, 0, 100);
+        history.push("a", Some(b"same"), None, (0, 0), 100);
+        history.push("b", Some(b"same"), None, (0, 0), 100);
         assert_eq!(history.bytes(), 4);
         history.pop("a").unwrap();
         assert_eq!(history.bytes(), 4);
@@ -235,20 +238,23 @@ mod tests {
     #[test]
     fn the_oldest_versions_go_first_when_over_the_cap() {
         let mut history = History::default();
-        history.push("a", Some(b"0123456789"), None, 0, 25);
-        history.push("b", Some(b"abcdefghij"), None, 0, 25);
-        history.push("c", Some(b"ABCDEFGHIJ"), None, 0, 25);
+        history.push("a", Some(b"0123456789"), None, (0, 0), 25);
+        history.push("b", Some(b"abcdefghij"), None, (0, 0), 25);
+        history.push("c", Some(b"ABCDEFGHIJ"), None, (0, 0), 25);
         assert_eq!(history.bytes(), 20);
         assert_eq!(history.last("a").unwrap().before, Before::Lost { size: 10 });
-        assert!(matches!(history.last("c").unwrap().before, Before::Kept { .. }));
+        assert!(matches!(
+            history.last("c").unwrap().before,
+            Before::Kept { .. }
+        ));
     }
 
     #[test]
     fn a_version_over_the_cap_is_lost_at_once_and_creations_are_absent() {
         let mut history = History::default();
-        history.push("a", Some(&[0; 50]), None, 0, 25);
+        history.push("a", Some(&[0; 50]), None, (0, 0), 25);
         assert_eq!(history.last("a").unwrap().before, Before::Lost { size: 50 });
-        history.push("n", None, None, 0, 25);
+        history.push("n", None, None, (0, 0), 25);
         assert_eq!(history.last("n").unwrap().before, Before::Absent);
     }
 
@@ -256,7 +262,7 @@ mod tests {
     fn depth_is_capped() {
         let mut history = History::default();
         for n in 0..(MAX_DEPTH + 5) {
-            history.push("a", Some(n.to_string().as_bytes()), None, 0, 1 << 20);
+            history.push("a", Some(n.to_string().as_bytes()), None, (0, 0), 1 << 20);
         }
         assert_eq!(history.depth("a"), MAX_DEPTH);
     }
@@ -264,7 +270,7 @@ mod tests {
     #[test]
     fn state_round_trips_through_json() {
         let mut history = History::default();
-        history.push("a", Some(&[0, 159, 146, 150]), None, 0, 100);
+        history.push("a", Some(&[0, 159, 146, 150]), None, (0, 0), 100);
         let json = serde_json::to_string(&history).unwrap();
         let back: History = serde_json::from_str(&json).unwrap();
         assert_eq!(back, history);

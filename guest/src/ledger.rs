@@ -26,6 +26,10 @@ use serde::{Deserialize, Serialize};
 use crate::read::Observation;
 use crate::textfile::{LineEnding, Style};
 
+/// Outputs shorter than this are cheaper to repeat than to replace by a
+/// dedup stub (about 90 bytes), so they are never stubbed.
+pub const DEDUP_MIN_BYTES: usize = 256;
+
 /// Files remembered per session; the least recently used is forgotten first.
 pub const MAX_RECORDS: usize = 4096;
 
@@ -85,7 +89,10 @@ impl Coverage {
             if b < first {
                 moved.push((a, b));
             } else if a >= end {
-                moved.push(((a + added).saturating_sub(removed), (b + added).saturating_sub(removed)));
+                moved.push((
+                    (a + added).saturating_sub(removed),
+                    (b + added).saturating_sub(removed),
+                ));
             } else {
                 if a < first {
                     moved.push((a, first - 1));
@@ -160,7 +167,8 @@ pub struct Record {
 impl Record {
     /// Whether every line has been seen.
     pub fn full(&self) -> bool {
-        self.total_lines.is_some_and(|total| self.seen.covers(total))
+        self.total_lines
+            .is_some_and(|total| self.seen.covers(total))
     }
 
     /// Whether `other` describes the same content: the fingerprints decide

@@ -38,6 +38,9 @@ pub mod read;
 pub mod refusal;
 pub mod report;
 pub mod result;
+#[cfg(test)]
+#[expect(clippy::format_collect, reason = "test inputs; speed does not matter")]
+mod scenarios;
 mod session;
 pub mod state;
 pub mod textfile;

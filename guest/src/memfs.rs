@@ -148,6 +148,18 @@ impl MemFs {
         }
     }
 
+    /// Every regular file with its content, by path.
+    pub fn files(&self) -> BTreeMap<String, Vec<u8>> {
+        self.nodes
+            .borrow()
+            .iter()
+            .filter_map(|(path, node)| match node {
+                Node::File { data, .. } => Some((path.clone(), data.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Replaces `path`'s content behind the tools' back, keeping its mtime —
     /// the same-size, same-mtime change a write must still catch (SPEC W2).
     pub fn replace_keeping_mtime(&self, path: &str, data: &[u8]) {

@@ -217,7 +217,9 @@ pub enum Refusal {
         path: String,
         /// Which edit.
         at: At,
-        /// First line of every match.
+        /// How many places match.
+        count: usize,
+        /// First line of every match (a line with several is listed once).
         lines: Vec<u64>,
         /// Whether the matches were found only by tolerant matching.
         tolerant: bool,
@@ -271,9 +273,6 @@ impl Refusal {
     pub fn next_call(&self) -> Option<Value> {
         let read = |path: &str| json!({"tool": "read", "args": {"file_path": path}});
         match self {
-            Refusal::NotRead { path, .. }
-            | Refusal::Stale { path, .. }
-            | Refusal::Conflict { path, .. } => Some(read(path)),
             Refusal::PartialView { path, next, .. } => {
                 Some(json!({"tool": "read", "args": {"file_path": path, "offset": next}}))
             }
@@ -286,7 +285,10 @@ impl Refusal {
                 "offset": nearest.first,
                 "limit": nearest.last + 1 - nearest.first,
             }})),
-            Refusal::NoMatch { path, .. } => Some(read(path)),
+            Refusal::NotRead { path, .. }
+            | Refusal::Stale { path, .. }
+            | Refusal::Conflict { path, .. }
+            | Refusal::NoMatch { path, .. } => Some(read(path)),
             _ => None,
         }
     }
@@ -301,7 +303,10 @@ fn quoted(text: &str) -> String {
 }
 
 impl fmt::Display for Refusal {
-    #[expect(clippy::too_many_lines, reason = "one arm per message, reviewed together")]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one arm per message, reviewed together"
+    )]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Refusal::NotRead { path, tool } => match tool {
@@ -416,9 +421,12 @@ impl fmt::Display for Refusal {
             Refusal::Ambiguous {
                 path,
                 at,
+                count,
                 lines,
                 tolerant,
             } => {
+                let mut lines = lines.clone();
+                lines.dedup();
                 let mut listed: Vec<String> = lines
                     .iter()
                     .take(MAX_LISTED_LINES)
@@ -427,7 +435,6 @@ impl fmt::Display for Refusal {
                 if lines.len() > MAX_LISTED_LINES {
                     listed.push("…".to_owned());
                 }
-                let count = lines.len();
                 let listed = listed.join(", ");
                 if *tolerant {
                     write!(

@@ -62,11 +62,11 @@ pub enum Tolerance {
 impl Tolerance {
     fn describe(self) -> &'static str {
         match self {
-            Tolerance::Quotes => "matched with the file's quote style, which new_string now uses",
-            Tolerance::Gutter => "line numbers copied from read output were removed",
-            Tolerance::Typography => "matched ignoring dash, space and Unicode form differences",
-            Tolerance::TrailingSpace => "matched ignoring trailing whitespace",
-            Tolerance::Indentation => "matched at the file's indentation; new_string was re-indented",
+            Tolerance::Quotes => "with the file's quote style, which new_string now uses",
+            Tolerance::Gutter => "after removing line numbers copied from read output",
+            Tolerance::Typography => "ignoring dash, space and Unicode form differences",
+            Tolerance::TrailingSpace => "ignoring trailing whitespace",
+            Tolerance::Indentation => "at the file's indentation, new_string re-indented to it",
         }
     }
 }
@@ -182,11 +182,17 @@ impl fmt::Display for Report {
             } => {
                 write!(
                     f,
-                    "Updated {path}: {lines} {}, {} (was {was_lines}).",
+                    "Updated {path}: {lines} {}, {} (was {was_lines} {}).",
                     lines_word(*lines),
-                    Size(*bytes)
+                    Size(*bytes),
+                    lines_word(*was_lines)
                 )?;
                 match change {
+                    Some(c)
+                        if c.first == 1 && c.old_lines == *was_lines && c.new_lines == *lines =>
+                    {
+                        f.write_str(" Every line changed.")?;
+                    }
                     Some(c) if c.old_lines == 0 => {
                         write!(f, " Inserted {}.", range(c.first, c.new_lines))?;
                     }
@@ -226,8 +232,9 @@ impl fmt::Display for Report {
                     "Edited {path}: {replacements} {noun}; the file has {lines} {}.",
                     lines_word(*lines)
                 )?;
-                for t in tolerance {
-                    write!(f, " Note: {}.", t.describe())?;
+                if !tolerance.is_empty() {
+                    let how: Vec<&str> = tolerance.iter().map(|t| t.describe()).collect();
+                    write!(f, " Matched {}.", how.join("; "))?;
                 }
                 write!(f, "\n{snippet}")
             }
@@ -253,10 +260,7 @@ impl fmt::Display for Report {
                 path,
                 remaining: left,
             } => {
-                write!(
-                    f,
-                    "Undid the creation of {path}: the file was removed."
-                )?;
+                write!(f, "Undid the creation of {path}: the file was removed.")?;
                 remaining(f, *left)
             }
         }

@@ -90,7 +90,9 @@ impl ToolResult {
                 Block::Text(text) => json!({ "type": "text", "text": text }),
                 Block::Image {
                     mime_type, data, ..
-                } => json!({ "type": "image", "data": base64::encode(data), "mimeType": mime_type }),
+                } => {
+                    json!({ "type": "image", "data": base64::encode(data), "mimeType": mime_type })
+                }
             })
             .collect();
         json!({

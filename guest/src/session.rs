@@ -109,38 +109,46 @@ impl<F: HostFs> Session<F> {
     /// of a file is answered with a short stub, once (SPEC R7).
     pub fn read(&mut self, args: &ReadArgs) -> ToolResult {
         self.state.calls += 1;
-        let outcome = args.clone().checked().and_then(|args| {
-            let (rel, meta) = read::target(&self.config, &self.fs, &args.file_path)?;
-            let key = ReadKey {
-                offset: args.offset.unwrap_or(1),
-                limit: args.limit.unwrap_or(self.config.max_lines),
-                char_offset: args.char_offset,
+        let args = match args.clone().checked() {
+            Ok(args) => args,
+            Err(err) => return ToolResult::error(&err, None),
+        };
+        let path = args.file_path.clone();
+        self.read_checked(&args)
+            .unwrap_or_else(|err| ToolResult::error(&err, Some(&path)))
+    }
+
+    /// `read` of checked arguments: the dedup stub or the content.
+    fn read_checked(&mut self, args: &ReadArgs) -> Result<ToolResult, ToolError> {
+        let (rel, meta) = read::target(&self.config, &self.fs, &args.file_path)?;
+        let key = ReadKey {
+            offset: args.offset.unwrap_or(1),
+            limit: args.limit.unwrap_or(self.config.max_lines),
+            char_offset: args.char_offset,
+        };
+        if self.config.dedup
+            && let Some(record) = self.state.ledger.get_mut(&rel)
+            && record.dedup == Some(key)
+            && record.size == meta.size
+            && record.mtime_ns == meta.mtime_ns
+        {
+            record.dedup = None;
+            let notice = Notice::Unchanged {
+                calls_ago: self.state.calls - record.call,
             };
-            if self.config.dedup
-                && let Some(record) = self.state.ledger.get_mut(&rel)
-                && record.dedup == Some(key)
-                && record.size == meta.size
-                && record.mtime_ns == meta.mtime_ns
-            {
-                record.dedup = None;
-                let notice = Notice::Unchanged {
-                    calls_ago: self.state.calls - record.call,
-                };
-                let text = notice.to_string();
-                let metadata = json!({
-                    "kind": "unchanged",
-                    "path": rel,
-                    "estimated_tokens": self.config.estimate_tokens(text.len() as u64),
-                });
-                return Ok(ToolResult::from_text(text, metadata));
-            }
-            let (result, shown) = read::read_target(&self.config, &self.fs, &args, &rel, meta)?;
-            self.state
-                .ledger
-                .observe(&rel, &shown, self.state.calls, key);
-            Ok(result)
-        });
-        outcome.unwrap_or_else(|err| ToolResult::error(&err, Some(&args.file_path)))
+            let text = notice.to_string();
+            let metadata = json!({
+                "kind": "unchanged",
+                "path": rel,
+                "estimated_tokens": self.config.estimate_tokens(text.len() as u64),
+            });
+            return Ok(ToolResult::from_text(text, metadata));
+        }
+        let (result, shown) = read::read_target(&self.config, &self.fs, args, &rel, meta)?;
+        self.state
+            .ledger
+            .observe(&rel, &shown, self.state.calls, key);
+        Ok(result)
     }
 
     /// `write` with typed arguments.

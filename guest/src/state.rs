@@ -63,8 +63,8 @@ impl State {
 
     /// A state from [`State::save`]'s output.
     pub fn restore(text: &str) -> Result<Self, String> {
-        let version: Version = serde_json::from_str(text)
-            .map_err(|err| format!("invalid session state: {err}"))?;
+        let version: Version =
+            serde_json::from_str(text).map_err(|err| format!("invalid session state: {err}"))?;
         if version.version != STATE_VERSION {
             return Err(format!(
                 "invalid session state: version {} cannot be read by this build (it reads version {STATE_VERSION}); start a new state file",

@@ -57,7 +57,14 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     };
     let current = guard::load(ctx.fs, &rel, path, meta, ctx.config.chunk_bytes, 0)?;
     if current.fingerprint != entry.after {
-        return Err(stale(Change::Content));
+        return Err(stale(if current.len == entry.after_size {
+            Change::Content
+        } else {
+            Change::Size {
+                was: entry.after_size,
+                now: current.len,
+            }
+        }));
     }
     let precondition = current.precondition();
     let Some((entry, data)) = ctx.state.history.pop(&rel) else {
@@ -73,7 +80,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
             path: path.to_owned(),
             remaining,
         };
-        return Ok(answer(&report, &rel, "removed", 0, 0));
+        return Ok(answer(ctx.config, &report, &rel, "removed", 0, 0));
     }
     let Some(data) = data else {
         return Err(Refusal::UndoNotKept {
@@ -106,5 +113,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         bytes: meta.size,
         remaining,
     };
-    Ok(answer(&report, &rel, "restored", lines, meta.size))
+    Ok(answer(
+        ctx.config, &report, &rel, "restored", lines, meta.size,
+    ))
 }

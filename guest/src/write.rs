@@ -14,6 +14,7 @@ use serde_json::json;
 
 use crate::args::{Tool, WriteArgs};
 use crate::commit::{Commit, Replaced, commit};
+use crate::config::Config;
 use crate::decode::Encoding;
 use crate::diff::line_change;
 use crate::echo;
@@ -77,7 +78,9 @@ pub(crate) fn create<F: HostFs + ?Sized>(
         lines,
         bytes: meta.size,
     };
-    Ok(answer(&report, rel, "created", lines, meta.size))
+    Ok(answer(
+        ctx.config, &report, rel, "created", lines, meta.size,
+    ))
 }
 
 fn replace<F: HostFs + ?Sized>(
@@ -122,7 +125,14 @@ fn replace<F: HostFs + ?Sized>(
         let report = Report::Unchanged {
             path: path.to_owned(),
         };
-        return Ok(answer(&report, rel, "unchanged", was_lines, current.len));
+        return Ok(answer(
+            ctx.config,
+            &report,
+            rel,
+            "unchanged",
+            was_lines,
+            current.len,
+        ));
     }
     let lines = line_count(&text);
     let replaced = match &current.bytes {
@@ -151,7 +161,9 @@ fn replace<F: HostFs + ?Sized>(
         change: old.as_ref().and_then(|f| line_change(&f.text, &text)),
         kept,
     };
-    Ok(answer(&report, rel, "updated", lines, meta.size))
+    Ok(answer(
+        ctx.config, &report, rel, "updated", lines, meta.size,
+    ))
 }
 
 /// `content` in the old file's style (SPEC W3): its encoding, its BOM, and
@@ -178,10 +190,19 @@ fn restyle(content: &str, old: Style) -> (String, Style, Kept) {
 }
 
 /// The result of a change: the report, and its facts for programs.
-pub(crate) fn answer(report: &Report, rel: &str, action: &str, lines: u64, bytes: u64) -> ToolResult {
+pub(crate) fn answer(
+    config: &Config,
+    report: &Report,
+    rel: &str,
+    action: &str,
+    lines: u64,
+    bytes: u64,
+) -> ToolResult {
+    let text = report.to_string();
+    let tokens = config.estimate_tokens(text.len() as u64);
     ToolResult::from_text(
-        report.to_string(),
-        json!({ "path": rel, "action": action, "lines": lines, "bytes": bytes }),
+        text,
+        json!({ "path": rel, "action": action, "lines": lines, "bytes": bytes, "estimated_tokens": tokens }),
     )
 }
 

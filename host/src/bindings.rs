@@ -146,4 +146,14 @@ impl host_fs::Host for StoreState {
             .map(Into::into)
             .map_err(Into::into)
     }
+
+    fn remove_file(
+        &mut self,
+        path: String,
+        precondition: host_fs::Precondition,
+    ) -> Result<(), FsError> {
+        self.sandbox
+            .remove_file(&path, &precondition.into())
+            .map_err(Into::into)
+    }
 }

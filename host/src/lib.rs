@@ -38,7 +38,7 @@ use serde_json::{Map, Value};
 use wasmtime::component::{Component, Linker};
 
 pub use engine::LoadSource;
-pub use filetools_core::args::ReadArgs;
+pub use filetools_core::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
 pub use filetools_core::{Block, HostFs, ToolResult};
 pub use sandbox::Sandbox;
 pub use session::Session;

@@ -127,6 +127,30 @@ impl Sandbox {
         Ok(())
     }
 
+    /// The current metadata of the change target `path` (`None` when it
+    /// does not exist), once `precondition` is known to hold. A symlink at
+    /// the target would be replaced by a rename, never followed out of the
+    /// sandbox; it is refused so the link is not silently lost.
+    fn check_target(
+        &self,
+        path: &Path,
+        precondition: &Precondition,
+    ) -> Result<Option<CapMetadata>, FsError> {
+        let current = match self.dir.symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => return Err(FsError::OutsideSandbox),
+            Ok(meta) if meta.is_dir() => return Err(FsError::IsADirectory),
+            Ok(meta) => Some(meta),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => None,
+            Err(err) => return Err(fs_error(err)),
+        };
+        let stamp = current.as_ref().map(|meta| (meta.len(), mtime_ns(meta)));
+        if precondition.holds(stamp, || self.sha256_of(path))? {
+            Ok(current)
+        } else {
+            Err(FsError::Conflict)
+        }
+    }
+
     fn sha256_of(&self, path: &Path) -> Result<String, FsError> {
         let mut options = OpenOptions::new();
         options.read(true).custom_flags(NONBLOCK);
@@ -217,20 +241,7 @@ impl HostFs for Sandbox {
         let path = Self::checked(path)?;
         let name = path.file_name().ok_or(FsError::IsADirectory)?;
         let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
-        // A symlink at the target is replaced by the rename, never followed
-        // out of the sandbox; refuse it so the link is not silently lost.
-        let current = match self.dir.symlink_metadata(path) {
-            Ok(meta) if meta.file_type().is_symlink() => return Err(FsError::OutsideSandbox),
-            Ok(meta) if meta.is_dir() => return Err(FsError::IsADirectory),
-            Ok(meta) => Some(meta),
-            Err(err) if err.kind() == io::ErrorKind::NotFound => None,
-            Err(err) => return Err(fs_error(err)),
-        };
-        let stamp = current.as_ref().map(|meta| (meta.len(), mtime_ns(meta)));
-        let holds = precondition.holds(stamp, || self.sha256_of(path))?;
-        if !holds {
-            return Err(FsError::Conflict);
-        }
+        let current = self.check_target(path, precondition)?;
         if let Some(parent) = parent {
             self.dir.create_dir_all(parent).map_err(fs_error)?;
         }
@@ -249,6 +260,18 @@ impl HostFs for Sandbox {
             return Err(err);
         }
         self.stat(&path.to_string_lossy())
+    }
+
+    /// `host-fs.remove-file`: checks `precondition`, then removes the file.
+    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
+        if self.read_only {
+            return Err(FsError::ReadOnly);
+        }
+        let path = Self::checked(path)?;
+        if self.check_target(path, precondition)?.is_none() {
+            return Err(FsError::NotFound);
+        }
+        self.dir.remove_file(path).map_err(fs_error)
     }
 }
 

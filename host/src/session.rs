@@ -14,7 +14,7 @@ use wasmtime_wasi::WasiCtx;
 use crate::bindings::{Filetools, StoreState, wit};
 use crate::{Definition, Inner};
 use filetools_core::ToolResult;
-use filetools_core::args::ReadArgs;
+use filetools_core::args::{EditArgs, ReadArgs, UndoArgs, WriteArgs};
 
 /// One conversation's tools.
 pub struct Session {
@@ -86,6 +86,81 @@ impl Session {
             &args,
         );
         self.finish(outcome)
+    }
+
+    /// `write` with typed arguments.
+    pub fn write(&mut self, args: &WriteArgs) -> ToolResult {
+        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        let args = wit::WriteArgs {
+            file_path: args.file_path.clone(),
+            content: args.content.clone(),
+        };
+        let outcome = self.bindings.filetools_core_tools().session().call_write(
+            &mut self.store,
+            self.handle,
+            &args,
+        );
+        self.finish(outcome)
+    }
+
+    /// `edit` with typed arguments.
+    pub fn edit(&mut self, args: &EditArgs) -> ToolResult {
+        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        let args = wit::EditArgs {
+            file_path: args.file_path.clone(),
+            edits: args
+                .edits
+                .iter()
+                .map(|op| wit::EditOp {
+                    old_string: op.old_string.clone(),
+                    new_string: op.new_string.clone(),
+                    replace_all: op.replace_all,
+                })
+                .collect(),
+        };
+        let outcome = self.bindings.filetools_core_tools().session().call_edit(
+            &mut self.store,
+            self.handle,
+            &args,
+        );
+        self.finish(outcome)
+    }
+
+    /// `undo` with typed arguments.
+    pub fn undo(&mut self, args: &UndoArgs) -> ToolResult {
+        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        let args = wit::UndoArgs {
+            file_path: args.file_path.clone(),
+        };
+        let outcome = self.bindings.filetools_core_tools().session().call_undo(
+            &mut self.store,
+            self.handle,
+            &args,
+        );
+        self.finish(outcome)
+    }
+
+    /// The session's memory (ledger, dedup records, history) as versioned
+    /// JSON; give it to [`Session::restore`] in another process.
+    pub fn save(&mut self) -> Result<String> {
+        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        let saved = self
+            .bindings
+            .filetools_core_tools()
+            .session()
+            .call_save(&mut self.store, self.handle)?;
+        Ok(saved)
+    }
+
+    /// Replaces the session's memory with a saved one; a state that is not
+    /// JSON or from an incompatible version is refused with a message.
+    pub fn restore(&mut self, state: &str) -> Result<()> {
+        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        self.bindings
+            .filetools_core_tools()
+            .session()
+            .call_restore(&mut self.store, self.handle, state)?
+            .map_err(anyhow::Error::msg)
     }
 
     /// The tool definitions.

@@ -6,6 +6,32 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result, bail};
 use serde::Deserialize;
 
+/// A change made behind the tools' back between two calls, to test that
+/// writes notice it (SPEC W2). In `calls.jsonl`:
+/// `{"external": "write" | "touch" | "same_size_same_mtime", "path": .., "text": ..}`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct External {
+    /// What to do: `write` (new content, mtime moved on), `touch` (mtime
+    /// moved on, content kept), `same_size_same_mtime` (new content of the
+    /// same size, mtime restored).
+    pub external: String,
+    /// Path inside the case's file system.
+    pub path: String,
+    /// The new content for `write` and `same_size_same_mtime`.
+    #[serde(default)]
+    pub text: String,
+}
+
+/// One line of `calls.jsonl`.
+#[derive(Debug, Clone)]
+pub enum Step {
+    /// A tool call.
+    Call(Call),
+    /// An outside change.
+    External(External),
+}
+
 /// One call of a case.
 #[derive(Debug, Clone)]
 pub struct Call {
@@ -44,8 +70,8 @@ pub struct Case {
     pub dir: PathBuf,
     /// Session config JSON (`{}` when absent).
     pub config: String,
-    /// The calls, in order.
-    pub calls: Vec<Call>,
+    /// The calls and outside changes, in order.
+    pub steps: Vec<Step>,
     /// Inputs made at test time.
     pub generated: Vec<Generated>,
 }
@@ -90,21 +116,27 @@ impl Case {
         };
         let calls_text = fs::read_to_string(dir.join("calls.jsonl"))
             .with_context(|| format!("{name}: calls.jsonl is missing"))?;
-        let mut calls = Vec::new();
+        let mut steps = Vec::new();
         for line in calls_text.lines().filter(|l| !l.trim().is_empty()) {
             let value: serde_json::Value = serde_json::from_str(line)
                 .with_context(|| format!("{name}: bad call line {line}"))?;
+            if value.get("external").is_some() {
+                let external = serde_json::from_value(value)
+                    .with_context(|| format!("{name}: bad external step {line}"))?;
+                steps.push(Step::External(external));
+                continue;
+            }
             let Some(tool) = value.get("tool").and_then(|t| t.as_str()) else {
                 bail!("{name}: call without a tool: {line}");
             };
             let arguments = value
                 .get("args")
                 .map_or_else(|| "{}".to_owned(), ToString::to_string);
-            calls.push(Call {
+            steps.push(Step::Call(Call {
                 line: line.to_owned(),
                 tool: tool.to_owned(),
                 arguments,
-            });
+            }));
         }
         let generated = match fs::read_to_string(dir.join("generate.json")) {
             Ok(text) => {
@@ -116,9 +148,22 @@ impl Case {
             name,
             dir: dir.to_path_buf(),
             config,
-            calls,
+            steps,
             generated,
         })
+    }
+
+    /// The tool calls, in order.
+    pub fn calls(&self) -> impl Iterator<Item = &Call> {
+        self.steps.iter().filter_map(|step| match step {
+            Step::Call(call) => Some(call),
+            Step::External(_) => None,
+        })
+    }
+
+    /// Where the files must stand after the calls: `fs.after/`.
+    pub fn after_dir(&self) -> PathBuf {
+        self.dir.join("fs.after")
     }
 
     /// Path of the expected transcript.
@@ -150,6 +195,51 @@ impl Case {
         }
         Ok(())
     }
+}
+
+/// Every file under `dir` with its bytes, by `/`-separated relative path.
+pub fn snapshot(dir: &Path) -> Result<Tree> {
+    let mut tree = Tree::new();
+    if dir.is_dir() {
+        collect(dir, "", &mut tree)?;
+    }
+    Ok(tree)
+}
+
+/// Files by relative path.
+pub type Tree = std::collections::BTreeMap<String, Vec<u8>>;
+
+fn collect(dir: &Path, prefix: &str, tree: &mut Tree) -> Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
+        if entry.file_type()?.is_dir() {
+            collect(&entry.path(), &path, tree)?;
+        } else {
+            tree.insert(path, fs::read(entry.path())?);
+        }
+    }
+    Ok(())
+}
+
+/// Writes `tree` into a fresh `dir`.
+pub fn write_tree(dir: &Path, tree: &Tree) -> Result<()> {
+    if dir.exists() {
+        fs::remove_dir_all(dir)?;
+    }
+    for (path, data) in tree {
+        let target = dir.join(path);
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        fs::write(target, data)?;
+    }
+    Ok(())
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<()> {

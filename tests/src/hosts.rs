@@ -1,23 +1,36 @@
-//! The hosts every case runs on. Each returns one result per call.
+//! The hosts every case runs on. Each runs a case's steps in order — tool
+//! calls, and outside changes applied to its own file system — and returns
+//! one result per call and the files as they stand afterwards.
 
+use std::fs::{self, File};
 use std::path::Path;
+use std::time::{Duration, SystemTime};
 
-use anyhow::Result;
+use anyhow::{Context as _, Result, bail};
 use filetools::{Sandbox, ToolResult, Tools};
-use filetools_core::{Config, HostFs, MemFs, Session};
+use filetools_core::{Config, MemFs, Session};
 use serde_json::{Map, Value};
 
-use crate::case::Case;
+use crate::case::{Call, Case, External, Step, Tree, snapshot};
 
 /// Chunk sizes the in-memory native run repeats each case at.
 pub const CHUNK_SIZES: [u32; 4] = [1, 7, 4096, 64 * 1024];
+
+/// What a host made of a case.
+#[derive(Debug)]
+pub struct Run {
+    /// One result per call.
+    pub results: Vec<ToolResult>,
+    /// Every file after the last step.
+    pub after: Tree,
+}
 
 /// A place a case can run.
 pub trait Host {
     /// A short name for reports.
     fn name(&self) -> String;
-    /// Runs every call of `case` against the files laid out in `root`.
-    fn run(&self, case: &Case, root: &Path) -> Result<Vec<ToolResult>>;
+    /// Runs every step of `case` against the files laid out in `root`.
+    fn run(&self, case: &Case, root: &Path) -> Result<Run>;
 }
 
 /// The session config of `case`, with `root` filled in the way the wasmtime
@@ -35,17 +48,66 @@ fn config_for(case: &Case, root: &Path) -> Result<Config> {
     Config::from_json(&Value::Object(map).to_string()).map_err(anyhow::Error::msg)
 }
 
-/// Every call of `case`, in order, on the native core.
-fn run_calls<F: HostFs>(mut session: Session<F>, case: &Case) -> Vec<ToolResult> {
-    case.calls
-        .iter()
-        .map(|call| session.call(&call.tool, &call.arguments))
-        .collect()
+/// Runs the steps of `case`: `call` answers tool calls, `external` applies
+/// outside changes.
+fn run_steps(
+    case: &Case,
+    mut call: impl FnMut(&Call) -> ToolResult,
+    mut external: impl FnMut(&External) -> Result<()>,
+) -> Result<Vec<ToolResult>> {
+    let mut results = Vec::new();
+    for step in &case.steps {
+        match step {
+            Step::Call(c) => results.push(call(c)),
+            Step::External(e) => external(e).with_context(|| format!("external step {e:?}"))?,
+        }
+    }
+    Ok(results)
+}
+
+/// Applies an outside change to the file `path` on disk.
+fn external_on_disk(root: &Path, change: &External) -> Result<()> {
+    let path = root.join(&change.path);
+    let before = fs::metadata(&path)?.modified()?;
+    let later = before + Duration::from_secs(2);
+    let set_mtime = |time: SystemTime| -> Result<()> {
+        File::options()
+            .write(true)
+            .open(&path)?
+            .set_modified(time)?;
+        Ok(())
+    };
+    match change.external.as_str() {
+        "write" => {
+            fs::write(&path, &change.text)?;
+            set_mtime(later)
+        }
+        "touch" => set_mtime(later),
+        "same_size_same_mtime" => {
+            if fs::metadata(&path)?.len() != change.text.len() as u64 {
+                bail!("same_size_same_mtime needs text of the file's size");
+            }
+            fs::write(&path, &change.text)?;
+            set_mtime(before)
+        }
+        other => bail!("unknown external step {other:?}"),
+    }
+}
+
+/// Applies an outside change to `fs`.
+fn external_in_memory(fs: &MemFs, change: &External) -> Result<()> {
+    match change.external.as_str() {
+        "write" => fs.add_file(&change.path, change.text.as_bytes()),
+        "touch" => fs.touch(&change.path),
+        "same_size_same_mtime" => fs.replace_keeping_mtime(&change.path, change.text.as_bytes()),
+        other => bail!("unknown external step {other:?}"),
+    }
+    Ok(())
 }
 
 /// Loads every file under `dir` into `fs`, paths relative to `dir`.
 fn load_tree(fs: &MemFs, dir: &Path, prefix: &str) -> Result<()> {
-    for entry in std::fs::read_dir(dir)? {
+    for entry in fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let path = if prefix.is_empty() {
@@ -57,7 +119,7 @@ fn load_tree(fs: &MemFs, dir: &Path, prefix: &str) -> Result<()> {
             fs.add_dir(&path);
             load_tree(fs, &entry.path(), &path)?;
         } else {
-            fs.add_file(&path, &std::fs::read(entry.path())?);
+            fs.add_file(&path, &fs::read(entry.path())?);
         }
     }
     Ok(())
@@ -72,9 +134,17 @@ impl Host for Native {
         "native".into()
     }
 
-    fn run(&self, case: &Case, root: &Path) -> Result<Vec<ToolResult>> {
-        let session = Session::new(config_for(case, root)?, Sandbox::open(root, false)?);
-        Ok(run_calls(session, case))
+    fn run(&self, case: &Case, root: &Path) -> Result<Run> {
+        let mut session = Session::new(config_for(case, root)?, Sandbox::open(root, false)?);
+        let results = run_steps(
+            case,
+            |call| session.call(&call.tool, &call.arguments),
+            |change| external_on_disk(root, change),
+        )?;
+        Ok(Run {
+            results,
+            after: snapshot(root)?,
+        })
     }
 }
 
@@ -91,12 +161,21 @@ impl Host for NativeMemory {
         format!("native-memory-chunk-{}", self.chunk)
     }
 
-    fn run(&self, case: &Case, root: &Path) -> Result<Vec<ToolResult>> {
+    fn run(&self, case: &Case, root: &Path) -> Result<Run> {
         let fs = MemFs::new();
         load_tree(&fs, root, "")?;
         let mut config = config_for(case, root)?;
         config.chunk_bytes = self.chunk;
-        Ok(run_calls(Session::new(config, fs), case))
+        let mut session = Session::new(config, &fs);
+        let results = run_steps(
+            case,
+            |call| session.call(&call.tool, &call.arguments),
+            |change| external_in_memory(&fs, change),
+        )?;
+        Ok(Run {
+            results,
+            after: fs.files(),
+        })
     }
 }
 
@@ -109,17 +188,21 @@ impl Host for Wasmtime {
         "wasmtime".into()
     }
 
-    fn run(&self, case: &Case, root: &Path) -> Result<Vec<ToolResult>> {
+    fn run(&self, case: &Case, root: &Path) -> Result<Run> {
         let tools = Tools::builder()
             .root(root)
             .config_json(&case.config)?
             .build()?;
         let mut session = tools.session()?;
-        Ok(case
-            .calls
-            .iter()
-            .map(|call| session.call(&call.tool, &call.arguments))
-            .collect())
+        let results = run_steps(
+            case,
+            |call| session.call(&call.tool, &call.arguments),
+            |change| external_on_disk(root, change),
+        )?;
+        Ok(Run {
+            results,
+            after: snapshot(root)?,
+        })
     }
 }
 

@@ -5,12 +5,30 @@ use std::fmt::Write as _;
 
 use filetools::{Block, ToolResult};
 
-use crate::case::Case;
+use crate::case::{Case, Step};
 
-/// Renders `results` (one per call of `case`).
+/// Renders `results` (one per call of `case`), with the outside changes
+/// between them.
 pub fn render(case: &Case, results: &[ToolResult]) -> String {
     let mut out = String::new();
-    for (n, (call, result)) in case.calls.iter().zip(results).enumerate() {
+    let mut results = results.iter().enumerate();
+    for step in &case.steps {
+        let call = match step {
+            Step::Call(call) => call,
+            Step::External(change) => {
+                let _ = writeln!(
+                    out,
+                    "### outside change: {} {} ({} bytes)\n",
+                    change.external,
+                    change.path,
+                    change.text.len()
+                );
+                continue;
+            }
+        };
+        let Some((n, result)) = results.next() else {
+            break;
+        };
         let _ = writeln!(out, "### call {}: {}", n + 1, call.line);
         let status = if result.is_error { "error" } else { "ok" };
         let _ = writeln!(out, "### {status}; metadata: {}", result.metadata);

@@ -1,11 +1,13 @@
 //! Runs every case under `tests/cases/` on every host and compares the
-//! transcripts with `expected.txt` and with each other. `FILETOOLS_BLESS=1`
-//! rewrites the expectations from the wasmtime host (review the diff!).
+//! transcripts with `expected.txt` and with each other, and the files left
+//! behind with `fs.after/` (or, without one, with the files the case started
+//! from: nothing may change). `FILETOOLS_BLESS=1` rewrites the expectations
+//! from the wasmtime host (review the diff!).
 
 use std::collections::BTreeMap;
 use std::fs;
 
-use filetools_tests::case::{self, Case};
+use filetools_tests::case::{self, Case, Tree};
 use filetools_tests::{hosts, transcript};
 
 fn bless() -> bool {
@@ -21,11 +23,35 @@ fn every_case_gives_the_same_transcript_on_every_host() {
     let mut failures = Vec::new();
     for case in &cases {
         let reference = run_case(case, &hosts, &mut ran, &mut failures);
-        let Some(reference) = reference else { continue };
+        let Some((reference, initial, after)) = reference else {
+            continue;
+        };
         let expected_path = case.expected_path();
         if bless() {
             fs::write(&expected_path, &reference).expect("write expected.txt");
+            if after == initial {
+                let _ = fs::remove_dir_all(case.after_dir());
+            } else {
+                case::write_tree(&case.after_dir(), &after).expect("write fs.after");
+            }
             continue;
+        }
+        let expected_after = if case.after_dir().is_dir() {
+            case::snapshot(&case.after_dir()).expect("read fs.after")
+        } else {
+            initial
+        };
+        if after != expected_after {
+            failures.push(format!(
+                "{}: files after the calls differ from {}\n{}",
+                case.name,
+                if case.after_dir().is_dir() {
+                    "fs.after/"
+                } else {
+                    "the files the case started from"
+                },
+                tree_difference(&expected_after, &after)
+            ));
         }
         match fs::read_to_string(&expected_path) {
             Ok(expected) if expected == reference => {}
@@ -49,24 +75,29 @@ fn every_case_gives_the_same_transcript_on_every_host() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// Runs `case` on every host; returns the reference transcript, the files
+/// the case started from, and the files the reference host left.
 fn run_case(
     case: &Case,
     hosts: &[Box<dyn hosts::Host>],
     ran: &mut BTreeMap<String, Vec<String>>,
     failures: &mut Vec<String>,
-) -> Option<String> {
-    let mut reference: Option<(String, String)> = None;
+) -> Option<(String, Tree, Tree)> {
+    let mut reference: Option<(String, String, Tree)> = None;
+    let mut initial = Tree::new();
     for host in hosts {
         let root = case::scratch(&format!("{}-{}", host.name(), case.name.replace('/', "-")));
         case.lay_out(&root).expect("lay out case files");
-        let results = match host.run(case, &root) {
-            Ok(results) => results,
+        initial = case::snapshot(&root).expect("snapshot case files");
+        let run = match host.run(case, &root) {
+            Ok(run) => run,
             Err(err) => {
                 failures.push(format!("{} on {}: {err:#}", case.name, host.name()));
                 continue;
             }
         };
         let _ = fs::remove_dir_all(&root);
+        let results = run.results;
         let budget = budget_bytes(case);
         for (n, result) in results.iter().enumerate() {
             let len = result.text().len() as u64;
@@ -82,17 +113,49 @@ fn run_case(
         ran.entry(host.name()).or_default().push(case.name.clone());
         let text = transcript::render(case, &results);
         match &reference {
-            None => reference = Some((host.name(), text)),
-            Some((name, expected)) if *expected != text => failures.push(format!(
-                "{}: {} differs from {name}\n{}",
-                case.name,
-                host.name(),
-                first_difference(expected, &text)
-            )),
+            None => reference = Some((host.name(), text, run.after)),
+            Some((name, expected, after)) => {
+                if *expected != text {
+                    failures.push(format!(
+                        "{}: {} differs from {name}\n{}",
+                        case.name,
+                        host.name(),
+                        first_difference(expected, &text)
+                    ));
+                }
+                if *after != run.after {
+                    failures.push(format!(
+                        "{}: {} left other files than {name}\n{}",
+                        case.name,
+                        host.name(),
+                        tree_difference(after, &run.after)
+                    ));
+                }
+            }
+        }
+    }
+    reference.map(|(_, text, after)| (text, initial, after))
+}
+
+/// The first file that differs between two trees, for a failure message.
+fn tree_difference(expected: &Tree, actual: &Tree) -> String {
+    for (path, data) in expected {
+        match actual.get(path) {
+            None => return format!("  {path}: missing"),
+            Some(other) if other != data => {
+                return format!(
+                    "  {path}: expected {:?}, got {:?}",
+                    String::from_utf8_lossy(&data[..data.len().min(200)]),
+                    String::from_utf8_lossy(&other[..other.len().min(200)])
+                );
+            }
             Some(_) => {}
         }
     }
-    reference.map(|(_, text)| text)
+    match actual.keys().find(|path| !expected.contains_key(*path)) {
+        Some(path) => format!("  {path}: not expected"),
+        None => "  (no difference)".to_owned(),
+    }
 }
 
 /// The case's output budget in bytes: no answer may exceed it (SPEC R2).

@@ -147,8 +147,8 @@ mod tests {
 
     #[test]
     fn one_pair_or_a_list() {
-        let one = EditArgs::from_json(r#"{"file_path":"a","old_string":"x","new_string":"y"}"#)
-            .unwrap();
+        let one =
+            EditArgs::from_json(r#"{"file_path":"a","old_string":"x","new_string":"y"}"#).unwrap();
         assert_eq!(
             one.edits,
             vec![EditOp {
@@ -170,9 +170,15 @@ mod tests {
         let both = EditArgs::from_json(
             r#"{"file_path":"a","old_string":"x","new_string":"y","edits":[{"old_string":"x","new_string":"y"}]}"#,
         );
-        assert!(matches!(both, Err(ToolError::InvalidArgument { name: "edits", .. })));
+        assert!(matches!(
+            both,
+            Err(ToolError::InvalidArgument { name: "edits", .. })
+        ));
         let empty = EditArgs::from_json(r#"{"file_path":"a","edits":[]}"#);
-        assert!(matches!(empty, Err(ToolError::InvalidArgument { name: "edits", .. })));
+        assert!(matches!(
+            empty,
+            Err(ToolError::InvalidArgument { name: "edits", .. })
+        ));
     }
 
     #[test]
@@ -201,6 +207,12 @@ mod tests {
             r#"{"file_path":"a","old_string":"x","new_string":"y","replace_all":"yes"}"#,
         )
         .unwrap_err();
-        assert!(matches!(err, ToolError::InvalidArgument { name: "replace_all", .. }));
+        assert!(matches!(
+            err,
+            ToolError::InvalidArgument {
+                name: "replace_all",
+                ..
+            }
+        ));
     }
 }

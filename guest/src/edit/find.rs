@@ -150,7 +150,13 @@ fn folded(
         Level::Quotes => Tolerance::Quotes,
         Level::Typography => Tolerance::Typography,
     };
-    decide(spans, with, replace_all, level == Level::Typography, with_note(vec![kind], note))
+    decide(
+        spans,
+        with,
+        replace_all,
+        level == Level::Typography,
+        with_note(vec![kind], note),
+    )
 }
 
 fn by_lines(view: &str, old: &str, new: &str, note: Option<Tolerance>) -> Step {

@@ -64,7 +64,9 @@ fn reindent(new: &str, shift: &Shift) -> String {
                 out.push_str(extra);
                 out.push_str(line);
             }
-            Shift::Shallower(extra) => out.push_str(line.strip_prefix(extra.as_str()).unwrap_or(line)),
+            Shift::Shallower(extra) => {
+                out.push_str(line.strip_prefix(extra.as_str()).unwrap_or(line));
+            }
         }
     }
     out
@@ -145,11 +147,21 @@ mod tests {
     #[test]
     fn indentation_is_shifted_consistently() {
         let view = "fn a() {\n        let x = 1;\n        let y = 2;\n}\n";
-        let found = find(view, "    let x = 1;\n    let y = 2;\n", "    let x = 3;\n    if x {\n        go();\n    }\n");
+        let found = find(
+            view,
+            "    let x = 1;\n    let y = 2;\n",
+            "    let x = 3;\n    if x {\n        go();\n    }\n",
+        );
         assert_eq!(found.len(), 1);
         let m = &found[0];
-        assert_eq!(&view[m.span.0..m.span.1], "        let x = 1;\n        let y = 2;\n");
-        assert_eq!(m.replacement, "        let x = 3;\n        if x {\n            go();\n        }\n");
+        assert_eq!(
+            &view[m.span.0..m.span.1],
+            "        let x = 1;\n        let y = 2;\n"
+        );
+        assert_eq!(
+            m.replacement,
+            "        let x = 3;\n        if x {\n            go();\n        }\n"
+        );
         assert_eq!(m.notes, vec![Tolerance::Indentation]);
     }
 

@@ -31,7 +31,7 @@ use crate::commit::{Commit, Replaced, commit};
 use crate::decode::Encoding;
 use crate::error::ToolError;
 use crate::fs::HostFs;
-use crate::guard;
+use crate::guard::{self, Current};
 use crate::ledger::Coverage;
 use crate::path::resolve_arg;
 use crate::refusal::{At, Refusal};
@@ -50,22 +50,20 @@ pub(crate) fn run<F: HostFs + ?Sized>(
 ) -> Result<ToolResult, ToolError> {
     let path = args.file_path.as_str();
     let rel = resolve_arg(ctx.config, path)?;
-    let ops: Vec<EditOp> = args.edits.iter().map(lf_op).collect();
+    let ops = checked_ops(args)?;
     let count = ops.len();
-    for (n, op) in ops.iter().enumerate() {
-        if op.old_string == op.new_string {
-            let at = At {
-                index: n + 1,
-                count,
-            };
-            return Err(Refusal::SameStrings { at }.into());
-        }
-    }
     let Some(meta) = guard::stat_target(ctx.fs, &rel, path)? else {
         let Some((first, rest)) = ops.split_first().filter(|(f, _)| f.old_string.is_empty()) else {
             return Err(Refusal::NoFile { path: path.into() }.into());
         };
-        let applied = apply(&first.new_string, false, rest, 1, count, path, Coverage::default())?;
+        let applied = apply(
+            &first.new_string,
+            false,
+            rest,
+            At { index: 1, count },
+            path,
+            Coverage::default(),
+        )?;
         return create(ctx, &rel, path, &applied.view.file_text(), Tool::Edit);
     };
     let max = ctx.config.max_edit_bytes;
@@ -74,13 +72,17 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     }
     let current = guard::load(ctx.fs, &rel, path, meta, ctx.config.chunk_bytes, max)?;
     let record = guard::fresh(ctx.state.ledger.get(&rel), &current, path, Tool::Edit)?.clone();
-    let bytes = current.bytes.as_deref().ok_or_else(|| too_large(path, current.len, max))?;
+    let bytes = current
+        .bytes
+        .as_deref()
+        .ok_or_else(|| too_large(path, current.len, max))?;
     let file = TextFile::decode(bytes).map_err(|err| Refusal::NotText {
         path: path.to_owned(),
         encoding: err.encoding.name(),
         offset: err.offset,
     })?;
-    let (start_text, ops_left, skipped) = match ops.split_first() {
+    // An empty old_string fills an empty file, then the rest apply.
+    let (start_text, ops_left, done) = match ops.split_first() {
         Some((first, rest)) if first.old_string.is_empty() => {
             if !file.text.is_empty() {
                 return Err(Refusal::FileNotEmpty {
@@ -93,22 +95,30 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         }
         _ => (file.text.clone(), ops.as_slice(), 0),
     };
+    let done = At { index: done, count };
     let applied = apply(
         &start_text,
         file.style.crlf_dominant,
         ops_left,
-        skipped,
-        count,
+        done,
         path,
         record.seen.clone(),
     )?;
-    if applied.replacements == 0 && skipped == 0 {
+    if applied.replacements == 0 && done.index == 0 {
         let line = applied.already.first().map_or(1, |&(_, line)| line);
         let report = Report::AlreadyApplied {
             path: path.to_owned(),
             line,
         };
-        return Ok(answer(&report, &rel, "already_applied", line_count(&file.text), current.len));
+        let lines = line_count(&file.text);
+        return Ok(answer(
+            ctx.config,
+            &report,
+            &rel,
+            "already_applied",
+            lines,
+            current.len,
+        ));
     }
     if let Some(&(index, line)) = applied.already.first() {
         return Err(Refusal::PartlyApplied {
@@ -118,23 +128,64 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         }
         .into());
     }
+    let full = record.full();
+    save(ctx, &rel, path, &current, file.style, full, applied)
+}
+
+/// The edits of `args` with LF line ends, refusing an empty list and an
+/// edit that would change nothing (SPEC E6) before any I/O.
+fn checked_ops(args: &EditArgs) -> Result<Vec<EditOp>, ToolError> {
+    let ops: Vec<EditOp> = args.edits.iter().map(lf_op).collect();
+    if ops.is_empty() {
+        return Err(ToolError::InvalidArgument {
+            tool: Tool::Edit,
+            name: "edits",
+            expected: "a non-empty list of {old_string, new_string, replace_all?} objects",
+            got: "[]".to_owned(),
+        });
+    }
+    let count = ops.len();
+    match ops.iter().position(|op| op.old_string == op.new_string) {
+        Some(n) => Err(Refusal::SameStrings {
+            at: At {
+                index: n + 1,
+                count,
+            },
+        }
+        .into()),
+        None => Ok(ops),
+    }
+}
+
+/// Writes the edited text in the file's style and answers with the changed
+/// lines.
+fn save<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    rel: &str,
+    path: &str,
+    current: &Current,
+    old_style: Style,
+    full: bool,
+    applied: Applied,
+) -> Result<ToolResult, ToolError> {
     let new_text = applied.view.file_text();
-    let style = Style::of_text(&new_text, file.style.encoding, file.style.bom);
+    let style = Style::of_text(&new_text, old_style.encoding, old_style.bom);
     let new_bytes = style.encode(&new_text);
     let lines = line_count(&new_text);
-    let mut seen = applied.seen;
-    if record.full() {
-        seen = Coverage::all(lines);
-    }
+    let seen = if full {
+        Coverage::all(lines)
+    } else {
+        applied.seen
+    };
     let meta = commit(
         ctx,
         Commit {
-            rel: &rel,
+            rel,
             path,
             tool: Tool::Edit,
             bytes: &new_bytes,
             precondition: current.precondition(),
-            replaced: Replaced::Bytes(bytes),
+            replaced: Replaced::Bytes(current.bytes.as_deref().unwrap_or_default()),
             seen,
             total_lines: lines,
             style,
@@ -145,9 +196,13 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         replacements: applied.replacements,
         lines,
         tolerance: applied.notes,
-        snippet: snippet::render(&applied.view.text, &applied.regions, ctx.config.max_line_chars),
+        snippet: snippet::render(
+            &applied.view.text,
+            &applied.regions,
+            ctx.config.max_line_chars,
+        ),
     };
-    let mut result = answer(&report, &rel, "edited", lines, meta.size);
+    let mut result = answer(ctx.config, &report, rel, "edited", lines, meta.size);
     result.metadata["replacements"] = json!(applied.replacements);
     if style.encoding != Encoding::Utf8 {
         result.metadata["encoding"] = json!(style.encoding);
@@ -184,20 +239,20 @@ struct Applied {
     already: Vec<(usize, u64)>,
 }
 
-/// Applies `ops` (numbered from `skipped + 1` of `count`) to `text` in order;
-/// the first that cannot apply refuses the whole list.
+/// Applies `ops` to `text` in order, numbering them after the `done.index`
+/// edits of `done.count` already made; the first that cannot apply refuses
+/// the whole list.
 fn apply(
     text: &str,
     crlf: bool,
     ops: &[EditOp],
-    skipped: usize,
-    count: usize,
+    done: At,
     path: &str,
     seen: Coverage,
 ) -> Result<Applied, Refusal> {
     let mut applied = Applied {
         view: View::new(text),
-        regions: if skipped > 0 {
+        regions: if done.index > 0 {
             vec![(0, text.len())]
         } else {
             Vec::new()
@@ -209,8 +264,8 @@ fn apply(
     };
     for (n, op) in ops.iter().enumerate() {
         let at = At {
-            index: skipped + n + 1,
-            count,
+            index: done.index + n + 1,
+            count: done.count,
         };
         if op.old_string.is_empty() {
             return Err(Refusal::FileNotEmpty {
@@ -227,9 +282,10 @@ fn apply(
                     let added = with.matches('\n').count() as u64 + 1;
                     applied.seen.replace(first, removed, added);
                 }
-                let placed = applied
-                    .view
-                    .replace(&found.spans, &found.with, crlf, &mut applied.regions);
+                let placed =
+                    applied
+                        .view
+                        .replace(&found.spans, &found.with, crlf, &mut applied.regions);
                 applied.regions.extend(placed);
                 applied.regions.sort_unstable();
                 applied.replacements += found.spans.len();
@@ -253,6 +309,7 @@ fn apply(
                 return Err(Refusal::Ambiguous {
                     path: path.to_owned(),
                     at,
+                    count: starts.len(),
                     lines: starts.iter().map(|&s| index.line_of(s)).collect(),
                     tolerant,
                 });
@@ -263,4 +320,5 @@ fn apply(
 }
 
 #[cfg(test)]
+#[expect(clippy::format_collect, reason = "test inputs; speed does not matter")]
 mod tests;

@@ -77,7 +77,11 @@ fn why(file: &str, old: &str) -> Why {
 #[expect(clippy::cast_precision_loss, reason = "line counts are small")]
 pub(crate) fn nearest(view: &str, old: &str) -> Option<Nearest> {
     let old_lines: Vec<&str> = old.strip_suffix('\n').unwrap_or(old).split('\n').collect();
-    let file_lines: Vec<&str> = view.strip_suffix('\n').unwrap_or(view).split('\n').collect();
+    let file_lines: Vec<&str> = view
+        .strip_suffix('\n')
+        .unwrap_or(view)
+        .split('\n')
+        .collect();
     if view.is_empty() || old.trim().is_empty() {
         return None;
     }
@@ -99,7 +103,14 @@ pub(crate) fn nearest(view: &str, old: &str) -> Option<Nearest> {
     let mut best: Option<(f64, usize)> = None;
     for j in starts {
         let total: f64 = (0..n)
-            .map(|i| similarity(file_lines[j + i], old_lines[i], &file_words[j + i], &old_words[i]))
+            .map(|i| {
+                similarity(
+                    file_lines[j + i],
+                    old_lines[i],
+                    &file_words[j + i],
+                    &old_words[i],
+                )
+            })
             .sum();
         let score = total / old_lines.len() as f64;
         if best.is_none_or(|(b, _)| score > b) {
@@ -130,7 +141,11 @@ mod tests {
 
     #[test]
     fn a_changed_word_is_found_with_its_line() {
-        let n = nearest(FILE, "    let total = add(1, 3);\n    println!(\"{total}\");").unwrap();
+        let n = nearest(
+            FILE,
+            "    let total = add(1, 3);\n    println!(\"{total}\");",
+        )
+        .unwrap();
         assert_eq!((n.first, n.last, n.line, n.why), (2, 3, 2, Why::Text));
         assert_eq!(n.file_text, "    let total = add(1, 2);");
     }
@@ -141,7 +156,11 @@ mod tests {
         assert_eq!(n.why, Why::Indentation);
         let n = nearest(FILE, "    let total = add(1,2);").unwrap();
         assert_eq!(n.why, Why::Spacing);
-        let n = nearest(FILE, "2\t    let total = add(1, 2);\n3\t    println!(\"{total}\");").unwrap();
+        let n = nearest(
+            FILE,
+            "2\t    let total = add(1, 2);\n3\t    println!(\"{total}\");",
+        )
+        .unwrap();
         assert_eq!(n.why, Why::LineNumbers);
     }
 

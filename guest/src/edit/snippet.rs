@@ -4,6 +4,8 @@
 //! answer says which offset shows the rest, so the model need not re-read
 //! the file to see what it did.
 
+use std::fmt::Write as _;
+
 use crate::edit::view::LineIndex;
 use crate::notice::{CutMarker, Total};
 use crate::read::{cut::cut_point, gutter};
@@ -74,16 +76,18 @@ pub(crate) fn render(text: &str, regions: &[(usize, usize)], max_chars: u64) -> 
         }
     }
     if let Some(from) = hidden_from {
-        out.push_str(&format!(
-            "[more changes below line {}; read offset={from} to see them]\n",
+        let _ = writeln!(
+            out,
+            "[more changes below line {}; read offset={from} to see them]",
             from - 1
-        ));
+        );
     }
     out.pop();
     out
 }
 
 #[cfg(test)]
+#[expect(clippy::format_collect, reason = "test inputs; speed does not matter")]
 mod tests {
     use super::*;
 
@@ -115,7 +119,10 @@ mod tests {
     fn the_rest_is_named_when_over_the_cap() {
         let text: String = (1..=200).map(|n| format!("l{n}\n")).collect();
         let out = render(&text, &[(0, text.len())], 2000);
-        assert!(out.ends_with("[more changes below line 60; read offset=61 to see them]"), "{out}");
+        assert!(
+            out.ends_with("[more changes below line 60; read offset=61 to see them]"),
+            "{out}"
+        );
     }
 
     #[test]

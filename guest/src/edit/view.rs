@@ -56,9 +56,9 @@ impl View {
         let mut crlf = Vec::with_capacity(self.crlf.len());
         let mut flags = self.crlf.iter().copied().peekable();
         let mut placed = Vec::with_capacity(spans.len());
-        let mut from = 0;
+        let mut from: usize = 0;
         for (&(start, end), new) in spans.iter().zip(with) {
-            let shift = text.len() as isize - from as isize;
+            let shift = text.len().cast_signed() - from.cast_signed();
             while let Some(&at) = flags.peek() {
                 if at >= start {
                     break;
@@ -78,7 +78,7 @@ impl View {
             placed.push((begin, text.len()));
             from = end;
         }
-        let shift = text.len() as isize - from as isize;
+        let shift = text.len().cast_signed() - from.cast_signed();
         crlf.extend(flags.map(|at| at.saturating_add_signed(shift)));
         text.push_str(&self.text[from..]);
         for region in regions.iter_mut() {
@@ -105,7 +105,7 @@ fn moved(at: usize, spans: &[(usize, usize)], placed: &[(usize, usize)], end: bo
         if at < stop {
             return if end { new_stop } else { new_start };
         }
-        shift = new_stop as isize - stop as isize;
+        shift = new_stop.cast_signed() - stop.cast_signed();
     }
     at.saturating_add_signed(shift)
 }
@@ -159,7 +159,10 @@ mod tests {
     #[test]
     fn lines_are_counted_from_one() {
         let index = LineIndex::new("a\nb\nc");
-        let lines: Vec<u64> = [0, 1, 2, 4, 99].iter().map(|&at| index.line_of(at)).collect();
+        let lines: Vec<u64> = [0, 1, 2, 4, 99]
+            .iter()
+            .map(|&at| index.line_of(at))
+            .collect();
         assert_eq!(lines, vec![1, 1, 2, 3, 3]);
     }
 }

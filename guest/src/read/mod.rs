@@ -55,7 +55,8 @@ pub(crate) struct Observation {
     pub total: Option<u64>,
     /// Encoding, BOM and line endings, as far as scanned.
     pub style: Style,
-    /// Whether file content was shown (a repeat may be answered by a stub).
+    /// Whether file content worth a stub was shown: a repeat may then be
+    /// answered by one (SPEC R7).
     pub content: bool,
 }
 
@@ -180,6 +181,7 @@ pub(crate) fn read_target<F: HostFs + ?Sized>(
     }
     meta.estimated_tokens = config.estimate_tokens(text.len() as u64);
     observation.lines = meta.first_line.zip(meta.last_line);
+    observation.content &= text.len() >= crate::ledger::DEDUP_MIN_BYTES;
     observation.total = meta.total_lines;
     let metadata = serde_json::to_value(&meta).unwrap_or_default();
     Ok((ToolResult::from_text(text, metadata), observation))

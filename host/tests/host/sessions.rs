@@ -12,9 +12,12 @@ use crate::{read_args, root_and_outside, scratch, tools};
 fn raw_and_typed_reads_agree() {
     let (root, _) = root_and_outside("session-typed");
     std::fs::write(root.join("a.txt"), "1\n2\n3\n").unwrap();
-    let mut session = tools(&root).session().unwrap();
-    let raw = session.call("read", r#"{"file_path":"a.txt","offset":"2","limit":1}"#);
-    let typed = session.read(&ReadArgs {
+    let tools = tools(&root);
+    let raw = tools
+        .session()
+        .unwrap()
+        .call("read", r#"{"file_path":"a.txt","offset":"2","limit":1}"#);
+    let typed = tools.session().unwrap().read(&ReadArgs {
         file_path: "a.txt".into(),
         offset: Some(2),
         limit: Some(1),

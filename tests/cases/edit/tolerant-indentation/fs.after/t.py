@@ -1,0 +1,4 @@
+class A:
+    def f(self):
+        x = 2
+        return x * x
