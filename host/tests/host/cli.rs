@@ -2,47 +2,26 @@
 //! as soon as it is read (the test waits for each answer before sending the
 //! next call); `read` prints what the model would see.
 
-use std::io::{BufRead as _, BufReader, Write as _};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
-use crate::root_and_outside;
-
-const BIN: &str = env!("CARGO_BIN_EXE_filetools");
+use crate::{BIN, SessionProcess, root_and_outside};
 
 #[test]
 fn session_answers_each_line_at_once_in_the_protocol_shape() {
     let (root, _) = root_and_outside("cli-session");
     std::fs::write(root.join("x.txt"), "a\nb\nc\n").unwrap();
-    let mut child = Command::new(BIN)
-        .args(["session", "--root"])
-        .arg(&root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let calls = [
+    let mut session = SessionProcess::start(&root);
+    let answers: Vec<_> = [
         r#"{"tool":"read","args":{"file_path":"x.txt","offset":2,"limit":1}}"#,
-        "",
         "this is not json",
         r#"{"tool":"read","args":{"file_path":"missing.txt"}}"#,
-    ];
-    let mut answers = Vec::new();
-    for call in calls {
-        writeln!(stdin, "{call}").unwrap();
-        stdin.flush().unwrap();
-        if call.is_empty() {
-            continue;
-        }
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
-        answers.push(serde_json::from_str::<Value>(&line).unwrap());
-    }
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    ]
+    .into_iter()
+    .map(|line| session.send(line))
+    .collect();
+    session.finish();
     let first = &answers[0];
     assert_eq!(first["isError"], false);
     assert_eq!(first["content"][0]["type"], "text");

@@ -2,24 +2,43 @@
 //!
 //! ```text
 //! filetools session --root DIR [--read-only] [--config JSON]
-//! filetools read PATH [--offset N] [--limit N] [--char-offset N] [--root DIR] [--json] [--config JSON]
+//! filetools read PATH [--offset N] [--limit N] [--char-offset N] [COMMON]
+//! filetools write PATH [--content TEXT | --content-file FILE] [COMMON]
+//! filetools edit PATH (--old TEXT --new TEXT [--replace-all] | --edits JSON) [COMMON]
+//! filetools undo PATH [COMMON]
 //! filetools imports
+//! COMMON: [--root DIR] [--state FILE] [--config JSON] [--json]
 //! ```
 
 mod args;
+mod edit;
 mod imports;
+mod oneshot;
 mod read;
 mod session;
+mod undo;
+mod write;
 
+use std::path::Path;
 use std::process::ExitCode;
+
+use anyhow::Result;
+use filetools::{Builder, Tools};
 
 const USAGE: &str = "\
 usage:
   filetools session --root DIR [--read-only] [--config JSON]
       one JSON call per stdin line: {\"tool\": \"read\", \"args\": {...}}
       one JSON result per stdout line: {\"content\": [...], \"isError\": false, \"structuredContent\": {...}}
-  filetools read PATH [--offset N] [--limit N] [--char-offset N] [--root DIR] [--json] [--config JSON]
-      reads a file once; --root defaults to the current directory
+  filetools read PATH [--offset N] [--limit N] [--char-offset N] [COMMON]
+  filetools write PATH [--content TEXT | --content-file FILE] [COMMON]
+      (without either, the content is read from stdin)
+  filetools edit PATH (--old TEXT --new TEXT [--replace-all] | --edits JSON) [COMMON]
+  filetools undo PATH [COMMON]
+      one call each; exit status 1 when the result is an error
+      COMMON: [--root DIR] [--state FILE] [--config JSON] [--json]
+      --root defaults to the current directory; --state FILE keeps the
+      session (what was read, dedup, undo history) between invocations
   filetools imports
       lists the component's imports and checks them against the allowed set";
 
@@ -34,6 +53,9 @@ fn main() -> ExitCode {
     let outcome = match command.as_str() {
         "session" => session::run(argv),
         "read" => read::run(argv),
+        "write" => write::run(argv),
+        "edit" => edit::run(argv),
+        "undo" => undo::run(argv),
         "imports" => imports::run(),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
@@ -52,4 +74,17 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Set to `0` to turn the dedup stub off for every session the CLI opens
+/// (the emergency switch every cache should have).
+const DEDUP_ENV: &str = "FILETOOLS_DEDUP";
+
+/// A builder rooted at `root`, with the environment's switches applied.
+pub fn builder(root: &Path) -> Result<Builder> {
+    let builder = Tools::builder().root(root);
+    if std::env::var(DEDUP_ENV).is_ok_and(|v| v == "0") {
+        return builder.config_json(r#"{"dedup": false}"#);
+    }
+    Ok(builder)
 }

@@ -7,7 +7,7 @@ use std::io::{BufRead as _, Write as _};
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
-use filetools::{ToolResult, Tools};
+use filetools::ToolResult;
 use serde_json::Value;
 
 use crate::args::Args;
@@ -15,9 +15,7 @@ use crate::args::Args;
 pub fn run(argv: Vec<String>) -> Result<ExitCode> {
     let args = Args::parse(argv, &["root", "config"], &["read-only"])?;
     let root = args.value("root").context("session needs --root DIR")?;
-    let mut builder = Tools::builder()
-        .root(root)
-        .read_only(args.switch("read-only"));
+    let mut builder = crate::builder(root.as_ref())?.read_only(args.switch("read-only"));
     if let Some(config) = args.value("config") {
         builder = builder.config_json(config)?;
     }
