@@ -20,6 +20,7 @@ use serde_json::Value;
 pub const BIN: &str = env!("CARGO_BIN_EXE_filetools");
 
 /// A running `filetools session`, one call and one answer at a time.
+#[derive(Debug)]
 pub struct SessionProcess {
     child: Child,
     stdin: Option<ChildStdin>,
