@@ -1,6 +1,8 @@
 //! `cargo xtask demo`: builds the CLI and shows it paging real files — a
 //! 200,000-line log and a 600 KB one-line JSON file — the way a model would,
-//! each step following the continuation the previous answer gave.
+//! each step following the continuation the previous answer gave; then an
+//! edit refused before a read, made after it (the file's CRLF endings and
+//! curly quotes kept), and undone, one command each with `--state`.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -47,6 +49,30 @@ pub fn run() -> Result<()> {
         ],
     ];
     for args in steps {
+        show(&bin, &dir, args)?;
+    }
+    std::fs::write(
+        dir.join("notes.md"),
+        "# Notes\r\nStatus: \u{201c}draft\u{201d}\r\nOwner: ann\r\n",
+    )?;
+    let _ = std::fs::remove_file(dir.join("session.json"));
+    let edit = [
+        "edit",
+        "notes.md",
+        "--old",
+        "Status: \"draft\"",
+        "--new",
+        "Status: \"final\"",
+        "--state",
+        "session.json",
+    ];
+    let changes: [&[&str]; 4] = [
+        &edit,
+        &["read", "notes.md", "--state", "session.json"],
+        &edit,
+        &["undo", "notes.md", "--state", "session.json"],
+    ];
+    for args in changes {
         show(&bin, &dir, args)?;
     }
     println!(
@@ -103,7 +129,17 @@ fn write_files(dir: &Path) -> Result<()> {
 }
 
 fn show(bin: &Path, dir: &Path, args: &[&str]) -> Result<()> {
-    println!("$ filetools {}", args.join(" "));
+    let shown: Vec<String> = args
+        .iter()
+        .map(|arg| {
+            if arg.contains([' ', '"']) {
+                format!("'{arg}'")
+            } else {
+                (*arg).to_owned()
+            }
+        })
+        .collect();
+    println!("$ filetools {}", shown.join(" "));
     let output = Command::new(bin).args(args).current_dir(dir).output()?;
     if !output.status.success() && output.status.code() != Some(1) {
         bail!(
