@@ -56,7 +56,9 @@ pub struct Config {
     pub cwd: String,
     /// Answer an unchanged repeat of a read with a short stub (SPEC R7).
     pub dedup: bool,
-    /// Largest file an edit loads into memory.
+    /// Largest file an edit loads into memory; larger files are not
+    /// fingerprinted when read, so their staleness is judged by size and
+    /// mtime alone.
     pub max_edit_bytes: u64,
     /// Bytes of replaced versions kept for undo; the oldest go first.
     pub history_bytes: u64,

@@ -48,8 +48,8 @@ pub(crate) struct Cursor<'a, F: HostFs + ?Sized> {
     last_byte: u8,
     /// Line endings consumed so far, by style.
     pub endings: Endings,
-    /// Hash of the bytes fetched so far (SPEC W2).
-    fingerprint: Fingerprint,
+    /// Hash of the bytes fetched so far (SPEC W2), when asked for.
+    fingerprint: Option<Fingerprint>,
 }
 
 impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
@@ -67,13 +67,23 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             newlines: 0,
             last_byte: b'\n',
             endings: Endings::default(),
-            fingerprint: Fingerprint::new(),
+            fingerprint: None,
         }
     }
 
-    /// The fingerprint of the whole file, once every byte was fetched.
+    /// Hashes the bytes as they are fetched, for [`Cursor::fingerprint`].
+    pub fn with_fingerprint(mut self) -> Self {
+        self.fingerprint = Some(Fingerprint::new());
+        self
+    }
+
+    /// The fingerprint of the whole file, once every byte was fetched (and
+    /// hashing was asked for).
     pub fn fingerprint(&self) -> Option<u64> {
-        self.file_done.then(|| self.fingerprint.clone().finish())
+        self.fingerprint
+            .as_ref()
+            .filter(|_| self.file_done)
+            .map(|hash| hash.clone().finish())
     }
 
     pub fn decoder(&self) -> &Decoder {
@@ -98,7 +108,9 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             // file, so a short chunk is the last one: no extra call to learn it.
             let last = bytes.len() < self.chunk as usize;
             self.file_pos += bytes.len() as u64;
-            self.fingerprint.update(&bytes);
+            if let Some(hash) = self.fingerprint.as_mut() {
+                hash.update(&bytes);
+            }
             self.decoder.feed_owned(bytes, &mut self.buf);
             if last {
                 self.file_done = true;

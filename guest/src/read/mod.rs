@@ -133,6 +133,11 @@ pub(crate) fn read_target<F: HostFs + ?Sized>(
         char_offset: args.char_offset,
     };
     let mut cursor = Cursor::new(fs, rel, config.chunk_bytes);
+    // Only files an edit could load are fingerprinted: hashing a multi-GB log
+    // that a read merely pages through would cost more than the read.
+    if stat.size <= config.max_edit_bytes {
+        cursor = cursor.with_fingerprint();
+    }
     let outcome = page::build(config, &mut cursor, request)
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
     let decoder = cursor.decoder();

@@ -2,6 +2,7 @@
 //! "Benchmarks"), measured in one run and printed as a table.
 //!
 //! - per-call time of a 100 KB read, wasmtime host vs native core (ratio);
+//! - per-call time of an edit of that file (load, hash, match, atomic write);
 //! - session creation time;
 //! - `Tools::build` when compiling vs when loading the precompiled component;
 //! - time and peak memory (VmHWM) to read 50 lines of a generated 1 GiB file,
@@ -43,6 +44,7 @@ fn main() -> Result<()> {
     fs::create_dir_all(&dir)?;
     println!("filetools benchmark ({CALLS} calls per loop)\n");
     per_call(&dir)?;
+    edits(&dir)?;
     sessions(&dir)?;
     build_times(&dir)?;
     big_file(&dir)?;
@@ -55,20 +57,31 @@ fn bench_dir() -> PathBuf {
 
 fn native_loop(dir: &Path, calls: u32) -> Result<()> {
     let root = call_file(dir)?;
-    let config = Config {
-        root: root.canonicalize()?.to_string_lossy().into_owned(),
-        ..Config::default()
-    };
-    let mut native = Session::new(config, Sandbox::open(&root, false)?);
+    let mut native = Session::new(bench_config(&root)?, Sandbox::open(&root, false)?);
     for _ in 0..calls {
         black_box(native.call("read", r#"{"file_path": "file.txt"}"#));
     }
     Ok(())
 }
 
+/// The session config of the per-call benchmarks: dedup off, so every read
+/// of the same file shows it again.
+const BENCH_CONFIG: &str = r#"{"dedup": false}"#;
+
+fn bench_config(root: &Path) -> Result<Config> {
+    Ok(Config {
+        root: root.canonicalize()?.to_string_lossy().into_owned(),
+        ..Config::from_json(BENCH_CONFIG).map_err(anyhow::Error::msg)?
+    })
+}
+
 /// Writes the 100 KB file of the per-call benchmark; returns its folder.
 fn call_file(dir: &Path) -> Result<PathBuf> {
-    let root = dir.join("per-call");
+    call_file_in(&dir.join("per-call"))
+}
+
+fn call_file_in(root: &Path) -> Result<PathBuf> {
+    let root = root.to_path_buf();
     fs::create_dir_all(&root)?;
     let mut text = String::new();
     let mut n = 0;
@@ -88,12 +101,11 @@ fn per_call(dir: &Path) -> Result<()> {
     let root = call_file(dir)?;
     let args = r#"{"file_path": "file.txt"}"#;
 
-    let config = Config {
-        root: root.canonicalize()?.to_string_lossy().into_owned(),
-        ..Config::default()
-    };
-    let mut native = Session::new(config, Sandbox::open(&root, false)?);
-    let tools = Tools::builder().root(&root).build()?;
+    let mut native = Session::new(bench_config(&root)?, Sandbox::open(&root, false)?);
+    let tools = Tools::builder()
+        .root(&root)
+        .config_json(BENCH_CONFIG)?
+        .build()?;
     let mut wasm = tools.session()?;
     let native_out = native.call("read", args);
     let wasm_out = wasm.call("read", args);
@@ -118,6 +130,46 @@ fn per_call(dir: &Path) -> Result<()> {
     println!("  wasmtime host      {:>10}", show(wasm_time));
     println!(
         "  ratio              {:>9.2}x  (target: within 1.3x)\n",
+        wasm_time.as_secs_f64() / native_time.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// An edit that toggles one line of the 100 KB file back and forth, each
+/// host on its own copy; every call loads, hashes and matches the file and
+/// writes it atomically (temp file, fsync, rename).
+fn edits(dir: &Path) -> Result<()> {
+    let forth = r#"{"file_path": "file.txt", "old_string": "   500: the quick", "new_string": "   500: the QUICK"}"#;
+    let back = r#"{"file_path": "file.txt", "old_string": "   500: the QUICK", "new_string": "   500: the quick"}"#;
+    let native_root = call_file_in(&dir.join("edit-native"))?;
+    let wasm_root = call_file_in(&dir.join("edit-wasm"))?;
+    let mut native = Session::new(
+        bench_config(&native_root)?,
+        Sandbox::open(&native_root, false)?,
+    );
+    let tools = Tools::builder()
+        .root(&wasm_root)
+        .config_json(BENCH_CONFIG)?
+        .build()?;
+    let mut wasm = tools.session()?;
+    native.call("read", r#"{"file_path": "file.txt", "limit": 1}"#);
+    wasm.call("read", r#"{"file_path": "file.txt", "limit": 1}"#);
+    let toggle = |session: &mut dyn FnMut(&str) -> filetools::ToolResult, flip: &mut bool| {
+        *flip = !*flip;
+        let result = session(if *flip { forth } else { back });
+        assert!(!result.is_error, "{}", result.text());
+        black_box(result);
+    };
+    let (mut native_flip, mut wasm_flip) = (false, false);
+    let (native_time, wasm_time) = time_pair(
+        || toggle(&mut |args| native.call("edit", args), &mut native_flip),
+        || toggle(&mut |args| wasm.call("edit", args), &mut wasm_flip),
+    );
+    println!("edit of one line of the {} KB file", CALL_FILE_BYTES / 1024);
+    println!("  native core        {:>10}", show(native_time));
+    println!("  wasmtime host      {:>10}", show(wasm_time));
+    println!(
+        "  ratio              {:>9.2}x\n",
         wasm_time.as_secs_f64() / native_time.as_secs_f64()
     );
     Ok(())
