@@ -63,6 +63,11 @@ impl Coverage {
         self.0 = merged;
     }
 
+    /// How many lines have been seen.
+    pub fn lines(&self) -> u64 {
+        self.0.iter().map(|(a, b)| b + 1 - a).sum()
+    }
+
     /// Whether lines `1..=total` have all been seen.
     pub fn covers(&self, total: u64) -> bool {
         self.first_gap(total).is_none()

@@ -336,7 +336,8 @@ impl fmt::Display for Refusal {
                 total,
                 next,
             } => {
-                write!(f, "Error: you have seen lines {seen} of {path}")?;
+                let lines = if seen.lines() == 1 { "line" } else { "lines" };
+                write!(f, "Error: you have seen {lines} {seen} of {path}")?;
                 match total {
                     Some(total) => write!(f, " ({total} lines)")?,
                     None => f.write_str(" (its end has not been shown)")?,
@@ -362,7 +363,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::TooLarge { path, size, max } => write!(
                 f,
-                "Error: {path} is {}, over the {} that edit loads; replace it whole with write, or split the change into a new file.",
+                "Error: {path} is {}, over the {} an edit may load; to change it, replace it whole with write.",
                 Size(*size),
                 Size(*max)
             ),

@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
+use crate::fs::{DirEntry, FsError, HostFs, Metadata, Precondition};
 use crate::{MemFs, Session, ToolResult};
 
 fn session() -> Session<MemFs> {
@@ -50,7 +51,7 @@ fn an_existing_file_must_be_read_whole_and_unchanged() {
     let partial = write(&mut s, "f.txt", "new\n");
     assert_eq!(
         partial.text(),
-        "Error: you have seen lines 1 of f.txt (3 lines), not all of it; replacing it would drop lines you have not seen. Read the rest first (continue with offset=2), or change parts of it with edit."
+        "Error: you have seen line 1 of f.txt (3 lines), not all of it; replacing it would drop lines you have not seen. Read the rest first (continue with offset=2), or change parts of it with edit."
     );
     assert_eq!(partial.metadata["next_call"]["args"]["offset"], 2);
     call(&mut s, "read", &json!({"file_path": "f.txt", "offset": 2}));
@@ -219,6 +220,55 @@ fn saved_state_carries_the_ledger_and_history_to_a_new_session() {
     second.call("undo", r#"{"file_path": "s.txt"}"#);
     assert_eq!(fs.contents("s.txt").unwrap(), b"one\n");
     assert!(second.restore("not json").is_err());
+}
+
+/// A file system where another writer changes `a.txt` just before every
+/// write lands: the moment between the guard's check and the host's write.
+struct Racing(MemFs);
+
+impl HostFs for Racing {
+    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+        self.0.stat(path)
+    }
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+        self.0.read(path, offset, len)
+    }
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        self.0.list_dir(path)
+    }
+    fn write_file(&self, path: &str, data: &[u8], pre: &Precondition) -> Result<Metadata, FsError> {
+        self.0.replace_keeping_mtime("a.txt", b"RACE\n");
+        self.0.write_file(path, data, pre)
+    }
+    fn remove_file(&self, path: &str, pre: &Precondition) -> Result<(), FsError> {
+        self.0.remove_file(path, pre)
+    }
+}
+
+#[test]
+fn a_change_between_check_and_write_is_a_conflict_not_a_lost_update() {
+    let fs = MemFs::new();
+    fs.add_file("a.txt", b"one\n");
+    let mut s = Session::open("{}", Racing(fs)).unwrap();
+    s.call("read", r#"{"file_path": "a.txt"}"#);
+    for (tool, args) in [
+        ("write", r#"{"file_path": "a.txt", "content": "two\n"}"#),
+        (
+            "edit",
+            r#"{"file_path": "a.txt", "old_string": "one", "new_string": "two"}"#,
+        ),
+    ] {
+        let result = s.call(tool, args);
+        assert_eq!(result.metadata["error"], "conflict", "{}", result.text());
+        assert_eq!(s.fs().0.contents("a.txt").unwrap(), b"RACE\n");
+        s.fs().0.add_file("a.txt", b"one\n");
+        s.call("read", r#"{"file_path": "a.txt"}"#);
+    }
+    let result = s.call("write", r#"{"file_path": "a.txt", "content": "two\n"}"#);
+    assert_eq!(
+        result.text(),
+        "Error: a.txt changed on disk while the write was being saved; nothing was written. Read it again, then redo the write."
+    );
 }
 
 /// Follows a refusal's `next_call` until `change` succeeds; fails after
