@@ -146,3 +146,30 @@ fn read_definition() -> Definition {
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::Tool;
+    use crate::{MemFs, Session};
+
+    #[test]
+    fn every_tool_is_defined_and_every_schema_property_is_accepted() {
+        let defs = definitions();
+        let names: Vec<&str> = defs.iter().map(|d| d.name).collect();
+        let tools: Vec<&str> = Tool::ALL.iter().map(|t| t.name()).collect();
+        assert_eq!(names, tools);
+        let mut session = Session::open("{}", MemFs::new()).unwrap();
+        for def in &defs {
+            for property in def.input_schema["properties"].as_object().unwrap().keys() {
+                let result = session.call(def.name, &format!(r#"{{"{property}": null}}"#));
+                assert!(
+                    !result.text().contains("unknown argument"),
+                    "{} rejects its own {property}: {}",
+                    def.name,
+                    result.text()
+                );
+            }
+        }
+    }
+}

@@ -355,7 +355,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::GutterContent { path } => write!(
                 f,
-                "Error: every line of the content for {path} starts with a line number and a tab, as read displays them; those numbers are not part of the file. Send the text without them."
+                "Error: every line of the content for {path} starts with a line number and a tab, as read displays them; those numbers are not part of the file. Send the text without them (if they really are its content, make the change with edit, which does not check this)."
             ),
             Refusal::StubContent { path } => write!(
                 f,

@@ -89,6 +89,15 @@ fn read_output_and_stubs_are_not_content() {
     );
     assert_eq!(stub.metadata["error"], "display_text");
     assert!(s.fs().contents("g.txt").is_none());
+    // The way out the refusal names, for a table whose rows really are numbered.
+    let table = "1\tapple\n2\tbanana\n";
+    let edit = call(
+        &mut s,
+        "edit",
+        &json!({"file_path": "t.tsv", "old_string": "", "new_string": table}),
+    );
+    assert!(!edit.is_error, "{}", edit.text());
+    assert_eq!(s.fs().contents("t.tsv").unwrap(), table.as_bytes());
 }
 
 #[test]

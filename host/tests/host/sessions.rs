@@ -166,12 +166,16 @@ fn the_component_imports_only_what_is_allowed() {
 }
 
 #[test]
-fn definitions_describe_read() {
+fn definitions_describe_every_tool() {
     let (root, _) = root_and_outside("session-definitions");
     let defs = tools(&root).definitions().unwrap();
-    assert_eq!(defs[0].name, "read");
-    let schema: serde_json::Value = serde_json::from_str(&defs[0].input_schema).unwrap();
-    assert_eq!(schema["required"][0], "file_path");
+    let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["read", "write", "edit", "undo"]);
+    for def in &defs {
+        let schema: serde_json::Value = serde_json::from_str(&def.input_schema).unwrap();
+        assert_eq!(schema["required"][0], "file_path", "{}", def.name);
+        assert_eq!(schema["additionalProperties"], false, "{}", def.name);
+    }
 }
 
 #[test]
