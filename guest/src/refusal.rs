@@ -320,6 +320,10 @@ impl fmt::Display for Refusal {
                 ),
             },
             Refusal::Stale { path, tool, change } => match tool {
+                Tool::Undo if *change == Change::Deleted => write!(
+                    f,
+                    "Error: {path} was deleted after your last change to it; undo does not bring it back. Write it again if it is still needed."
+                ),
                 Tool::Undo => write!(
                     f,
                     "Error: {path} changed on disk after your last change to it ({change}); undo would throw that away, so nothing was written. Read it and edit it instead."

@@ -188,6 +188,14 @@ fn undo_walks_back_and_refuses_over_outside_changes() {
     assert_eq!(s.fs().contents("u.txt").unwrap(), b"outside\n");
     let nothing = call(&mut s, "undo", &json!({"file_path": "other.txt"}));
     assert_eq!(nothing.metadata["error"], "nothing_to_undo");
+    write(&mut s, "gone.txt", "x\n");
+    s.fs().remove_file("gone.txt", &Precondition::Any).unwrap();
+    let gone = call(&mut s, "undo", &json!({"file_path": "gone.txt"}));
+    assert_eq!(
+        gone.text(),
+        "Error: gone.txt was deleted after your last change to it; undo does not bring it back. Write it again if it is still needed."
+    );
+    assert!(s.fs().contents("gone.txt").is_none());
 }
 
 #[test]
