@@ -41,6 +41,15 @@ pub enum ToolError {
         /// The name sent.
         name: String,
     },
+    /// One argument given under two names with different values.
+    DuplicateArgument {
+        /// The tool called.
+        tool: Tool,
+        /// The canonical name.
+        name: &'static str,
+        /// The other name it was also given as.
+        alias: String,
+    },
     /// An argument has the wrong type or range.
     InvalidArgument {
         /// The tool called.
@@ -109,6 +118,7 @@ impl ToolError {
             ToolError::ArgumentsNotObject { .. }
             | ToolError::MissingArgument { .. }
             | ToolError::UnknownArgument { .. }
+            | ToolError::DuplicateArgument { .. }
             | ToolError::InvalidArgument { .. } => "invalid_arguments",
             ToolError::UnknownTool { .. } => "unknown_tool",
             ToolError::BadPath { .. } => "bad_path",
@@ -183,6 +193,11 @@ impl fmt::Display for ToolError {
             ToolError::MissingArgument { tool, name } => {
                 write!(f, "Error: {name} is required; {}.", tool.schema())
             }
+            ToolError::DuplicateArgument { tool, name, alias } => write!(
+                f,
+                "Error: {name} was given twice, as {name} and as {alias}, with different values; give it once; {}.",
+                tool.schema()
+            ),
             ToolError::UnknownArgument { tool, name } => {
                 write!(f, "Error: unknown argument {name:?}; {}.", tool.schema())
             }

@@ -97,7 +97,7 @@ impl EditArgs {
             Some(Value::Array(items)) if !items.is_empty() => items
                 .iter()
                 .map(|item| match item {
-                    Value::Object(map) => op(map, OP_KEYS),
+                    Value::Object(map) => op(&op_aliases(map.clone())?, OP_KEYS),
                     _ => Err(not_a_list()),
                 })
                 .collect::<Result<_, _>>()?,
@@ -105,6 +105,23 @@ impl EditArgs {
         };
         Ok(Self { file_path, edits })
     }
+}
+
+/// One item of `edits` with its aliases renamed.
+fn op_aliases(mut map: Map<String, Value>) -> Result<Map<String, Value>, ToolError> {
+    for (alias, canonical) in super::alias::EDIT_OP_ALIASES {
+        if let Some(value) = map.remove(*alias) {
+            if map.get(*canonical).is_some_and(|v| *v != value) {
+                return Err(ToolError::DuplicateArgument {
+                    tool: Tool::Edit,
+                    name: canonical,
+                    alias: (*alias).to_owned(),
+                });
+            }
+            map.insert((*canonical).to_owned(), value);
+        }
+    }
+    Ok(map)
 }
 
 fn not_a_list() -> ToolError {

@@ -10,6 +10,7 @@
 //! assert_eq!(Tool::from_name("edit"), Some(Tool::Edit));
 //! ```
 
+mod alias;
 mod change;
 mod read;
 
@@ -83,11 +84,11 @@ impl Tool {
     }
 }
 
-/// `text` parsed as a JSON object (blank text is `{}`).
+/// `text` parsed as a JSON object (blank text is `{}`), aliases renamed.
 pub(crate) fn object(tool: Tool, text: &str) -> Result<Map<String, Value>, ToolError> {
     let text = if text.trim().is_empty() { "{}" } else { text };
     match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(map),
+        Ok(Value::Object(map)) => alias::normalise(tool, map),
         Ok(other) => Err(ToolError::ArgumentsNotObject {
             tool,
             detail: format!("got {}", kind_of(&other)),
