@@ -75,6 +75,13 @@ pub enum ToolError {
         /// The workspace root, if the host named it.
         root: String,
     },
+    /// A device or process file, refused by name before any I/O.
+    Dangerous {
+        /// The path as sent.
+        path: String,
+        /// The absolute path it names.
+        named: String,
+    },
     /// A file-system call failed.
     Fs {
         /// The path as sent.
@@ -123,7 +130,7 @@ impl ToolError {
             ToolError::UnknownTool { .. } => "unknown_tool",
             ToolError::BadPath { .. } => "bad_path",
             ToolError::IsDirectory { .. } => "is_directory",
-            ToolError::NotRegular { .. } => "not_regular_file",
+            ToolError::NotRegular { .. } | ToolError::Dangerous { .. } => "not_regular_file",
             ToolError::Refused(refusal) => refusal.code(),
             ToolError::Fs { error, .. } | ToolError::WriteFailed { error, .. } => match error {
                 FsError::NotFound => "not_found",
@@ -220,6 +227,19 @@ impl fmt::Display for ToolError {
                 )
             }
             ToolError::Refused(refusal) => refusal.fmt(f),
+            ToolError::Dangerous { path, named } => {
+                if path.trim() == named {
+                    write!(
+                        f,
+                        "Error: {named} is refused without being opened: reading it never ends or blocks. Give the path of a regular file."
+                    )
+                } else {
+                    write!(
+                        f,
+                        "Error: {path} names {named}, which is refused without being opened: reading it never ends or blocks. Give the path of a regular file."
+                    )
+                }
+            }
             ToolError::WriteFailed { path, error } => match error {
                 FsError::ReadOnly => write!(
                     f,

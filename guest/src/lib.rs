@@ -19,6 +19,7 @@ pub mod args;
 pub mod base64;
 mod commit;
 pub mod config;
+pub mod danger;
 pub mod decode;
 pub mod definitions;
 pub mod diff;

@@ -26,9 +26,16 @@ pub enum PathError {
     OutsideRoot,
 }
 
-/// [`resolve`] for a tool: a path that cannot be mapped is the model-facing
+/// [`resolve`] for a tool: a device or process file is refused by name
+/// first (SPEC R9), and a path that cannot be mapped is the model-facing
 /// error that says why.
 pub(crate) fn resolve_arg(config: &Config, raw: &str) -> Result<String, ToolError> {
+    if let Some(named) = crate::danger::dangerous(config, raw) {
+        return Err(ToolError::Dangerous {
+            path: raw.to_owned(),
+            named,
+        });
+    }
     resolve(config, raw).map_err(|reason| ToolError::BadPath {
         path: raw.to_owned(),
         reason,
