@@ -76,7 +76,7 @@ fn is_dangerous(path: &str) -> bool {
         ["proc", pid, rest @ ..] if process(pid) => rest,
         _ => return false,
     };
-    matches!(tail, ["fd", _, ..] | ["mem"] | ["fd"])
+    matches!(tail, ["fd", ..] | ["mem"])
 }
 
 /// The dangerous absolute path that `raw` names, if it names one: as given

@@ -231,12 +231,12 @@ impl fmt::Display for ToolError {
                 if path.trim() == named {
                     write!(
                         f,
-                        "Error: {named} is refused without being opened: reading it never ends or blocks. Give the path of a regular file."
+                        "Error: {named} is a device or process file, refused without being opened (reading one can block forever). Give the path of a regular file."
                     )
                 } else {
                     write!(
                         f,
-                        "Error: {path} names {named}, which is refused without being opened: reading it never ends or blocks. Give the path of a regular file."
+                        "Error: {path} names {named}, a device or process file, refused without being opened (reading one can block forever). Give the path of a regular file."
                     )
                 }
             }
