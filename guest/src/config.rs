@@ -54,6 +54,9 @@ pub struct Config {
     /// The session's working directory, relative to the root (`.` = root);
     /// relative paths are resolved from it.
     pub cwd: String,
+    /// The absolute path `~` stands for (inside `root` to be usable); empty:
+    /// `~` is not expanded.
+    pub home: String,
     /// Answer an unchanged repeat of a read with a short stub (SPEC R7).
     pub dedup: bool,
     /// Largest file an edit loads into memory; larger files are not
@@ -75,6 +78,7 @@ impl Default for Config {
             count_limit_bytes: DEFAULT_COUNT_LIMIT_BYTES,
             root: String::new(),
             cwd: ".".to_owned(),
+            home: String::new(),
             dedup: true,
             max_edit_bytes: DEFAULT_MAX_EDIT_BYTES,
             history_bytes: DEFAULT_HISTORY_BYTES,

@@ -75,6 +75,24 @@ pub enum ToolError {
         /// The workspace root, if the host named it.
         root: String,
     },
+    /// Nothing exists at the path, under any spelling tried.
+    NotFound {
+        /// The path as sent.
+        path: String,
+        /// Close names in its directory.
+        suggestions: Vec<String>,
+        /// Its directory, when that does not exist either.
+        missing_dir: Option<String>,
+        /// The working directory relative paths start at.
+        cwd: String,
+    },
+    /// Several files differ from the path only invisibly.
+    AmbiguousPath {
+        /// The path as sent.
+        path: String,
+        /// The files that fit, each with how it differs.
+        candidates: Vec<String>,
+    },
     /// A device or process file, refused by name before any I/O.
     Dangerous {
         /// The path as sent.
@@ -131,6 +149,7 @@ impl ToolError {
             ToolError::BadPath { .. } => "bad_path",
             ToolError::IsDirectory { .. } => "is_directory",
             ToolError::NotRegular { .. } | ToolError::Dangerous { .. } => "not_regular_file",
+            ToolError::NotFound { .. } | ToolError::AmbiguousPath { .. } => "not_found",
             ToolError::Refused(refusal) => refusal.code(),
             ToolError::Fs { error, .. } | ToolError::WriteFailed { error, .. } => match error {
                 FsError::NotFound => "not_found",
@@ -227,6 +246,38 @@ impl fmt::Display for ToolError {
                 )
             }
             ToolError::Refused(refusal) => refusal.fmt(f),
+            ToolError::NotFound {
+                path,
+                suggestions,
+                missing_dir,
+                cwd,
+            } => {
+                write!(f, "Error: {path} does not exist")?;
+                match (suggestions.as_slice(), missing_dir) {
+                    ([], Some(dir)) => write!(f, ", nor does its directory {dir}")?,
+                    ([], None) => {}
+                    ([one], _) => write!(f, "; did you mean {one}?")?,
+                    (many, _) => write!(f, "; did you mean one of {}?", many.join(", "))?,
+                }
+                if suggestions.is_empty() {
+                    f.write_str(". Check the spelling")?;
+                    if !path.trim_start().starts_with('/') {
+                        if cwd == "." {
+                            f.write_str("; relative paths start at the workspace root")?;
+                        } else {
+                            write!(f, "; relative paths start at {cwd}")?;
+                        }
+                    }
+                    f.write_str(".")?;
+                }
+                Ok(())
+            }
+            ToolError::AmbiguousPath { path, candidates } => write!(
+                f,
+                "Error: {path} does not exist, and {} files differ from it only in invisible characters: {}. Copy the exact name of the one you mean.",
+                candidates.len(),
+                candidates.join("; ")
+            ),
             ToolError::Dangerous { path, named } => {
                 if path.trim() == named {
                     write!(

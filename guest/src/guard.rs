@@ -59,16 +59,15 @@ impl Current {
     }
 }
 
-/// Metadata of the write target `rel`, `None` when it does not exist;
-/// directories and special files are refused.
-pub(crate) fn stat_target<F: HostFs + ?Sized>(
-    fs: &F,
-    rel: &str,
+/// Metadata of a change's target (`stat`, as the repair found it), `None`
+/// when it does not exist; directories and special files are refused.
+pub(crate) fn target_kind(
+    stat: &Result<Metadata, FsError>,
     path: &str,
 ) -> Result<Option<Metadata>, ToolError> {
-    match fs.stat(rel) {
+    match stat {
         Ok(meta) => match meta.kind {
-            FileKind::File => Ok(Some(meta)),
+            FileKind::File => Ok(Some(*meta)),
             FileKind::Directory => Err(ToolError::IsDirectory {
                 path: path.to_owned(),
             }),
@@ -82,7 +81,7 @@ pub(crate) fn stat_target<F: HostFs + ?Sized>(
             path: path.to_owned(),
             error: FsError::NotADirectory,
         }),
-        Err(err) => Err(ToolError::from_fs(path, err)),
+        Err(err) => Err(ToolError::from_fs(path, err.clone())),
     }
 }
 

@@ -37,6 +37,7 @@ pub mod notice;
 pub mod path;
 pub mod read;
 pub mod refusal;
+pub mod repair;
 pub mod report;
 pub mod result;
 #[cfg(test)]

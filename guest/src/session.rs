@@ -24,6 +24,8 @@ use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::ledger::ReadKey;
 use crate::notice::Notice;
+use crate::repair::{self, Target};
+use crate::result::Block;
 use crate::result::ToolResult;
 use crate::state::State;
 use crate::{edit, read, undo, write};
@@ -120,7 +122,14 @@ impl<F: HostFs> Session<F> {
 
     /// `read` of checked arguments: the dedup stub or the content.
     fn read_checked(&mut self, args: &ReadArgs) -> Result<ToolResult, ToolError> {
-        let (rel, meta) = read::target(&self.config, &self.fs, &args.file_path)?;
+        let (target, meta) =
+            read::target(&self.config, &self.fs, &args.file_path, &self.state.repairs)?;
+        if target.respelled() {
+            self.state
+                .repairs
+                .insert(target.asked.clone(), target.rel.clone());
+        }
+        let rel = target.rel.clone();
         let key = ReadKey {
             offset: args.offset.unwrap_or(1),
             limit: args.limit.unwrap_or(self.config.max_lines),
@@ -142,41 +151,66 @@ impl<F: HostFs> Session<F> {
                 "path": rel,
                 "estimated_tokens": self.config.estimate_tokens(text.len() as u64),
             });
-            return Ok(ToolResult::from_text(text, metadata));
+            return Ok(noted(ToolResult::from_text(text, metadata), &target));
         }
         let (result, shown) = read::read_target(&self.config, &self.fs, args, &rel, meta)?;
         self.state
             .ledger
             .observe(&rel, &shown, self.state.calls, key);
-        Ok(result)
+        Ok(noted(result, &target))
     }
 
     /// `write` with typed arguments.
     pub fn write(&mut self, args: &WriteArgs) -> ToolResult {
-        self.change(&args.file_path, |ctx| write::run(ctx, args))
+        self.change(&args.file_path, |ctx, target| write::run(ctx, args, target))
     }
 
     /// `edit` with typed arguments.
     pub fn edit(&mut self, args: &EditArgs) -> ToolResult {
-        self.change(&args.file_path, |ctx| edit::run(ctx, args))
+        self.change(&args.file_path, |ctx, target| edit::run(ctx, args, target))
     }
 
     /// `undo` with typed arguments.
     pub fn undo(&mut self, args: &UndoArgs) -> ToolResult {
-        self.change(&args.file_path, |ctx| undo::run(ctx, args))
+        self.change(&args.file_path, |ctx, target| undo::run(ctx, args, target))
     }
 
+    /// Runs a tool that changes `path`, once the path is repaired; the
+    /// repair is said on the answer's first line, refusals included.
     fn change(
         &mut self,
         path: &str,
-        tool: impl FnOnce(&mut Ctx<'_, F>) -> Result<ToolResult, ToolError>,
+        tool: impl FnOnce(&mut Ctx<'_, F>, &Target) -> Result<ToolResult, ToolError>,
     ) -> ToolResult {
         self.state.calls += 1;
+        let target = match repair::locate(&self.config, &self.fs, path, &self.state.repairs) {
+            Ok(target) => target,
+            Err(err) => return ToolResult::error(&err, Some(path)),
+        };
+        if target.respelled() {
+            self.state
+                .repairs
+                .insert(target.asked.clone(), target.rel.clone());
+        }
         let mut ctx = Ctx {
             config: &self.config,
             fs: &self.fs,
             state: &mut self.state,
         };
-        tool(&mut ctx).unwrap_or_else(|err| ToolResult::error(&err, Some(path)))
+        let result =
+            tool(&mut ctx, &target).unwrap_or_else(|err| ToolResult::error(&err, Some(path)));
+        noted(result, &target)
     }
+}
+
+/// `result` with the repair of its path said on its first line.
+fn noted(mut result: ToolResult, target: &Target) -> ToolResult {
+    if let Some(note) = target.note() {
+        match result.content.first_mut() {
+            Some(Block::Text(text)) => *text = format!("{note}\n{text}"),
+            _ => result.content.insert(0, Block::Text(note)),
+        }
+        result.metadata["repaired_path"] = serde_json::Value::String(target.rel.clone());
+    }
+    result
 }

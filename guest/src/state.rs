@@ -12,6 +12,8 @@
 //! assert!(State::restore("{\"version\": 99}").is_err());
 //! ```
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::history::History;
@@ -29,6 +31,11 @@ pub struct State {
     pub ledger: Ledger,
     /// Versions replaced by writes and edits.
     pub history: History,
+    /// Paths found under an invisibly different spelling: the spelling
+    /// asked (root-relative) to the file found, so later calls that spell
+    /// it the same way reach the same file (SPEC R8).
+    #[serde(default)]
+    pub repairs: BTreeMap<String, String>,
 }
 
 #[derive(Serialize)]

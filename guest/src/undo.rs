@@ -19,21 +19,22 @@ use crate::fingerprint::Fingerprint;
 use crate::fs::HostFs;
 use crate::guard;
 use crate::history::Before;
-use crate::path::resolve_arg;
 use crate::refusal::{Change, Refusal};
+use crate::repair::Target;
 use crate::report::Report;
 use crate::result::ToolResult;
 use crate::session::Ctx;
 use crate::textfile::{TextFile, line_count};
 use crate::write::answer;
 
-/// Runs `undo`.
+/// Runs `undo` on `target`, the repaired path.
 pub(crate) fn run<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
     args: &UndoArgs,
+    target: &Target,
 ) -> Result<ToolResult, ToolError> {
     let path = args.file_path.as_str();
-    let rel = resolve_arg(ctx.config, path)?;
+    let rel = target.rel.clone();
     let Some(entry) = ctx.state.history.last(&rel).cloned() else {
         return Err(Refusal::NothingToUndo { path: path.into() }.into());
     };
@@ -52,7 +53,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         }
         .into()
     };
-    let Some(meta) = guard::stat_target(ctx.fs, &rel, path)? else {
+    let Some(meta) = guard::target_kind(&target.stat, path)? else {
         return Err(stale(Change::Deleted));
     };
     let current = guard::load(ctx.fs, &rel, path, meta, ctx.config.chunk_bytes, 0)?;

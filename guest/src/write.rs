@@ -22,27 +22,28 @@ use crate::error::ToolError;
 use crate::fs::{HostFs, Metadata, Precondition};
 use crate::guard;
 use crate::ledger::Coverage;
-use crate::path::resolve_arg;
 use crate::refusal::Refusal;
+use crate::repair::Target;
 use crate::report::{Kept, Report};
 use crate::result::ToolResult;
 use crate::session::Ctx;
 use crate::textfile::{Style, TextFile, line_count, to_crlf};
 
-/// Runs `write`.
+/// Runs `write` on `target`, the repaired path.
 pub(crate) fn run<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
     args: &WriteArgs,
+    target: &Target,
 ) -> Result<ToolResult, ToolError> {
     let path = args.file_path.as_str();
-    let rel = resolve_arg(ctx.config, path)?;
+    let rel = target.rel.clone();
     if echo::is_stub(&args.content) {
         return Err(Refusal::StubContent { path: path.into() }.into());
     }
     if echo::is_read_output(&args.content) {
         return Err(Refusal::GutterContent { path: path.into() }.into());
     }
-    match guard::stat_target(ctx.fs, &rel, path)? {
+    match guard::target_kind(&target.stat, path)? {
         None => create(ctx, &rel, path, &args.content, Tool::Write),
         Some(meta) => replace(ctx, &rel, path, &args.content, meta),
     }

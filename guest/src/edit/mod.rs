@@ -33,8 +33,8 @@ use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::guard::{self, Current};
 use crate::ledger::Coverage;
-use crate::path::resolve_arg;
 use crate::refusal::{At, Refusal};
+use crate::repair::Target;
 use crate::report::{Report, Tolerance};
 use crate::result::ToolResult;
 use crate::session::Ctx;
@@ -43,16 +43,17 @@ use crate::write::{answer, create};
 use find::Miss;
 use view::{LineIndex, View};
 
-/// Runs `edit`.
+/// Runs `edit` on `target`, the repaired path.
 pub(crate) fn run<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
     args: &EditArgs,
+    target: &Target,
 ) -> Result<ToolResult, ToolError> {
     let path = args.file_path.as_str();
-    let rel = resolve_arg(ctx.config, path)?;
+    let rel = target.rel.clone();
     let ops = checked_ops(args)?;
     let count = ops.len();
-    let Some(meta) = guard::stat_target(ctx.fs, &rel, path)? else {
+    let Some(meta) = guard::target_kind(&target.stat, path)? else {
         let Some((first, rest)) = ops.split_first().filter(|(f, _)| f.old_string.is_empty()) else {
             return Err(Refusal::NoFile { path: path.into() }.into());
         };

@@ -24,6 +24,7 @@ mod tests;
 #[cfg(test)]
 mod testutil;
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -32,9 +33,9 @@ use crate::args::ReadArgs;
 use crate::config::Config;
 use crate::decode::Encoding;
 use crate::error::ToolError;
-use crate::fs::{FileKind, HostFs, Metadata};
+use crate::fs::{FileKind, FsError, HostFs, Metadata};
 use crate::notice::{Next, Notice, Total};
-use crate::path;
+use crate::repair::{self, Target};
 use crate::result::ToolResult;
 use crate::textfile::{LineEnding, Style};
 use cursor::Cursor;
@@ -89,25 +90,31 @@ struct ReadMeta {
 
 /// Runs `read` and renders its result; failures become error results.
 pub fn read<F: HostFs + ?Sized>(config: &Config, fs: &F, args: &ReadArgs) -> ToolResult {
-    target(config, fs, &args.file_path)
-        .and_then(|(rel, meta)| read_target(config, fs, args, &rel, meta))
+    target(config, fs, &args.file_path, &BTreeMap::new())
+        .and_then(|(target, meta)| read_target(config, fs, args, &target.rel, meta))
         .map_or_else(
             |err| ToolResult::error(&err, Some(&args.file_path)),
             |(result, _)| result,
         )
 }
 
-/// `path` mapped into the workspace, with its metadata; refuses what is
-/// not a regular file before anything is opened.
+/// Where `path` leads (repaired, see [`crate::repair`]), with its metadata;
+/// refuses what does not exist or is not a regular file before anything is
+/// opened.
 pub(crate) fn target<F: HostFs + ?Sized>(
     config: &Config,
     fs: &F,
     path: &str,
-) -> Result<(String, Metadata), ToolError> {
-    let rel = path::resolve_arg(config, path)?;
-    let meta = fs.stat(&rel).map_err(|err| ToolError::from_fs(path, err))?;
+    remembered: &BTreeMap<String, String>,
+) -> Result<(Target, Metadata), ToolError> {
+    let target = repair::locate(config, fs, path, remembered)?;
+    let meta = match &target.stat {
+        Ok(meta) => *meta,
+        Err(FsError::NotFound) => return Err(repair::not_found(config, fs, path, &target.asked)),
+        Err(err) => return Err(ToolError::from_fs(path, err.clone())),
+    };
     match meta.kind {
-        FileKind::File => Ok((rel, meta)),
+        FileKind::File => Ok((target, meta)),
         FileKind::Directory => Err(ToolError::IsDirectory {
             path: path.to_owned(),
         }),

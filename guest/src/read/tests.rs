@@ -330,7 +330,7 @@ fn directories_and_special_files_are_refused_before_reading() {
         ),
         (
             "nope.txt",
-            "Error: nope.txt does not exist; check the spelling and the directory.",
+            "Error: nope.txt does not exist. Check the spelling; relative paths start at the workspace root.",
         ),
     ] {
         let args = ReadArgs {
