@@ -27,6 +27,8 @@ pub const DEFAULT_COUNT_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
 /// Largest file `edit` loads, and the largest old version `write` compares
 /// line by line.
 pub const DEFAULT_MAX_EDIT_BYTES: u64 = 16 * 1024 * 1024;
+/// Entries of a directory listed by one read.
+pub const DEFAULT_MAX_DIR_ENTRIES: u64 = 200;
 /// Bytes of replaced file versions a session keeps for `undo`.
 pub const DEFAULT_HISTORY_BYTES: u64 = 8 * 1024 * 1024;
 
@@ -65,6 +67,8 @@ pub struct Config {
     pub max_edit_bytes: u64,
     /// Bytes of replaced versions kept for undo; the oldest go first.
     pub history_bytes: u64,
+    /// Entries of a directory listed by one read.
+    pub max_dir_entries: u64,
 }
 
 impl Default for Config {
@@ -82,6 +86,7 @@ impl Default for Config {
             dedup: true,
             max_edit_bytes: DEFAULT_MAX_EDIT_BYTES,
             history_bytes: DEFAULT_HISTORY_BYTES,
+            max_dir_entries: DEFAULT_MAX_DIR_ENTRIES,
         }
     }
 }
@@ -104,6 +109,7 @@ impl Config {
             ("bytes_per_token", self.bytes_per_token),
             ("chunk_bytes", u64::from(self.chunk_bytes)),
             ("max_edit_bytes", self.max_edit_bytes),
+            ("max_dir_entries", self.max_dir_entries),
         ];
         for (name, value) in positive {
             if value == 0 {

@@ -32,6 +32,7 @@ pub mod fs;
 mod guard;
 pub mod history;
 pub mod ledger;
+mod listing;
 mod memfs;
 pub mod notice;
 pub mod path;
@@ -44,6 +45,7 @@ pub mod result;
 #[expect(clippy::format_collect, reason = "test inputs; speed does not matter")]
 mod scenarios;
 mod session;
+pub mod sniff;
 pub mod state;
 pub mod textfile;
 mod undo;

@@ -139,6 +139,13 @@ pub enum Notice {
     Decoded(&'static str),
     /// Invalid UTF-8 bytes were replaced.
     Lossy,
+    /// A binary file, described instead of shown (SPEC R15).
+    Binary {
+        /// Its MIME type.
+        mime: String,
+        /// Its size.
+        size: u64,
+    },
     /// The same read of an unchanged file, answered without the content
     /// (SPEC R7); the next identical read shows it again.
     Unchanged {
@@ -197,6 +204,11 @@ impl fmt::Display for Notice {
             }
             Notice::Decoded(encoding) => write!(f, "[decoded from {encoding}]"),
             Notice::Lossy => f.write_str("[invalid UTF-8 bytes are shown as U+FFFD]"),
+            Notice::Binary { mime, size } => write!(
+                f,
+                "[binary file: {mime}, {}; its bytes are not shown]",
+                Size(*size)
+            ),
             Notice::Unchanged { calls_ago } => {
                 let calls = if *calls_ago == 1 { "call" } else { "calls" };
                 write!(

@@ -153,10 +153,12 @@ impl<F: HostFs> Session<F> {
             });
             return Ok(noted(ToolResult::from_text(text, metadata), &target));
         }
-        let (result, shown) = read::read_target(&self.config, &self.fs, args, &rel, meta)?;
-        self.state
-            .ledger
-            .observe(&rel, &shown, self.state.calls, key);
+        let (result, shown) = read::dispatch(&self.config, &self.fs, args, &rel, meta)?;
+        if let Some(shown) = shown {
+            self.state
+                .ledger
+                .observe(&rel, &shown, self.state.calls, key);
+        }
         Ok(noted(result, &target))
     }
 

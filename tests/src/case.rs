@@ -43,12 +43,16 @@ pub struct Call {
     pub arguments: String,
 }
 
-/// A generated input: `prefix + repeat * times + suffix`.
+/// A generated input: `hex_prefix` bytes, then `prefix + repeat * times +
+/// suffix` as UTF-8.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Generated {
     /// Path inside the case's file system.
     pub path: String,
+    /// Raw bytes written first, as hex (for binary magic numbers).
+    #[serde(default)]
+    pub hex_prefix: String,
     /// Text written before the repeated part.
     #[serde(default)]
     pub prefix: String,
@@ -186,15 +190,28 @@ impl Case {
             if let Some(parent) = path.parent() {
                 fs::create_dir_all(parent)?;
             }
-            let mut data = generated.prefix.clone();
+            let mut data = hex(&generated.hex_prefix)
+                .with_context(|| format!("{}: bad hex_prefix", self.name))?;
+            data.extend_from_slice(generated.prefix.as_bytes());
             for n in 0..generated.times {
-                data.push_str(&generated.repeat.replace("{n}", &n.to_string()));
+                data.extend_from_slice(generated.repeat.replace("{n}", &n.to_string()).as_bytes());
             }
-            data.push_str(&generated.suffix);
+            data.extend_from_slice(generated.suffix.as_bytes());
             fs::write(&path, data)?;
         }
         Ok(())
     }
+}
+
+/// The bytes of a hex string.
+fn hex(text: &str) -> Result<Vec<u8>> {
+    if text.len() % 2 != 0 {
+        bail!("odd length");
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| Ok(u8::from_str_radix(&text[i..i + 2], 16)?))
+        .collect()
 }
 
 /// Every file under `dir` with its bytes, by `/`-separated relative path.

@@ -34,9 +34,11 @@ use crate::config::Config;
 use crate::decode::Encoding;
 use crate::error::ToolError;
 use crate::fs::{FileKind, FsError, HostFs, Metadata};
+use crate::listing;
 use crate::notice::{Next, Notice, Total};
 use crate::repair::{self, Target};
 use crate::result::ToolResult;
+use crate::sniff::{Kind, SNIFF_BYTES, sniff};
 use crate::textfile::{LineEnding, Style};
 use cursor::Cursor;
 use page::{Outcome, Request};
@@ -91,7 +93,7 @@ struct ReadMeta {
 /// Runs `read` and renders its result; failures become error results.
 pub fn read<F: HostFs + ?Sized>(config: &Config, fs: &F, args: &ReadArgs) -> ToolResult {
     target(config, fs, &args.file_path, &BTreeMap::new())
-        .and_then(|(target, meta)| read_target(config, fs, args, &target.rel, meta))
+        .and_then(|(target, meta)| dispatch(config, fs, args, &target.rel, meta))
         .map_or_else(
             |err| ToolResult::error(&err, Some(&args.file_path)),
             |(result, _)| result,
@@ -99,8 +101,8 @@ pub fn read<F: HostFs + ?Sized>(config: &Config, fs: &F, args: &ReadArgs) -> Too
 }
 
 /// Where `path` leads (repaired, see [`crate::repair`]), with its metadata;
-/// refuses what does not exist or is not a regular file before anything is
-/// opened.
+/// refuses what does not exist or is neither a regular file nor a directory
+/// before anything is opened.
 pub(crate) fn target<F: HostFs + ?Sized>(
     config: &Config,
     fs: &F,
@@ -114,14 +116,73 @@ pub(crate) fn target<F: HostFs + ?Sized>(
         Err(err) => return Err(ToolError::from_fs(path, err.clone())),
     };
     match meta.kind {
-        FileKind::File => Ok((target, meta)),
-        FileKind::Directory => Err(ToolError::IsDirectory {
-            path: path.to_owned(),
-        }),
+        FileKind::File | FileKind::Directory => Ok((target, meta)),
         kind => Err(ToolError::NotRegular {
             path: path.to_owned(),
             kind,
         }),
+    }
+}
+
+/// Reads `rel` by what it is: a directory is listed, a file is sniffed by
+/// its first bytes and shown as text, or described in one line when it is
+/// binary (SPEC R15, R16). Says what was shown, for the ledger.
+pub(crate) fn dispatch<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    args: &ReadArgs,
+    rel: &str,
+    meta: Metadata,
+) -> Result<(ToolResult, Option<Observation>), ToolError> {
+    if meta.kind == FileKind::Directory {
+        return Ok((listing::list(config, fs, args, rel)?, None));
+    }
+    let head = fs
+        .read(rel, 0, SNIFF_BYTES)
+        .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
+    match sniff(&head) {
+        Kind::Text => read_target(config, fs, args, rel, meta).map(|(r, o)| (r, Some(o))),
+        Kind::Image(mime) | Kind::Binary(mime) => Ok((
+            binary(config, rel, mime, meta),
+            Some(Observation::whole(meta)),
+        )),
+        Kind::Pdf => Ok((
+            binary(config, rel, "application/pdf", meta),
+            Some(Observation::whole(meta)),
+        )),
+    }
+}
+
+/// The one line a binary file gets (SPEC R15).
+fn binary(config: &Config, rel: &str, mime: &str, meta: Metadata) -> ToolResult {
+    let text = Notice::Binary {
+        mime: mime.to_owned(),
+        size: meta.size,
+    }
+    .to_string();
+    let metadata = serde_json::json!({
+        "kind": "binary",
+        "path": rel,
+        "mime_type": mime,
+        "size": meta.size,
+        "estimated_tokens": config.estimate_tokens(text.len() as u64),
+    });
+    ToolResult::from_text(text, metadata)
+}
+
+impl Observation {
+    /// A file shown whole in one answer that is not its text (a binary
+    /// described, an image): seen, with nothing left unseen.
+    pub(crate) fn whole(meta: Metadata) -> Self {
+        Self {
+            size: meta.size,
+            mtime_ns: meta.mtime_ns,
+            fingerprint: None,
+            lines: None,
+            total: Some(0),
+            style: Style::default(),
+            content: false,
+        }
     }
 }
 
