@@ -205,7 +205,7 @@ impl Case {
 
 /// The bytes of a hex string.
 fn hex(text: &str) -> Result<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         bail!("odd length");
     }
     (0..text.len())
