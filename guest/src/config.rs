@@ -29,6 +29,14 @@ pub const DEFAULT_COUNT_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
 pub const DEFAULT_MAX_EDIT_BYTES: u64 = 16 * 1024 * 1024;
 /// Entries of a directory listed by one read.
 pub const DEFAULT_MAX_DIR_ENTRIES: u64 = 200;
+/// Longest edge, in pixels, of an image sent to the model.
+pub const DEFAULT_MAX_IMAGE_EDGE: u64 = 1568;
+/// Pixels of an image sent to the model (about 1.15 megapixels).
+pub const DEFAULT_MAX_IMAGE_PIXELS: u64 = 1_150_000;
+/// Bytes of an image sent to the model; JPEG quality falls until it fits.
+pub const DEFAULT_MAX_IMAGE_BYTES: u64 = 1024 * 1024;
+/// Bytes of an image file that is decoded at all.
+pub const DEFAULT_MAX_IMAGE_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// Bytes of replaced file versions a session keeps for `undo`.
 pub const DEFAULT_HISTORY_BYTES: u64 = 8 * 1024 * 1024;
 
@@ -69,6 +77,14 @@ pub struct Config {
     pub history_bytes: u64,
     /// Entries of a directory listed by one read.
     pub max_dir_entries: u64,
+    /// Longest edge of an image sent to the model, in pixels.
+    pub max_image_edge: u64,
+    /// Pixels of an image sent to the model.
+    pub max_image_pixels: u64,
+    /// Bytes of an image sent to the model.
+    pub max_image_bytes: u64,
+    /// Bytes of an image file decoded at all; larger ones are described.
+    pub max_image_file_bytes: u64,
 }
 
 impl Default for Config {
@@ -87,6 +103,10 @@ impl Default for Config {
             max_edit_bytes: DEFAULT_MAX_EDIT_BYTES,
             history_bytes: DEFAULT_HISTORY_BYTES,
             max_dir_entries: DEFAULT_MAX_DIR_ENTRIES,
+            max_image_edge: DEFAULT_MAX_IMAGE_EDGE,
+            max_image_pixels: DEFAULT_MAX_IMAGE_PIXELS,
+            max_image_bytes: DEFAULT_MAX_IMAGE_BYTES,
+            max_image_file_bytes: DEFAULT_MAX_IMAGE_FILE_BYTES,
         }
     }
 }
@@ -110,6 +130,9 @@ impl Config {
             ("chunk_bytes", u64::from(self.chunk_bytes)),
             ("max_edit_bytes", self.max_edit_bytes),
             ("max_dir_entries", self.max_dir_entries),
+            ("max_image_edge", self.max_image_edge),
+            ("max_image_pixels", self.max_image_pixels),
+            ("max_image_bytes", self.max_image_bytes),
         ];
         for (name, value) in positive {
             if value == 0 {

@@ -31,6 +31,7 @@ pub mod fingerprint;
 pub mod fs;
 mod guard;
 pub mod history;
+pub mod image;
 pub mod ledger;
 mod listing;
 mod memfs;

@@ -53,12 +53,17 @@ pub struct Generated {
     /// Raw bytes written first, as hex (for binary magic numbers).
     #[serde(default)]
     pub hex_prefix: String,
+    /// Instead of text: an image drawn at test time.
+    #[serde(default)]
+    pub image: Option<crate::images::ImageSpec>,
     /// Text written before the repeated part.
     #[serde(default)]
     pub prefix: String,
     /// The repeated text; `{n}` is replaced by the 0-based repetition.
+    #[serde(default)]
     pub repeat: String,
     /// How many repetitions.
+    #[serde(default)]
     pub times: u64,
     /// Text written after the repeated part.
     #[serde(default)]
@@ -189,6 +194,10 @@ impl Case {
             let path = target.join(&generated.path);
             if let Some(parent) = path.parent() {
                 fs::create_dir_all(parent)?;
+            }
+            if let Some(image) = &generated.image {
+                fs::write(&path, image.draw()?)?;
+                continue;
             }
             let mut data = hex(&generated.hex_prefix)
                 .with_context(|| format!("{}: bad hex_prefix", self.name))?;

@@ -44,10 +44,12 @@ pub fn render(case: &Case, results: &[ToolResult]) -> String {
                     width,
                     height,
                 } => {
+                    let digest = filetools_core::digest::sha256_hex(data);
                     let _ = writeln!(
                         out,
-                        "<image {mime_type} {width}x{height}, {} bytes>",
-                        data.len()
+                        "<image {mime_type} {width}x{height}, {} bytes, sha256 {}>",
+                        data.len(),
+                        &digest[..16]
                     );
                 }
             }

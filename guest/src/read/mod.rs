@@ -34,6 +34,7 @@ use crate::config::Config;
 use crate::decode::Encoding;
 use crate::error::ToolError;
 use crate::fs::{FileKind, FsError, HostFs, Metadata};
+use crate::image;
 use crate::listing;
 use crate::notice::{Next, Notice, Total};
 use crate::repair::{self, Target};
@@ -142,7 +143,11 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
     match sniff(&head) {
         Kind::Text => read_target(config, fs, args, rel, meta).map(|(r, o)| (r, Some(o))),
-        Kind::Image(mime) | Kind::Binary(mime) => Ok((
+        Kind::Image(mime) => {
+            let shown = image::show(config, fs, &args.file_path, rel, mime, meta)?;
+            Ok((shown, Some(Observation::whole(meta))))
+        }
+        Kind::Binary(mime) => Ok((
             binary(config, rel, mime, meta),
             Some(Observation::whole(meta)),
         )),

@@ -1,0 +1,251 @@
+//! Images (SPEC R12): a PNG, JPEG, GIF or WebP — recognised by its magic
+//! bytes — comes back as an image block the model can see. One within the
+//! limits is sent as it is; a larger one (or a JPEG stored sideways) is
+//! turned upright, downscaled to the long-edge and pixel limits, and
+//! re-encoded as JPEG, quality falling step by step until the byte budget
+//! holds. The text beside it gives the original and shown sizes and the
+//! factor to multiply coordinates by.
+//!
+//! ```
+//! use filetools_core::image::Shown;
+//! let shown = Shown { format: "PNG", width: 4000, height: 3000, bytes: 2_400_000,
+//!     shown_width: 1238, shown_height: 928, shown_bytes: 310_000, quality: Some(85), upright_turned: false };
+//! assert_eq!(shown.to_string(), "[image: PNG 4000x3000, 2.2 MiB; shown at 1238x928 as JPEG (quality 85, 302 KiB); multiply coordinates in it by 3.23 for the original]");
+//! ```
+
+mod decode;
+mod exif;
+mod fit;
+#[cfg(test)]
+#[expect(clippy::cast_possible_truncation, reason = "test pixel patterns")]
+mod tests;
+
+use std::fmt;
+
+use serde_json::json;
+
+use crate::config::Config;
+use crate::error::ToolError;
+use crate::fs::{HostFs, Metadata};
+use crate::notice::Size;
+use crate::result::{Block, ToolResult};
+
+/// What the model is told about an image it is shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    /// The file's format, e.g. `PNG`.
+    pub format: &'static str,
+    /// Upright width of the original.
+    pub width: usize,
+    /// Upright height of the original.
+    pub height: usize,
+    /// Bytes of the file.
+    pub bytes: u64,
+    /// Width as shown.
+    pub shown_width: usize,
+    /// Height as shown.
+    pub shown_height: usize,
+    /// Bytes as shown.
+    pub shown_bytes: u64,
+    /// JPEG quality, when re-encoded.
+    pub quality: Option<u8>,
+    /// Whether the EXIF orientation turned it.
+    pub upright_turned: bool,
+}
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "[image: {} {}x{}, {}",
+            self.format,
+            self.width,
+            self.height,
+            Size(self.bytes)
+        )?;
+        if self.upright_turned {
+            f.write_str(", turned upright by its EXIF orientation")?;
+        }
+        match self.quality {
+            None => f.write_str("; shown as it is]"),
+            Some(quality) => {
+                write!(
+                    f,
+                    "; shown at {}x{} as JPEG (quality {quality}, {})",
+                    self.shown_width,
+                    self.shown_height,
+                    Size(self.shown_bytes)
+                )?;
+                if self.shown_width == self.width {
+                    f.write_str("]")
+                } else {
+                    // In hundredths, rounded, by integers: the same on every host.
+                    let factor =
+                        (self.width * 100 + self.shown_width / 2) / self.shown_width.max(1);
+                    write!(
+                        f,
+                        "; multiply coordinates in it by {}.{:02} for the original]",
+                        factor / 100,
+                        factor % 100
+                    )
+                }
+            }
+        }
+    }
+}
+
+fn format_name(mime: &str) -> &'static str {
+    match mime {
+        "image/png" => "PNG",
+        "image/jpeg" => "JPEG",
+        "image/gif" => "GIF",
+        "image/webp" => "WebP",
+        _ => "image",
+    }
+}
+
+/// Reads the image `rel` (of MIME type `mime`) and returns it for the model.
+pub(crate) fn show<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    path: &str,
+    rel: &str,
+    mime: &'static str,
+    meta: Metadata,
+) -> Result<ToolResult, ToolError> {
+    let format = format_name(mime);
+    if meta.size > config.max_image_file_bytes {
+        let text = format!(
+            "[image: {format}, {}; over the {} that can be decoded, so it is not shown]",
+            Size(meta.size),
+            Size(config.max_image_file_bytes)
+        );
+        return Ok(facts(config, text, rel, mime, json!({})));
+    }
+    let data = read_all(fs, rel, path, config.chunk_bytes)?;
+    let decoded = match decode::decode(&data, mime) {
+        Ok(decoded) => decoded,
+        Err(reason) => {
+            let text = format!(
+                "[image: {format}, {}; it cannot be decoded ({reason}), so it is not shown]",
+                Size(meta.size)
+            );
+            return Ok(facts(config, text, rel, mime, json!({})));
+        }
+    };
+    let (width, height) = (decoded.pixels.width, decoded.pixels.height);
+    let turned = decoded.orientation != exif::Orientation::UPRIGHT;
+    let edge = usize::try_from(config.max_image_edge).unwrap_or(usize::MAX);
+    let pixels = usize::try_from(config.max_image_pixels).unwrap_or(usize::MAX);
+    let fits = width <= edge && height <= edge && width * height <= pixels;
+    let mut shown = Shown {
+        format,
+        width,
+        height,
+        bytes: meta.size,
+        shown_width: width,
+        shown_height: height,
+        shown_bytes: meta.size,
+        quality: None,
+        upright_turned: turned,
+    };
+    let (out_mime, out_data) = if fits && !turned && meta.size <= config.max_image_bytes {
+        (mime, data)
+    } else {
+        let (mut w, mut h) = fit::target_size(width, height, edge, pixels);
+        let mut encoded = None;
+        'sizes: for _ in 0..=fit::MAX_SHRINKS {
+            let scaled = fit::downscale(&decoded.pixels, w, h);
+            for quality in fit::QUALITIES {
+                let jpeg = fit::jpeg(&scaled, quality).map_err(|reason| ToolError::Fs {
+                    path: path.to_owned(),
+                    error: crate::fs::FsError::Io(reason),
+                })?;
+                if jpeg.len() as u64 <= config.max_image_bytes {
+                    encoded = Some((jpeg, quality, w, h));
+                    break 'sizes;
+                }
+            }
+            (w, h) = ((w / 2).max(1), (h / 2).max(1));
+        }
+        let Some((jpeg, quality, w, h)) = encoded else {
+            let text = format!(
+                "[image: {format} {width}x{height}, {}; it does not fit the {} image budget even small, so it is not shown]",
+                Size(meta.size),
+                Size(config.max_image_bytes)
+            );
+            return Ok(facts(config, text, rel, mime, json!({})));
+        };
+        shown.shown_width = w;
+        shown.shown_height = h;
+        shown.shown_bytes = jpeg.len() as u64;
+        shown.quality = Some(quality);
+        ("image/jpeg", jpeg)
+    };
+    let text = shown.to_string();
+    let image_tokens = (shown.shown_width * shown.shown_height).div_ceil(750) as u64;
+    let metadata = json!({
+        "kind": "image",
+        "path": rel,
+        "mime_type": out_mime,
+        "width": width,
+        "height": height,
+        "shown_width": shown.shown_width,
+        "shown_height": shown.shown_height,
+        "shown_bytes": shown.shown_bytes,
+        "estimated_tokens": config.estimate_tokens(text.len() as u64) + image_tokens,
+    });
+    Ok(ToolResult {
+        content: vec![
+            Block::Text(text),
+            Block::Image {
+                mime_type: out_mime.to_owned(),
+                data: out_data,
+                width: u32::try_from(shown.shown_width).unwrap_or(u32::MAX),
+                height: u32::try_from(shown.shown_height).unwrap_or(u32::MAX),
+            },
+        ],
+        is_error: false,
+        metadata,
+    })
+}
+
+fn facts(
+    config: &Config,
+    text: String,
+    rel: &str,
+    mime: &str,
+    extra: serde_json::Value,
+) -> ToolResult {
+    let mut metadata = json!({
+        "kind": "image",
+        "path": rel,
+        "mime_type": mime,
+        "shown": false,
+        "estimated_tokens": config.estimate_tokens(text.len() as u64),
+    });
+    if let (Some(map), serde_json::Value::Object(more)) = (metadata.as_object_mut(), extra) {
+        map.extend(more);
+    }
+    ToolResult::from_text(text, metadata)
+}
+
+/// Every byte of `rel`, fetched in `chunk`-byte pieces.
+fn read_all<F: HostFs + ?Sized>(
+    fs: &F,
+    rel: &str,
+    path: &str,
+    chunk: u32,
+) -> Result<Vec<u8>, ToolError> {
+    let mut data = Vec::new();
+    loop {
+        let piece = fs
+            .read(rel, data.len() as u64, chunk)
+            .map_err(|err| ToolError::from_fs(path, err))?;
+        let last = piece.len() < chunk as usize;
+        data.extend_from_slice(&piece);
+        if last {
+            return Ok(data);
+        }
+    }
+}
