@@ -35,6 +35,7 @@ pub mod image;
 pub mod ledger;
 mod listing;
 mod memfs;
+pub mod notebook;
 pub mod notice;
 pub mod path;
 pub mod read;

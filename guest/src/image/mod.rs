@@ -18,7 +18,7 @@ mod exif;
 mod fit;
 #[cfg(test)]
 #[expect(clippy::cast_possible_truncation, reason = "test pixel patterns")]
-mod tests;
+pub(crate) mod tests;
 
 use std::fmt;
 
@@ -104,6 +104,92 @@ fn format_name(mime: &str) -> &'static str {
     }
 }
 
+/// An image made ready for the model.
+#[derive(Debug, Clone)]
+pub(crate) enum Fitted {
+    /// Shown: what to tell, and the block to send.
+    Shown {
+        /// The sentence beside it.
+        shown: Shown,
+        /// The image block.
+        block: Block,
+    },
+    /// Not shown, and why (one sentence).
+    NotShown(String),
+}
+
+/// `data` (an image of type `mime`) fitted to the config's limits.
+pub(crate) fn fit(config: &Config, data: Vec<u8>, mime: &str) -> Result<Fitted, String> {
+    let format = format_name(mime);
+    let size = data.len() as u64;
+    let decoded = match decode::decode(&data, mime) {
+        Ok(decoded) => decoded,
+        Err(reason) => {
+            return Ok(Fitted::NotShown(format!(
+                "[image: {format}, {}; it cannot be decoded ({reason}), so it is not shown]",
+                Size(size)
+            )));
+        }
+    };
+    let (width, height) = (decoded.pixels.width, decoded.pixels.height);
+    let turned = decoded.orientation != exif::Orientation::UPRIGHT;
+    let edge = usize::try_from(config.max_image_edge).unwrap_or(usize::MAX);
+    let pixels = usize::try_from(config.max_image_pixels).unwrap_or(usize::MAX);
+    let fits = width <= edge && height <= edge && width * height <= pixels;
+    let mut shown = Shown {
+        format,
+        width,
+        height,
+        bytes: size,
+        shown_width: width,
+        shown_height: height,
+        shown_bytes: size,
+        quality: None,
+        upright_turned: turned,
+    };
+    let (out_mime, out_data) = if fits && !turned && size <= config.max_image_bytes {
+        (mime.to_owned(), data)
+    } else {
+        let (mut w, mut h) = fit::target_size(width, height, edge, pixels);
+        let mut encoded = None;
+        'sizes: for _ in 0..=fit::MAX_SHRINKS {
+            let scaled = fit::downscale(&decoded.pixels, w, h);
+            for quality in fit::QUALITIES {
+                let jpeg = fit::jpeg(&scaled, quality)?;
+                if jpeg.len() as u64 <= config.max_image_bytes {
+                    encoded = Some((jpeg, quality, w, h));
+                    break 'sizes;
+                }
+            }
+            (w, h) = ((w / 2).max(1), (h / 2).max(1));
+        }
+        let Some((jpeg, quality, w, h)) = encoded else {
+            return Ok(Fitted::NotShown(format!(
+                "[image: {format} {width}x{height}, {}; it does not fit the {} image budget even small, so it is not shown]",
+                Size(size),
+                Size(config.max_image_bytes)
+            )));
+        };
+        shown.shown_width = w;
+        shown.shown_height = h;
+        shown.shown_bytes = jpeg.len() as u64;
+        shown.quality = Some(quality);
+        ("image/jpeg".to_owned(), jpeg)
+    };
+    let block = Block::Image {
+        mime_type: out_mime,
+        data: out_data,
+        width: u32::try_from(shown.shown_width).unwrap_or(u32::MAX),
+        height: u32::try_from(shown.shown_height).unwrap_or(u32::MAX),
+    };
+    Ok(Fitted::Shown { shown, block })
+}
+
+/// Estimated tokens of an image of `width`×`height` pixels.
+pub(crate) fn image_tokens(width: usize, height: usize) -> u64 {
+    (width * height).div_ceil(750) as u64
+}
+
 /// Reads the image `rel` (of MIME type `mime`) and returns it for the model.
 pub(crate) fn show<F: HostFs + ?Sized>(
     config: &Config,
@@ -120,118 +206,54 @@ pub(crate) fn show<F: HostFs + ?Sized>(
             Size(meta.size),
             Size(config.max_image_file_bytes)
         );
-        return Ok(facts(config, text, rel, mime, json!({})));
+        return Ok(facts(config, text, rel, mime));
     }
     let data = read_all(fs, rel, path, config.chunk_bytes)?;
-    let decoded = match decode::decode(&data, mime) {
-        Ok(decoded) => decoded,
-        Err(reason) => {
-            let text = format!(
-                "[image: {format}, {}; it cannot be decoded ({reason}), so it is not shown]",
-                Size(meta.size)
-            );
-            return Ok(facts(config, text, rel, mime, json!({})));
-        }
-    };
-    let (width, height) = (decoded.pixels.width, decoded.pixels.height);
-    let turned = decoded.orientation != exif::Orientation::UPRIGHT;
-    let edge = usize::try_from(config.max_image_edge).unwrap_or(usize::MAX);
-    let pixels = usize::try_from(config.max_image_pixels).unwrap_or(usize::MAX);
-    let fits = width <= edge && height <= edge && width * height <= pixels;
-    let mut shown = Shown {
-        format,
-        width,
-        height,
-        bytes: meta.size,
-        shown_width: width,
-        shown_height: height,
-        shown_bytes: meta.size,
-        quality: None,
-        upright_turned: turned,
-    };
-    let (out_mime, out_data) = if fits && !turned && meta.size <= config.max_image_bytes {
-        (mime, data)
-    } else {
-        let (mut w, mut h) = fit::target_size(width, height, edge, pixels);
-        let mut encoded = None;
-        'sizes: for _ in 0..=fit::MAX_SHRINKS {
-            let scaled = fit::downscale(&decoded.pixels, w, h);
-            for quality in fit::QUALITIES {
-                let jpeg = fit::jpeg(&scaled, quality).map_err(|reason| ToolError::Fs {
-                    path: path.to_owned(),
-                    error: crate::fs::FsError::Io(reason),
-                })?;
-                if jpeg.len() as u64 <= config.max_image_bytes {
-                    encoded = Some((jpeg, quality, w, h));
-                    break 'sizes;
-                }
-            }
-            (w, h) = ((w / 2).max(1), (h / 2).max(1));
-        }
-        let Some((jpeg, quality, w, h)) = encoded else {
-            let text = format!(
-                "[image: {format} {width}x{height}, {}; it does not fit the {} image budget even small, so it is not shown]",
-                Size(meta.size),
-                Size(config.max_image_bytes)
-            );
-            return Ok(facts(config, text, rel, mime, json!({})));
-        };
-        shown.shown_width = w;
-        shown.shown_height = h;
-        shown.shown_bytes = jpeg.len() as u64;
-        shown.quality = Some(quality);
-        ("image/jpeg", jpeg)
+    let fitted = fit(config, data, mime).map_err(|reason| ToolError::Fs {
+        path: path.to_owned(),
+        error: crate::fs::FsError::Io(reason),
+    })?;
+    let (shown, block) = match fitted {
+        Fitted::Shown { shown, block } => (shown, block),
+        Fitted::NotShown(text) => return Ok(facts(config, text, rel, mime)),
     };
     let text = shown.to_string();
-    let image_tokens = (shown.shown_width * shown.shown_height).div_ceil(750) as u64;
+    let mime_type = match &block {
+        Block::Image { mime_type, .. } => mime_type.clone(),
+        Block::Text(_) => String::new(),
+    };
     let metadata = json!({
         "kind": "image",
         "path": rel,
-        "mime_type": out_mime,
-        "width": width,
-        "height": height,
+        "mime_type": mime_type,
+        "width": shown.width,
+        "height": shown.height,
         "shown_width": shown.shown_width,
         "shown_height": shown.shown_height,
         "shown_bytes": shown.shown_bytes,
-        "estimated_tokens": config.estimate_tokens(text.len() as u64) + image_tokens,
+        "estimated_tokens": config.estimate_tokens(text.len() as u64)
+            + image_tokens(shown.shown_width, shown.shown_height),
     });
     Ok(ToolResult {
-        content: vec![
-            Block::Text(text),
-            Block::Image {
-                mime_type: out_mime.to_owned(),
-                data: out_data,
-                width: u32::try_from(shown.shown_width).unwrap_or(u32::MAX),
-                height: u32::try_from(shown.shown_height).unwrap_or(u32::MAX),
-            },
-        ],
+        content: vec![Block::Text(text), block],
         is_error: false,
         metadata,
     })
 }
 
-fn facts(
-    config: &Config,
-    text: String,
-    rel: &str,
-    mime: &str,
-    extra: serde_json::Value,
-) -> ToolResult {
-    let mut metadata = json!({
+fn facts(config: &Config, text: String, rel: &str, mime: &str) -> ToolResult {
+    let metadata = json!({
         "kind": "image",
         "path": rel,
         "mime_type": mime,
         "shown": false,
         "estimated_tokens": config.estimate_tokens(text.len() as u64),
     });
-    if let (Some(map), serde_json::Value::Object(more)) = (metadata.as_object_mut(), extra) {
-        map.extend(more);
-    }
     ToolResult::from_text(text, metadata)
 }
 
 /// Every byte of `rel`, fetched in `chunk`-byte pieces.
-fn read_all<F: HostFs + ?Sized>(
+pub(crate) fn read_all<F: HostFs + ?Sized>(
     fs: &F,
     rel: &str,
     path: &str,

@@ -36,6 +36,7 @@ use crate::error::ToolError;
 use crate::fs::{FileKind, FsError, HostFs, Metadata};
 use crate::image;
 use crate::listing;
+use crate::notebook;
 use crate::notice::{Next, Notice, Total};
 use crate::repair::{self, Target};
 use crate::result::ToolResult;
@@ -142,7 +143,14 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
         .read(rel, 0, SNIFF_BYTES)
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
     match sniff(&head) {
-        Kind::Text => read_target(config, fs, args, rel, meta).map(|(r, o)| (r, Some(o))),
+        Kind::Text => {
+            if notebook::looks_like(&head)
+                && let Some((result, seen)) = notebook::read(config, fs, args, rel, meta)?
+            {
+                return Ok((result, Some(seen)));
+            }
+            read_target(config, fs, args, rel, meta).map(|(r, o)| (r, Some(o)))
+        }
         Kind::Image(mime) => {
             let shown = image::show(config, fs, &args.file_path, rel, mime, meta)?;
             Ok((shown, Some(Observation::whole(meta))))

@@ -45,6 +45,7 @@ fn main() -> Result<()> {
     println!("filetools benchmark ({CALLS} calls per loop)\n");
     per_call(&dir)?;
     edits(&dir)?;
+    image(&dir)?;
     sessions(&dir)?;
     build_times(&dir)?;
     big_file(&dir)?;
@@ -166,6 +167,54 @@ fn edits(dir: &Path) -> Result<()> {
         || toggle(&mut |args| wasm.call("edit", args), &mut wasm_flip),
     );
     println!("edit of one line of the {} KB file", CALL_FILE_BYTES / 1024);
+    println!("  native core        {:>10}", show(native_time));
+    println!("  wasmtime host      {:>10}", show(wasm_time));
+    println!(
+        "  ratio              {:>9.2}x\n",
+        wasm_time.as_secs_f64() / native_time.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Calls per host when timing the image.
+const IMAGE_CALLS: usize = 5;
+
+/// A 4000x3000 PNG turned into the image the model gets (decode, downscale,
+/// JPEG encode), native core vs wasmtime host.
+fn image(dir: &Path) -> Result<()> {
+    let root = dir.join("image");
+    fs::create_dir_all(&root)?;
+    let spec = filetools_tests::images::ImageSpec {
+        format: "png".into(),
+        width: 4000,
+        height: 3000,
+        orientation: None,
+    };
+    fs::write(root.join("photo.png"), spec.draw()?)?;
+    let args = r#"{"file_path": "photo.png"}"#;
+    let mut native = Session::new(bench_config(&root)?, Sandbox::open(&root, false)?);
+    let tools = Tools::builder()
+        .root(&root)
+        .config_json(BENCH_CONFIG)?
+        .build()?;
+    let mut wasm = tools.session()?;
+    let shown = wasm.call("read", args);
+    if shown.text() != native.call("read", args).text() {
+        bail!("the hosts disagree on the image");
+    }
+    let mut native_times = Vec::new();
+    let mut wasm_times = Vec::new();
+    for _ in 0..IMAGE_CALLS {
+        let started = Instant::now();
+        black_box(native.call("read", args));
+        native_times.push(started.elapsed());
+        let started = Instant::now();
+        black_box(wasm.call("read", args));
+        wasm_times.push(started.elapsed());
+    }
+    let (native_time, wasm_time) = (median(native_times), median(wasm_times));
+    println!("4000x3000 PNG to the model's image (median of {IMAGE_CALLS})");
+    println!("  {}", shown.text());
     println!("  native core        {:>10}", show(native_time));
     println!("  wasmtime host      {:>10}", show(wasm_time));
     println!(

@@ -1,0 +1,357 @@
+//! Jupyter notebooks (SPEC R13): rendered as a document instead of raw
+//! JSON — each cell in order with its kind, id and source, then its outputs
+//! as text; image outputs attached as image blocks (within the image
+//! limits); an output over [`MAX_OUTPUT_CHARS`] replaced by its size and the
+//! command that extracts it. The rendering is paged like any text, so a long
+//! notebook never floods the context.
+//!
+//! ```
+//! use filetools_core::{MemFs, Session};
+//! let fs = MemFs::new();
+//! fs.add_file("n.ipynb", br#"{"cells": [{"cell_type": "code", "id": "a1", "execution_count": 1,
+//!   "source": ["1 + 1"], "outputs": [{"output_type": "execute_result", "execution_count": 1,
+//!   "data": {"text/plain": ["2"]}, "metadata": {}}], "metadata": {}}],
+//!   "metadata": {}, "nbformat": 4, "nbformat_minor": 5}"#);
+//! let mut session = Session::open("{}", fs).unwrap();
+//! let text = session.call("read", r#"{"file_path": "n.ipynb"}"#).text();
+//! assert!(text.contains("--- cell 1: code, id a1, [1] ---"), "{text}");
+//! assert!(text.contains("3\t1 + 1\n4\t>>> result:\n5\t2"), "{text}");
+//! ```
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::MemFs;
+use crate::args::ReadArgs;
+use crate::base64;
+use crate::config::Config;
+use crate::error::ToolError;
+use crate::fs::{HostFs, Metadata};
+use crate::image::{self, Fitted};
+use crate::notice::Size;
+use crate::read::{self, Observation};
+use crate::result::{Block, ToolResult};
+
+/// Characters of one output shown before it is replaced by its size.
+pub const MAX_OUTPUT_CHARS: usize = 10_000;
+/// Image outputs attached to one read.
+pub const MAX_IMAGES: usize = 8;
+/// Bytes of a notebook that is parsed; larger ones are read as text.
+pub const MAX_NOTEBOOK_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Whether `head` (the first bytes of a text file) looks like a notebook.
+pub(crate) fn looks_like(head: &[u8]) -> bool {
+    let trimmed = head.trim_ascii_start();
+    trimmed.starts_with(b"{") && memchr::memmem::find(head, b"\"cells\"").is_some()
+}
+
+/// A notebook's text: a string or a list of strings.
+fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+        _ => String::new(),
+    }
+}
+
+/// `text` without ANSI colour codes (tracebacks carry them).
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// An image output waiting to be attached.
+struct Pending {
+    mime: &'static str,
+    data: Vec<u8>,
+}
+
+/// Renders `notebook`; image outputs are collected into `images`.
+fn render(notebook: &Value, path: &str, images: &mut Vec<Pending>) -> Option<String> {
+    let cells = notebook.get("cells")?.as_array()?;
+    let mut out = String::new();
+    let code = cells.iter().filter(|c| c["cell_type"] == "code").count();
+    let language = notebook["metadata"]["kernelspec"]["language"]
+        .as_str()
+        .or_else(|| notebook["metadata"]["language_info"]["name"].as_str())
+        .unwrap_or("unknown language");
+    let _ = writeln!(
+        out,
+        "[notebook: {} cells ({code} code, {} other), {language}; line numbers count this rendering, not the file's JSON]",
+        cells.len(),
+        cells.len() - code
+    );
+    for (c, cell) in cells.iter().enumerate() {
+        let kind = cell["cell_type"].as_str().unwrap_or("unknown");
+        let _ = write!(out, "--- cell {}: {kind}", c + 1);
+        if let Some(id) = cell["id"].as_str() {
+            let _ = write!(out, ", id {id}");
+        }
+        if let Some(count) = cell["execution_count"].as_u64() {
+            let _ = write!(out, ", [{count}]");
+        }
+        out.push_str(" ---\n");
+        let source = text_of(&cell["source"]);
+        out.push_str(&source);
+        if !source.is_empty() && !source.ends_with('\n') {
+            out.push('\n');
+        }
+        for (o, output) in cell["outputs"].as_array().into_iter().flatten().enumerate() {
+            render_output(&mut out, output, path, c, o, images);
+        }
+    }
+    Some(out)
+}
+
+fn render_output(
+    out: &mut String,
+    output: &Value,
+    path: &str,
+    c: usize,
+    o: usize,
+    images: &mut Vec<Pending>,
+) {
+    let (label, text, field) = match output["output_type"].as_str() {
+        Some("stream") => (
+            output["name"].as_str().unwrap_or("stream").to_owned(),
+            text_of(&output["text"]),
+            ".text".to_owned(),
+        ),
+        Some("error") => (
+            format!(
+                "error {}: {}",
+                output["ename"].as_str().unwrap_or(""),
+                output["evalue"].as_str().unwrap_or("")
+            ),
+            strip_ansi(&text_of(&output["traceback"]).replace("\n\n", "\n")),
+            ".traceback".to_owned(),
+        ),
+        Some(kind @ ("execute_result" | "display_data")) => {
+            let data = &output["data"];
+            for (mime, wanted) in [("image/png", "image/png"), ("image/jpeg", "image/jpeg")] {
+                if let Some(encoded) = data[mime].as_str().map(|s| s.replace(['\n', '\r'], "")) {
+                    match base64::decode(&encoded) {
+                        Some(bytes) if images.len() < MAX_IMAGES => {
+                            images.push(Pending {
+                                mime: wanted,
+                                data: bytes,
+                            });
+                            let _ = writeln!(
+                                out,
+                                ">>> image {} ({mime}): attached below",
+                                images.len()
+                            );
+                        }
+                        Some(bytes) => {
+                            let _ = writeln!(
+                                out,
+                                ">>> {mime} image of {} not attached (at most {MAX_IMAGES} per read)",
+                                Size(bytes.len() as u64)
+                            );
+                        }
+                        None => {
+                            let _ = writeln!(out, ">>> {mime} image that is not valid base64");
+                        }
+                    }
+                    return;
+                }
+            }
+            let label = if kind == "execute_result" {
+                "result"
+            } else {
+                "display"
+            };
+            if data.get("text/plain").is_some() {
+                (
+                    label.to_owned(),
+                    text_of(&data["text/plain"]),
+                    ".data[\"text/plain\"]".to_owned(),
+                )
+            } else if let Some((mime, value)) = data.as_object().and_then(|m| m.iter().next()) {
+                let size = text_of(value).chars().count();
+                let _ = writeln!(
+                    out,
+                    ">>> {label}: {mime} output of {size} characters, not shown"
+                );
+                return;
+            } else {
+                return;
+            }
+        }
+        _ => return,
+    };
+    let chars = text.chars().count();
+    let _ = writeln!(out, ">>> {label}:");
+    if chars > MAX_OUTPUT_CHARS {
+        let _ = writeln!(
+            out,
+            "[output of {chars} characters not shown (over {MAX_OUTPUT_CHARS}); extract it with: jq -j '.cells[{c}].outputs[{o}]{field} | add? // .' {path}]"
+        );
+        return;
+    }
+    out.push_str(&text);
+    if !text.is_empty() && !text.ends_with('\n') {
+        out.push('\n');
+    }
+}
+
+/// Reads the notebook `rel` for `read`: `None` when it is not a notebook
+/// after all (then it is read as text).
+pub(crate) fn read<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    args: &ReadArgs,
+    rel: &str,
+    meta: Metadata,
+) -> Result<Option<(ToolResult, Observation)>, ToolError> {
+    if meta.size > MAX_NOTEBOOK_BYTES {
+        return Ok(None);
+    }
+    let data = image::read_all(fs, rel, &args.file_path, config.chunk_bytes)?;
+    let Ok(notebook) = serde_json::from_slice::<Value>(&data) else {
+        return Ok(None);
+    };
+    if notebook.get("nbformat").is_none() {
+        return Ok(None);
+    }
+    let mut images = Vec::new();
+    let Some(rendered) = render(&notebook, &args.file_path, &mut images) else {
+        return Ok(None);
+    };
+    // Page the rendering exactly as a text file is paged.
+    let page_fs = MemFs::new();
+    page_fs.add_file("notebook", rendered.as_bytes());
+    let page_meta = page_fs
+        .stat("notebook")
+        .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
+    let (mut result, _) = read::read_target(config, &page_fs, args, "notebook", page_meta)?;
+    result.metadata["kind"] = Value::from("notebook");
+    result.metadata["path"] = Value::from(rel);
+    result.metadata["size"] = Value::from(meta.size);
+    let shown_text = result.text();
+    let mut tokens = result.metadata["estimated_tokens"].as_u64().unwrap_or(0);
+    for (n, pending) in images.into_iter().enumerate() {
+        if !shown_text.contains(&format!(">>> image {} (", n + 1)) {
+            continue;
+        }
+        match image::fit(config, pending.data, pending.mime) {
+            Ok(Fitted::Shown { shown, block }) => {
+                tokens += image::image_tokens(shown.shown_width, shown.shown_height);
+                result
+                    .content
+                    .push(Block::Text(format!("image {}: {shown}", n + 1)));
+                result.content.push(block);
+            }
+            Ok(Fitted::NotShown(text)) | Err(text) => {
+                result
+                    .content
+                    .push(Block::Text(format!("image {}: {text}", n + 1)));
+            }
+        }
+    }
+    result.metadata["estimated_tokens"] = Value::from(tokens);
+    let mut seen = Observation::whole(meta);
+    seen.total = Some(0);
+    Ok(Some((result, seen)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Session;
+    use serde_json::json;
+
+    fn notebook(outputs: &Value) -> Vec<u8> {
+        json!({
+            "cells": [
+                {"cell_type": "markdown", "id": "m1", "source": ["# Title\n", "Some text"], "metadata": {}},
+                {"cell_type": "code", "id": "c1", "execution_count": 3, "source": "print('hi')", "outputs": outputs, "metadata": {}}
+            ],
+            "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+            "nbformat": 4,
+            "nbformat_minor": 5
+        })
+        .to_string()
+        .into_bytes()
+    }
+
+    fn read_text(bytes: &[u8]) -> ToolResult {
+        let fs = MemFs::new();
+        fs.add_file("n.ipynb", bytes);
+        let mut session = Session::open("{}", fs).unwrap();
+        session.call("read", r#"{"file_path": "n.ipynb"}"#)
+    }
+
+    #[test]
+    fn cells_are_rendered_in_order_with_kinds_and_outputs() {
+        let result = read_text(&notebook(
+            &json!([{"output_type": "stream", "name": "stdout", "text": ["hi\n"]}]),
+        ));
+        let text = result.text();
+        assert!(
+            text.contains("[notebook: 2 cells (1 code, 1 other), python;"),
+            "{text}"
+        );
+        assert!(text.contains("--- cell 1: markdown, id m1 ---\n3\t# Title\n4\tSome text\n5\t--- cell 2: code, id c1, [3] ---\n6\tprint('hi')\n7\t>>> stdout:\n8\thi"), "{text}");
+        assert_eq!(result.metadata["kind"], "notebook");
+    }
+
+    #[test]
+    fn a_huge_output_is_replaced_by_its_size_and_how_to_extract_it() {
+        let big = "x".repeat(50_000);
+        let result = read_text(&notebook(
+            &json!([{"output_type": "stream", "name": "stdout", "text": big}]),
+        ));
+        let text = result.text();
+        assert!(text.contains("[output of 50000 characters not shown (over 10000); extract it with: jq -j '.cells[1].outputs[0].text | add? // .' n.ipynb]"), "{text}");
+        assert!(text.len() < 2000);
+    }
+
+    #[test]
+    fn image_outputs_are_attached_and_errors_lose_their_colours() {
+        let png = image::tests::png(32, 16);
+        let outputs = json!([
+            {"output_type": "display_data", "data": {"image/png": base64::encode(&png), "text/plain": ["<Figure>"]}, "metadata": {}},
+            {"output_type": "error", "ename": "ValueError", "evalue": "bad", "traceback": ["\u{1b}[31mValueError\u{1b}[0m: bad"]}
+        ]);
+        let result = read_text(&notebook(&outputs));
+        let text = result.text();
+        assert!(
+            text.contains(">>> image 1 (image/png): attached below"),
+            "{text}"
+        );
+        assert!(text.contains(">>> error ValueError: bad:\n"), "{text}");
+        assert!(text.contains("\tValueError: bad"), "{text}");
+        assert!(matches!(
+            result.content.last(),
+            Some(Block::Image {
+                width: 32,
+                height: 16,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn json_that_is_not_a_notebook_is_read_as_text() {
+        let result = read_text(br#"{"cells": 3, "other": true}"#);
+        assert!(
+            result.text().starts_with("1\t{\"cells\": 3"),
+            "{}",
+            result.text()
+        );
+    }
+}
