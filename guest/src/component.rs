@@ -185,6 +185,7 @@ impl wit::GuestSession for SessionResource {
             offset: args.offset,
             limit: args.limit,
             char_offset: args.char_offset,
+            pages: args.pages.clone(),
         };
         to_wit(self.0.borrow_mut().read(&args))
     }

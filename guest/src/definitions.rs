@@ -135,6 +135,10 @@ fn read_definition() -> Definition {
                     "minimum": 1,
                     "description": format!("Maximum number of lines to show. Default {DEFAULT_MAX_LINES}.")
                 },
+                "pages": {
+                    "type": "string",
+                    "description": "PDF only: a page or range, e.g. \"3\" or \"3-7\"; required past 10 pages, at most 20 pages per call."
+                },
                 "char_offset": {
                     "type": "integer",
                     "minimum": 1,

@@ -38,6 +38,7 @@ mod memfs;
 pub mod notebook;
 pub mod notice;
 pub mod path;
+mod pdf;
 pub mod read;
 pub mod refusal;
 pub mod repair;

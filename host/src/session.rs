@@ -79,6 +79,7 @@ impl Session {
             offset: args.offset,
             limit: args.limit,
             char_offset: args.char_offset,
+            pages: args.pages.clone(),
         };
         let outcome = self.bindings.filetools_core_tools().session().call_read(
             &mut self.store,

@@ -56,6 +56,9 @@ pub struct Generated {
     /// Instead of text: an image drawn at test time.
     #[serde(default)]
     pub image: Option<crate::images::ImageSpec>,
+    /// Instead of text: a PDF written at test time.
+    #[serde(default)]
+    pub pdf: Option<crate::pdfs::PdfSpec>,
     /// Text written before the repeated part.
     #[serde(default)]
     pub prefix: String,
@@ -197,6 +200,10 @@ impl Case {
             }
             if let Some(image) = &generated.image {
                 fs::write(&path, image.draw()?)?;
+                continue;
+            }
+            if let Some(pdf) = &generated.pdf {
+                fs::write(&path, pdf.write())?;
                 continue;
             }
             let mut data = hex(&generated.hex_prefix)

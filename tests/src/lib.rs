@@ -3,7 +3,7 @@
 //! A case is a folder `tests/cases/<area>/<name>/` holding
 //! - `fs/` — the files the tools see (byte-exact; see `.gitattributes`),
 //! - `generate.json` — optional large or binary inputs made at test time
-//!   (text patterns, raw byte prefixes, images),
+//!   (text patterns, raw byte prefixes, images, PDFs),
 //! - `config.json` — optional session config,
 //! - `calls.jsonl` — one protocol line per call, `{"tool": .., "args": {..}}`,
 //! - `expected.txt` — the transcript every host must produce.
@@ -14,4 +14,5 @@
 pub mod case;
 pub mod hosts;
 pub mod images;
+pub mod pdfs;
 pub mod transcript;

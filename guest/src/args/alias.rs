@@ -35,6 +35,8 @@ fn aliases(tool: Tool) -> &'static [(&'static str, &'static str)] {
             ("line", "offset"),
             ("from", "offset"),
             ("charOffset", "char_offset"),
+            ("page", "pages"),
+            ("page_range", "pages"),
             ("column", "char_offset"),
             ("max_lines", "limit"),
             ("maxLines", "limit"),

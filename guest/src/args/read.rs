@@ -23,6 +23,8 @@ pub struct ReadArgs {
     pub limit: Option<u64>,
     /// 1-based character position within line `offset`.
     pub char_offset: Option<u64>,
+    /// Pages of a PDF, `"3"` or `"3-7"`.
+    pub pages: Option<String>,
 }
 
 impl ReadArgs {
@@ -39,13 +41,29 @@ impl ReadArgs {
             offset: number(Tool::Read, map, "offset", 0)?,
             limit: number(Tool::Read, map, "limit", 1)?,
             char_offset: number(Tool::Read, map, "char_offset", 0)?,
+            pages: pages(map)?,
         }
         .checked()
     }
 
+    /// The page range asked for, `(first, last)`, 1-based.
+    pub fn page_range(&self) -> Option<(u64, u64)> {
+        self.pages.as_deref().and_then(parse_pages)
+    }
+
     /// The same rules for typed arguments: a 0 offset or char offset means
-    /// 1, a 0 limit is refused.
+    /// 1, a 0 limit is refused, `pages` must be a page or a range.
     pub fn checked(self) -> Result<Self, ToolError> {
+        if let Some(pages) = &self.pages
+            && parse_pages(pages).is_none()
+        {
+            return Err(ToolError::InvalidArgument {
+                tool: Tool::Read,
+                name: "pages",
+                expected: "a page or range like \"3\" or \"3-7\"",
+                got: format!("{pages:?}"),
+            });
+        }
         if self.limit == Some(0) {
             return Err(ToolError::InvalidArgument {
                 tool: Tool::Read,
@@ -59,6 +77,30 @@ impl ReadArgs {
             char_offset: self.char_offset.map(|n| n.max(1)),
             ..self
         })
+    }
+}
+
+/// `"3"` or `"3-7"` as `(first, last)`; `None` when malformed or backwards.
+fn parse_pages(text: &str) -> Option<(u64, u64)> {
+    let number = |s: &str| s.trim().parse::<u64>().ok().filter(|n| *n >= 1);
+    match text.split_once('-') {
+        Some((a, b)) => Some((number(a)?, number(b)?)).filter(|(a, b)| a <= b),
+        None => number(text).map(|n| (n, n)),
+    }
+}
+
+/// `pages` as sent: a string, or a single page as a number.
+fn pages(map: &Map<String, Value>) -> Result<Option<String>, ToolError> {
+    match map.get("pages") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(Value::Number(n)) => Ok(Some(n.to_string())),
+        Some(other) => Err(ToolError::InvalidArgument {
+            tool: Tool::Read,
+            name: "pages",
+            expected: "a page or range like \"3\" or \"3-7\"",
+            got: other.to_string(),
+        }),
     }
 }
 
@@ -77,6 +119,32 @@ mod tests {
         assert_eq!(args.offset, Some(12));
         assert_eq!(args.limit, Some(3));
         assert_eq!(args.char_offset, Some(7));
+    }
+
+    #[test]
+    fn pages_are_a_page_or_a_range() {
+        assert_eq!(
+            parse(r#"{"file_path":"a","pages":"3-7"}"#)
+                .unwrap()
+                .page_range(),
+            Some((3, 7))
+        );
+        assert_eq!(
+            parse(r#"{"file_path":"a","pages":4}"#)
+                .unwrap()
+                .page_range(),
+            Some((4, 4))
+        );
+        for bad in [r#""7-3""#, r#""x""#, r#""0""#, "true"] {
+            let text = format!(r#"{{"file_path":"a","pages":{bad}}}"#);
+            assert!(
+                matches!(
+                    parse(&text),
+                    Err(ToolError::InvalidArgument { name: "pages", .. })
+                ),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -38,6 +38,7 @@ use crate::image;
 use crate::listing;
 use crate::notebook;
 use crate::notice::{Next, Notice, Total};
+use crate::pdf;
 use crate::repair::{self, Target};
 use crate::result::ToolResult;
 use crate::sniff::{Kind, SNIFF_BYTES, sniff};
@@ -159,10 +160,7 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
             binary(config, rel, mime, meta),
             Some(Observation::whole(meta)),
         )),
-        Kind::Pdf => Ok((
-            binary(config, rel, "application/pdf", meta),
-            Some(Observation::whole(meta)),
-        )),
+        Kind::Pdf => pdf::read(config, fs, args, rel, meta).map(|(r, o)| (r, Some(o))),
     }
 }
 

@@ -94,12 +94,10 @@ fn a_fifo_is_refused_at_once_not_opened() {
     assert!(status.success());
     let sandbox = Sandbox::open(&root, false).unwrap();
     assert_eq!(sandbox.stat("pipe").unwrap().kind, Kind::Fifo);
+    let mut session = tools(&root).session().unwrap();
     let started = Instant::now();
     assert!(sandbox.read("pipe", 0, 10).is_err());
-    let result = tools(&root)
-        .session()
-        .unwrap()
-        .call("read", &read_args("pipe"));
+    let result = session.call("read", &read_args("pipe"));
     assert!(result.is_error);
     assert!(result.text().contains("FIFO"), "{}", result.text());
     assert!(started.elapsed() < Duration::from_secs(2));

@@ -22,6 +22,7 @@ fn raw_and_typed_reads_agree() {
         offset: Some(2),
         limit: Some(1),
         char_offset: None,
+        pages: None,
     });
     assert_eq!(raw, typed);
     assert_eq!(raw.text(), "2\t2\n[lines 2-2 of 3; continue with offset=3]");
@@ -104,8 +105,13 @@ fn hitting_the_memory_limit_is_a_tool_error_and_a_fresh_session() {
 #[test]
 fn a_call_past_its_deadline_is_interrupted_and_the_host_lives_on() {
     let (root, _) = root_and_outside("session-deadline");
-    // 512 MiB without a newline, sparse on disk: skipping to line 2 scans it all.
-    let file = std::fs::File::create(root.join("huge.bin")).unwrap();
+    // 512 MiB without a newline, text at the start (so it is read as text)
+    // and sparse on disk after it: skipping to line 2 scans it all.
+    std::fs::write(root.join("huge.bin"), "x".repeat(16 * 1024)).unwrap();
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(root.join("huge.bin"))
+        .unwrap();
     file.set_len(512 << 20).unwrap();
     std::fs::write(root.join("small.txt"), "fine\n").unwrap();
     let tools = Tools::builder()

@@ -13,7 +13,7 @@ use crate::oneshot::{OneShot, switches, value_flags};
 pub fn run(argv: Vec<String>) -> Result<ExitCode> {
     let args = Args::parse(
         argv,
-        &value_flags(&["offset", "limit", "char-offset"]),
+        &value_flags(&["offset", "limit", "char-offset", "pages"]),
         &switches(&[]),
     )?;
     let [path] = args.positionals.as_slice() else {
@@ -25,6 +25,7 @@ pub fn run(argv: Vec<String>) -> Result<ExitCode> {
         offset: args.number("offset")?,
         limit: args.number("limit")?,
         char_offset: args.number("char-offset")?,
+        pages: args.value("pages").map(str::to_owned),
     });
     shot.finish(&result)
 }
