@@ -143,3 +143,54 @@ fn a_broken_image_is_described_not_failed() {
         result.text()
     );
 }
+
+#[test]
+fn the_first_frame_of_a_gif_is_shown() {
+    let mut data = Vec::new();
+    {
+        let palette = [255, 0, 0, 0, 0, 255];
+        let mut encoder = gif::Encoder::new(&mut data, 4, 2, &palette).unwrap();
+        let first = gif::Frame {
+            width: 4,
+            height: 2,
+            buffer: std::borrow::Cow::Owned(vec![0, 0, 1, 1, 0, 0, 1, 1]),
+            ..gif::Frame::default()
+        };
+        encoder.write_frame(&first).unwrap();
+        let second = gif::Frame {
+            width: 4,
+            height: 2,
+            buffer: std::borrow::Cow::Owned(vec![1; 8]),
+            ..gif::Frame::default()
+        };
+        encoder.write_frame(&second).unwrap();
+    }
+    let fs = MemFs::new();
+    fs.add_file("anim.gif", &data);
+    let result = read(fs, "anim.gif");
+    assert_eq!(image_of(&result), ("image/gif", 4, 2, data.len()));
+    let decoded = super::decode::decode(&data, "image/gif").unwrap();
+    assert_eq!(&decoded.pixels.rgba[..4], &[255, 0, 0, 255]);
+    assert_eq!(&decoded.pixels.rgba[8..12], &[0, 0, 255, 255]);
+}
+
+#[test]
+fn webp_images_are_decoded() {
+    let mut data = Vec::new();
+    let pixels: Vec<u8> = (0..3000u32 * 2000)
+        .flat_map(|i| [(i % 256) as u8, 40, 90])
+        .collect();
+    image_webp::WebPEncoder::new(&mut data)
+        .encode(&pixels, 3000, 2000, image_webp::ColorType::Rgb8)
+        .unwrap();
+    let fs = MemFs::new();
+    fs.add_file("wide.webp", &data);
+    let result = read(fs, "wide.webp");
+    let (mime, width, height, _) = image_of(&result);
+    assert_eq!((mime, width, height), ("image/jpeg", 1314, 875));
+    assert!(
+        result.text().starts_with("[image: WebP 3000x2000, "),
+        "{}",
+        result.text()
+    );
+}

@@ -7,6 +7,7 @@
 
 mod changes;
 mod cli;
+mod kinds;
 mod sandbox;
 mod sessions;
 
