@@ -331,7 +331,7 @@ impl fmt::Display for ToolError {
                 ),
                 PathError::OutsideRoot => write!(
                     f,
-                    "Error: {path} is outside the workspace {root}; only files under it can be read."
+                    "Error: {path} is outside the workspace {root}; only files under it can be read or changed."
                 ),
             },
             ToolError::IsDirectory { path } => {
@@ -412,7 +412,7 @@ mod tests {
         };
         assert_eq!(
             outside.to_string(),
-            "Error: /etc/passwd is outside the workspace /work/p; only files under it can be read."
+            "Error: /etc/passwd is outside the workspace /work/p; only files under it can be read or changed."
         );
     }
 
