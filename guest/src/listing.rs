@@ -109,9 +109,8 @@ pub(crate) fn list<F: HostFs + ?Sized>(
         "entries": total,
         "shown": shown.len(),
         "next_offset": (last < total && !shown.is_empty()).then_some(last + 1),
-        "estimated_tokens": config.estimate_tokens(text.len() as u64),
     });
-    Ok(ToolResult::from_text(text, metadata))
+    Ok(crate::read::fact(config, text, metadata))
 }
 
 fn count(n: usize, one: &str, many: &str) -> String {

@@ -22,7 +22,6 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::MemFs;
 use crate::args::ReadArgs;
 use crate::base64;
 use crate::config::Config;
@@ -231,16 +230,7 @@ pub(crate) fn read<F: HostFs + ?Sized>(
     let Some(rendered) = render(&notebook, &args.file_path, &mut images) else {
         return Ok(None);
     };
-    // Page the rendering exactly as a text file is paged.
-    let page_fs = MemFs::new();
-    page_fs.add_file("notebook", rendered.as_bytes());
-    let page_meta = page_fs
-        .stat("notebook")
-        .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
-    let (mut result, _) = read::read_target(config, &page_fs, args, "notebook", page_meta)?;
-    result.metadata["kind"] = Value::from("notebook");
-    result.metadata["path"] = Value::from(rel);
-    result.metadata["size"] = Value::from(meta.size);
+    let mut result = read::page_rendering(config, args, &rendered, rel, "notebook", meta.size)?;
     let shown_text = result.text();
     let mut tokens = result.metadata["estimated_tokens"].as_u64().unwrap_or(0);
     for (n, pending) in images.into_iter().enumerate() {
@@ -263,15 +253,13 @@ pub(crate) fn read<F: HostFs + ?Sized>(
         }
     }
     result.metadata["estimated_tokens"] = Value::from(tokens);
-    let mut seen = Observation::whole(meta);
-    seen.total = Some(0);
-    Ok(Some((result, seen)))
+    Ok(Some((result, Observation::whole(meta))))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Session;
+    use crate::{MemFs, Session};
     use serde_json::json;
 
     fn notebook(outputs: &Value) -> Vec<u8> {

@@ -9,7 +9,6 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use crate::MemFs;
 use crate::args::ReadArgs;
 use crate::config::Config;
 use crate::error::ToolError;
@@ -26,16 +25,13 @@ pub const MAX_PAGES_PER_CALL: u64 = 20;
 /// Bytes of a PDF that is parsed at all.
 pub const MAX_PDF_BYTES: u64 = 64 * 1024 * 1024;
 
+/// A one-sentence answer about the PDF `rel`; `extra` adds metadata.
 fn fact(config: &Config, text: String, rel: &str, extra: &Value) -> ToolResult {
-    let mut metadata = json!({
-        "kind": "pdf",
-        "path": rel,
-        "estimated_tokens": config.estimate_tokens(text.len() as u64),
-    });
+    let mut metadata = json!({ "kind": "pdf", "path": rel });
     if let (Some(map), Value::Object(more)) = (metadata.as_object_mut(), extra) {
         map.extend(more.clone());
     }
-    ToolResult::from_text(text, metadata)
+    read::fact(config, text, metadata)
 }
 
 /// Reads the PDF `rel` for `read`.
@@ -126,16 +122,7 @@ pub(crate) fn read<F: HostFs + ?Sized>(
             shown_last + 1
         );
     }
-    // Page the rendering by lines, as a text file is paged.
-    let page_fs = MemFs::new();
-    page_fs.add_file("pdf", text.as_bytes());
-    let page_meta = page_fs
-        .stat("pdf")
-        .map_err(|err| ToolError::from_fs(path, err))?;
-    let (mut result, _) = read::read_target(config, &page_fs, args, "pdf", page_meta)?;
-    result.metadata["kind"] = Value::from("pdf");
-    result.metadata["path"] = Value::from(rel);
-    result.metadata["size"] = Value::from(meta.size);
+    let mut result = read::page_rendering(config, args, &text, rel, "pdf", meta.size)?;
     result.metadata["pages"] = Value::from(total);
     result.metadata["pages_shown"] = json!([first, shown_last]);
     Ok((result, seen))

@@ -105,24 +105,14 @@ fn external_in_memory(fs: &MemFs, change: &External) -> Result<()> {
     Ok(())
 }
 
-/// Loads every file under `dir` into `fs`, paths relative to `dir`.
-fn load_tree(fs: &MemFs, dir: &Path, prefix: &str) -> Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let path = if prefix.is_empty() {
-            name
-        } else {
-            format!("{prefix}/{name}")
-        };
-        if entry.file_type()?.is_dir() {
-            fs.add_dir(&path);
-            load_tree(fs, &entry.path(), &path)?;
-        } else {
-            fs.add_file(&path, &fs::read(entry.path())?);
-        }
-    }
-    Ok(())
+/// Runs `case` on a host whose files are on disk under `root`: outside
+/// changes are made there, and the files left there are the outcome.
+fn on_disk(case: &Case, root: &Path, call: impl FnMut(&Call) -> ToolResult) -> Result<Run> {
+    let results = run_steps(case, call, |change| external_on_disk(root, change))?;
+    Ok(Run {
+        results,
+        after: snapshot(root)?,
+    })
 }
 
 /// The core compiled natively, over the host's sandbox.
@@ -136,15 +126,7 @@ impl Host for Native {
 
     fn run(&self, case: &Case, root: &Path) -> Result<Run> {
         let mut session = Session::new(config_for(case, root)?, Sandbox::open(root, false)?);
-        let results = run_steps(
-            case,
-            |call| session.call(&call.tool, &call.arguments),
-            |change| external_on_disk(root, change),
-        )?;
-        Ok(Run {
-            results,
-            after: snapshot(root)?,
-        })
+        on_disk(case, root, |call| session.call(&call.tool, &call.arguments))
     }
 }
 
@@ -163,7 +145,9 @@ impl Host for NativeMemory {
 
     fn run(&self, case: &Case, root: &Path) -> Result<Run> {
         let fs = MemFs::new();
-        load_tree(&fs, root, "")?;
+        for (path, data) in snapshot(root)? {
+            fs.add_file(&path, &data);
+        }
         let mut config = config_for(case, root)?;
         config.chunk_bytes = self.chunk;
         let mut session = Session::new(config, &fs);
@@ -194,15 +178,7 @@ impl Host for Wasmtime {
             .config_json(&case.config)?
             .build()?;
         let mut session = tools.session()?;
-        let results = run_steps(
-            case,
-            |call| session.call(&call.tool, &call.arguments),
-            |change| external_on_disk(root, change),
-        )?;
-        Ok(Run {
-            results,
-            after: snapshot(root)?,
-        })
+        on_disk(case, root, |call| session.call(&call.tool, &call.arguments))
     }
 }
 

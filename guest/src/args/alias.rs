@@ -29,11 +29,9 @@ const PATH_ALIASES: &[&str] = &[
 /// `(alias, canonical)` pairs of one tool, besides the path.
 fn aliases(tool: Tool) -> &'static [(&'static str, &'static str)] {
     match tool {
+        // Line ranges (`start_line`, `end_line`, `line`, `lines`) are mapped
+        // by `line_range`.
         Tool::Read => &[
-            ("startLine", "offset"),
-            ("start_line", "offset"),
-            ("line", "offset"),
-            ("from", "offset"),
             ("charOffset", "char_offset"),
             ("page", "pages"),
             ("page_range", "pages"),

@@ -242,14 +242,8 @@ pub(crate) fn show<F: HostFs + ?Sized>(
 }
 
 fn facts(config: &Config, text: String, rel: &str, mime: &str) -> ToolResult {
-    let metadata = json!({
-        "kind": "image",
-        "path": rel,
-        "mime_type": mime,
-        "shown": false,
-        "estimated_tokens": config.estimate_tokens(text.len() as u64),
-    });
-    ToolResult::from_text(text, metadata)
+    let metadata = json!({ "kind": "image", "path": rel, "mime_type": mime, "shown": false });
+    crate::read::fact(config, text, metadata)
 }
 
 /// Every byte of `rel`, fetched in `chunk`-byte pieces.

@@ -29,6 +29,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::MemFs;
 use crate::args::ReadArgs;
 use crate::config::Config;
 use crate::decode::Encoding;
@@ -176,9 +177,40 @@ fn binary(config: &Config, rel: &str, mime: &str, meta: Metadata) -> ToolResult 
         "path": rel,
         "mime_type": mime,
         "size": meta.size,
-        "estimated_tokens": config.estimate_tokens(text.len() as u64),
     });
+    fact(config, text, metadata)
+}
+
+/// An answer of one sentence and no content (a binary described, a PDF too
+/// large, an image that cannot be shown), with its token estimate added to
+/// `metadata`.
+pub(crate) fn fact(config: &Config, text: String, mut metadata: serde_json::Value) -> ToolResult {
+    metadata["estimated_tokens"] =
+        serde_json::Value::from(config.estimate_tokens(text.len() as u64));
     ToolResult::from_text(text, metadata)
+}
+
+/// Pages `text`, a rendering of the file `rel` (a notebook, a PDF's pages),
+/// with the text engine, so it has the same caps, gutter and footers as a
+/// file; `kind` names the rendering in the metadata.
+pub(crate) fn page_rendering(
+    config: &Config,
+    args: &ReadArgs,
+    text: &str,
+    rel: &str,
+    kind: &str,
+    size: u64,
+) -> Result<ToolResult, ToolError> {
+    let rendering = MemFs::new();
+    rendering.add_file(kind, text.as_bytes());
+    let meta = rendering
+        .stat(kind)
+        .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
+    let (mut result, _) = read_target(config, &rendering, args, kind, meta)?;
+    result.metadata["kind"] = serde_json::Value::from(kind);
+    result.metadata["path"] = serde_json::Value::from(rel);
+    result.metadata["size"] = serde_json::Value::from(size);
+    Ok(result)
 }
 
 impl Observation {

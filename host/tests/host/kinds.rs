@@ -4,10 +4,11 @@
 //! factor; a notebook with a 50 KB output stays small; a PDF's page text is
 //! shown; no escape attempt reads outside the root.
 
-use std::fmt::Write as _;
 use std::fs;
 use std::time::{Duration, Instant};
 
+use filetools_tests::images::ImageSpec;
+use filetools_tests::pdfs::PdfSpec;
 use serde_json::{Value, json};
 
 use crate::{SessionProcess, root_and_outside};
@@ -23,50 +24,26 @@ fn text(answer: &Value) -> String {
         .to_owned()
 }
 
-/// A 4000x3000 gradient PNG.
+/// A 4000x3000 PNG, drawn as the conformance cases draw their images.
 fn big_png() -> Vec<u8> {
-    let (width, height) = (4000u32, 3000u32);
-    let mut data = Vec::new();
-    let mut encoder = png::Encoder::new(&mut data, width, height);
-    encoder.set_color(png::ColorType::Rgb);
-    let mut writer = encoder.write_header().unwrap();
-    let row: Vec<u8> = (0..width)
-        .flat_map(|x| [(x % 256) as u8, 128, 64])
-        .collect();
-    writer
-        .write_image_data(&row.repeat(height as usize))
-        .unwrap();
-    writer.finish().unwrap();
-    data
+    ImageSpec {
+        format: "png".into(),
+        width: 4000,
+        height: 3000,
+        orientation: None,
+    }
+    .draw()
+    .unwrap()
 }
 
-/// A one-page PDF saying `words` in Helvetica.
+/// A one-page PDF saying `words`, written as the conformance cases write theirs.
 fn pdf(words: &str) -> Vec<u8> {
-    let content = format!("BT /F1 12 Tf 72 720 Td ({words}) Tj ET\n");
-    let objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>".to_owned(),
-        format!("<< /Length {} >>\nstream\n{content}endstream", content.len()),
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned(),
-    ];
-    let mut out = String::from("%PDF-1.4\n");
-    let mut offsets = Vec::new();
-    for (n, body) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        let _ = write!(out, "{} 0 obj\n{body}\nendobj\n", n + 1);
+    PdfSpec {
+        pages: vec![words.to_owned()],
+        count: 0,
+        text: String::new(),
     }
-    let xref = out.len();
-    let _ = write!(out, "xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);
-    for offset in offsets {
-        let _ = writeln!(out, "{offset:010} 00000 n ");
-    }
-    let _ = writeln!(
-        out,
-        "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF",
-        objects.len() + 1
-    );
-    out.into_bytes()
+    .write()
 }
 
 #[test]

@@ -58,7 +58,7 @@ fn bench_dir() -> PathBuf {
 
 fn native_loop(dir: &Path, calls: u32) -> Result<()> {
     let root = call_file(dir)?;
-    let mut native = Session::new(bench_config(&root)?, Sandbox::open(&root, false)?);
+    let mut native = native_session(&root)?;
     for _ in 0..calls {
         black_box(native.call("read", r#"{"file_path": "file.txt"}"#));
     }
@@ -74,6 +74,23 @@ fn bench_config(root: &Path) -> Result<Config> {
         root: root.canonicalize()?.to_string_lossy().into_owned(),
         ..Config::from_json(BENCH_CONFIG).map_err(anyhow::Error::msg)?
     })
+}
+
+/// The native core over the sandbox of `root`, dedup off.
+fn native_session(root: &Path) -> Result<Session<Sandbox>> {
+    Ok(Session::new(
+        bench_config(root)?,
+        Sandbox::open(root, false)?,
+    ))
+}
+
+/// A wasmtime session over `root`, dedup off.
+fn wasm_session(root: &Path) -> Result<filetools::Session> {
+    Tools::builder()
+        .root(root)
+        .config_json(BENCH_CONFIG)?
+        .build()?
+        .session()
 }
 
 /// Writes the 100 KB file of the per-call benchmark; returns its folder.
@@ -102,12 +119,8 @@ fn per_call(dir: &Path) -> Result<()> {
     let root = call_file(dir)?;
     let args = r#"{"file_path": "file.txt"}"#;
 
-    let mut native = Session::new(bench_config(&root)?, Sandbox::open(&root, false)?);
-    let tools = Tools::builder()
-        .root(&root)
-        .config_json(BENCH_CONFIG)?
-        .build()?;
-    let mut wasm = tools.session()?;
+    let mut native = native_session(&root)?;
+    let mut wasm = wasm_session(&root)?;
     let native_out = native.call("read", args);
     let wasm_out = wasm.call("read", args);
     if wasm_out.text() != native_out.text() {
@@ -144,15 +157,8 @@ fn edits(dir: &Path) -> Result<()> {
     let back = r#"{"file_path": "file.txt", "old_string": "   500: the QUICK", "new_string": "   500: the quick"}"#;
     let native_root = call_file_in(&dir.join("edit-native"))?;
     let wasm_root = call_file_in(&dir.join("edit-wasm"))?;
-    let mut native = Session::new(
-        bench_config(&native_root)?,
-        Sandbox::open(&native_root, false)?,
-    );
-    let tools = Tools::builder()
-        .root(&wasm_root)
-        .config_json(BENCH_CONFIG)?
-        .build()?;
-    let mut wasm = tools.session()?;
+    let mut native = native_session(&native_root)?;
+    let mut wasm = wasm_session(&wasm_root)?;
     native.call("read", r#"{"file_path": "file.txt", "limit": 1}"#);
     wasm.call("read", r#"{"file_path": "file.txt", "limit": 1}"#);
     let toggle = |session: &mut dyn FnMut(&str) -> filetools::ToolResult, flip: &mut bool| {
@@ -192,12 +198,8 @@ fn image(dir: &Path) -> Result<()> {
     };
     fs::write(root.join("photo.png"), spec.draw()?)?;
     let args = r#"{"file_path": "photo.png"}"#;
-    let mut native = Session::new(bench_config(&root)?, Sandbox::open(&root, false)?);
-    let tools = Tools::builder()
-        .root(&root)
-        .config_json(BENCH_CONFIG)?
-        .build()?;
-    let mut wasm = tools.session()?;
+    let mut native = native_session(&root)?;
+    let mut wasm = wasm_session(&root)?;
     let shown = wasm.call("read", args);
     if shown.text() != native.call("read", args).text() {
         bail!("the hosts disagree on the image");
