@@ -37,6 +37,14 @@ pub const DEFAULT_MAX_IMAGE_PIXELS: u64 = 1_150_000;
 pub const DEFAULT_MAX_IMAGE_BYTES: u64 = 1024 * 1024;
 /// Bytes of an image file that is decoded at all.
 pub const DEFAULT_MAX_IMAGE_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// A read without a range of a file estimated above this many tokens gets
+/// its outline (or head and tail), and no outline is longer (SPEC R5).
+pub const DEFAULT_OUTLINE_BUDGET_TOKENS: u64 = 10_000;
+/// Share of a file's bytes, in percent, an outline may take (but never
+/// less than a quarter of the outline budget).
+pub const DEFAULT_OUTLINE_MAX_PERCENT: u64 = 5;
+/// Largest file parsed for an outline; larger ones get head and tail.
+pub const DEFAULT_MAX_OUTLINE_BYTES: u64 = 4 * 1024 * 1024;
 /// Bytes of replaced file versions a session keeps for `undo`.
 pub const DEFAULT_HISTORY_BYTES: u64 = 8 * 1024 * 1024;
 
@@ -85,6 +93,17 @@ pub struct Config {
     pub max_image_bytes: u64,
     /// Bytes of an image file decoded at all; larger ones are described.
     pub max_image_file_bytes: u64,
+    /// Answer a read without a range of a file too large to show whole with
+    /// its outline, or its head and tail (SPEC R5).
+    pub outline: bool,
+    /// The size, in estimated tokens, above which a file is outlined, and
+    /// the most an outline may take.
+    pub outline_budget_tokens: u64,
+    /// Share of the file, in percent, an outline may take; never less than
+    /// a quarter of `outline_budget_tokens`.
+    pub outline_max_percent: u64,
+    /// Largest file parsed for an outline.
+    pub max_outline_bytes: u64,
 }
 
 impl Default for Config {
@@ -107,6 +126,10 @@ impl Default for Config {
             max_image_pixels: DEFAULT_MAX_IMAGE_PIXELS,
             max_image_bytes: DEFAULT_MAX_IMAGE_BYTES,
             max_image_file_bytes: DEFAULT_MAX_IMAGE_FILE_BYTES,
+            outline: true,
+            outline_budget_tokens: DEFAULT_OUTLINE_BUDGET_TOKENS,
+            outline_max_percent: DEFAULT_OUTLINE_MAX_PERCENT,
+            max_outline_bytes: DEFAULT_MAX_OUTLINE_BYTES,
         }
     }
 }
@@ -133,6 +156,7 @@ impl Config {
             ("max_image_edge", self.max_image_edge),
             ("max_image_pixels", self.max_image_pixels),
             ("max_image_bytes", self.max_image_bytes),
+            ("outline_budget_tokens", self.outline_budget_tokens),
         ];
         for (name, value) in positive {
             if value == 0 {
@@ -142,6 +166,12 @@ impl Config {
         if self.budget_bytes() < MIN_BUDGET_BYTES {
             return Err(format!(
                 "invalid session config: max_output_tokens * bytes_per_token must be at least {MIN_BUDGET_BYTES} bytes"
+            ));
+        }
+        if !(1..=100).contains(&self.outline_max_percent) {
+            return Err(format!(
+                "invalid session config: outline_max_percent must be from 1 to 100, got {}",
+                self.outline_max_percent
             ));
         }
         if !self.root.is_empty() && !self.root.starts_with('/') {

@@ -37,6 +37,7 @@ mod listing;
 mod memfs;
 pub mod notebook;
 pub mod notice;
+pub mod outline;
 pub mod path;
 mod pdf;
 pub mod read;
@@ -56,6 +57,8 @@ mod write;
 
 #[cfg(target_arch = "wasm32")]
 mod component;
+#[cfg(all(target_arch = "wasm32", feature = "code"))]
+mod stdio_close;
 
 pub use config::Config;
 pub use fs::{DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};

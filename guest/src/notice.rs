@@ -152,6 +152,48 @@ pub enum Notice {
         /// Calls since the read that showed the content.
         calls_ago: u64,
     },
+    /// What precedes a file's outline or its head and tail (SPEC R5).
+    TooLarge {
+        /// Lines in the file.
+        lines: u64,
+        /// Its size.
+        size: u64,
+        /// Its estimated tokens.
+        tokens: u64,
+        /// What follows instead of the whole text.
+        shown: Shown,
+    },
+    /// What ends an outline: how much of it was shown and how to read an
+    /// entry (SPEC R5).
+    OutlineEnd {
+        /// Entries shown.
+        shown: usize,
+        /// Entries in the full outline.
+        total: usize,
+        /// Levels shown, and levels in the full outline, when capped.
+        capped: Option<(usize, usize)>,
+        /// Top-level entries left out: how many, and the line the first
+        /// starts on.
+        rest: Option<(usize, u64)>,
+        /// An entry to name in the example call: name, first and last line.
+        example: Option<(String, u64, u64)>,
+    },
+    /// What ends a head-and-tail view.
+    HeadTailEnd,
+}
+
+/// What a read of a file too large to show whole shows instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shown {
+    /// Its outline, in this language or format.
+    Outline(&'static str),
+    /// Its first and last lines.
+    HeadTail {
+        /// Lines from the top.
+        head: u64,
+        /// Lines from the end.
+        tail: u64,
+    },
 }
 
 impl fmt::Display for Notice {
@@ -216,8 +258,71 @@ impl fmt::Display for Notice {
                     "{STUB_PREFIX} {calls_ago} {calls} ago; use that output, or read again to see it anew]"
                 )
             }
+            Notice::TooLarge {
+                lines,
+                size,
+                tokens,
+                shown,
+            } => {
+                write!(
+                    f,
+                    "[{lines} lines, {}, about {tokens} tokens: too large to show whole. ",
+                    Size(*size)
+                )?;
+                match shown {
+                    Shown::Outline(language) => write!(
+                        f,
+                        "Its {language} outline follows, each entry with its [first:last] lines.]"
+                    ),
+                    Shown::HeadTail { head, tail } => {
+                        write!(f, "Its first {head} and last {tail} lines follow.]")
+                    }
+                }
+            }
+            Notice::OutlineEnd {
+                shown,
+                total,
+                capped,
+                rest,
+                example,
+            } => outline_end(f, (*shown, *total), *capped, *rest, example.as_ref()),
+            Notice::HeadTailEnd => f.write_str(
+                "[read any range with offset and limit; offset=1 pages through the text from the top]",
+            ),
         }
     }
+}
+
+/// The sentence that ends an outline.
+fn outline_end(
+    f: &mut fmt::Formatter<'_>,
+    (shown, total): (usize, usize),
+    capped: Option<(usize, usize)>,
+    rest: Option<(usize, u64)>,
+    example: Option<&(String, u64, u64)>,
+) -> fmt::Result {
+    write!(f, "[outline: {shown} of {total} entries")?;
+    if let Some((depth, max_depth)) = capped {
+        write!(
+            f,
+            "; {depth} of {max_depth} levels shown, \"(N children)\" marks the rest"
+        )?;
+    }
+    if let Some((count, line)) = rest {
+        write!(
+            f,
+            "; {count} more top-level entries from line {line} (offset={line})"
+        )?;
+    }
+    f.write_str(". Read an entry's lines with offset=FIRST and limit=LAST-FIRST+1")?;
+    if let Some((name, first, last)) = example {
+        write!(
+            f,
+            ", e.g. offset={first} limit={} for {name}",
+            last + 1 - first
+        )?;
+    }
+    f.write_str("; offset=1 reads the text from the top.]")
 }
 
 /// The marker appended to a line cut at the per-line cap.

@@ -16,6 +16,7 @@ mod capture;
 mod cursor;
 pub(crate) mod cut;
 pub(crate) mod gutter;
+mod outline;
 mod page;
 #[cfg(test)]
 mod proptests;
@@ -149,6 +150,9 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
             if notebook::looks_like(&head)
                 && let Some((result, seen)) = notebook::read(config, fs, args, rel, meta)?
             {
+                return Ok((result, Some(seen)));
+            }
+            if let Some((result, seen)) = outline::instead(config, fs, args, rel, meta, &head)? {
                 return Ok((result, Some(seen)));
             }
             read_target(config, fs, args, rel, meta).map(|(r, o)| (r, Some(o)))

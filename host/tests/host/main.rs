@@ -8,6 +8,7 @@
 mod changes;
 mod cli;
 mod kinds;
+mod outlines;
 mod sandbox;
 mod sessions;
 

@@ -84,11 +84,11 @@ fn the_component_is_compiled_once_then_loaded_precompiled() {
 #[test]
 fn hitting_the_memory_limit_is_a_tool_error_and_a_fresh_session() {
     let (root, _) = root_and_outside("session-memory");
-    std::fs::write(root.join("big.txt"), "m".repeat(24 << 20)).unwrap();
+    std::fs::write(root.join("big.txt"), "m".repeat(64 << 20)).unwrap();
     std::fs::write(root.join("small.txt"), "fine\n").unwrap();
     let tools = Tools::builder()
         .root(&root)
-        .memory_limit(8 << 20)
+        .memory_limit(24 << 20)
         .config_json(r#"{"max_output_tokens": 100000000, "max_line_chars": 100000000}"#)
         .unwrap()
         .build()

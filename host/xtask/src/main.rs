@@ -16,6 +16,7 @@ cargo xtask <task>
   test      run every test: unit, property, host integration and conformance
   lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings
   bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file
+  tokens    what outlines save on real files: ratios and the reach-a-symbol figure
   imports   list the component's imports and check them against the allowed set";
 
 fn main() -> ExitCode {
@@ -39,6 +40,7 @@ fn dispatch(task: &str) -> Result<()> {
         "test" => test(),
         "lint" => lint(),
         "bench" => bench(),
+        "tokens" => tokens(),
         "imports" => imports(),
         "" | "help" | "-h" | "--help" => {
             println!("{HELP}");
@@ -91,6 +93,17 @@ fn bench() -> Result<()> {
         "filetools-tests",
         "--bin",
         "bench",
+    ])
+}
+
+fn tokens() -> Result<()> {
+    run::cargo(&[
+        "run",
+        "--release",
+        "--package",
+        "filetools-tests",
+        "--bin",
+        "tokens",
     ])
 }
 

@@ -1,6 +1,6 @@
 //! Running commands from the workspace root, and installing what is missing.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context as _, Result, bail};
@@ -29,6 +29,45 @@ pub fn setup() -> Result<()> {
     {
         println!("installing the {WASM_TARGET} Rust target");
         status(Command::new("rustup").args(["target", "add", WASM_TARGET]))?;
+    }
+    grammar_toolchain()
+}
+
+/// The header the grammars compile against (Debian's `wasi-libc`; the path
+/// is set in `.cargo/config.toml`).
+const WASI_LIBC_HEADER: &str = "/usr/include/wasm32-wasi/stdlib.h";
+
+/// The tree-sitter grammars are C: the component needs clang and the
+/// wasi-libc headers. Installs Debian's packages when they are missing.
+fn grammar_toolchain() -> Result<()> {
+    let clang = Command::new("clang")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if clang && Path::new(WASI_LIBC_HEADER).is_file() {
+        return Ok(());
+    }
+    println!("installing clang and wasi-libc (Debian packages) for the tree-sitter grammars");
+    let sudo = !Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let apt = |args: &[&str]| {
+        let mut command = if sudo {
+            Command::new("sudo")
+        } else {
+            Command::new("apt-get")
+        };
+        if sudo {
+            command.arg("apt-get");
+        }
+        command.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        status(&mut command)
+    };
+    if apt(&["install", "-y", "clang", "wasi-libc"]).is_err() {
+        apt(&["update"])?;
+        apt(&["install", "-y", "clang", "wasi-libc"])
+            .context("install clang and wasi-libc, the tree-sitter grammars' C toolchain")?;
     }
     Ok(())
 }

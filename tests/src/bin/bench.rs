@@ -67,7 +67,7 @@ fn native_loop(dir: &Path, calls: u32) -> Result<()> {
 
 /// The session config of the per-call benchmarks: dedup off, so every read
 /// of the same file shows it again.
-const BENCH_CONFIG: &str = r#"{"dedup": false}"#;
+const BENCH_CONFIG: &str = r#"{"dedup": false, "outline": false}"#;
 
 fn bench_config(root: &Path) -> Result<Config> {
     Ok(Config {

@@ -1,0 +1,213 @@
+//! Code outlines from tree-sitter syntax trees, parsed inside the component.
+//! One walker; each language says, node by node, whether it is a symbol
+//! (kind, name, visibility, and the body holding its members), a wrapper to
+//! look inside (`export`, decorators, `#ifdef`, templates) or neither.
+//! Statements are never entered, so locals stay out of the outline.
+
+#[cfg(any(feature = "lang-c", feature = "lang-cpp"))]
+mod c;
+#[cfg(feature = "lang-go")]
+mod go;
+#[cfg(feature = "lang-java")]
+mod java;
+#[cfg(any(feature = "lang-javascript", feature = "lang-typescript"))]
+mod js;
+#[cfg(feature = "lang-python")]
+mod python;
+#[cfg(feature = "lang-rust")]
+mod rust;
+
+use tree_sitter::{Node, Parser};
+
+use super::{Language, MAX_NESTING, Symbol};
+
+/// Where a node sits, which decides what counts as a symbol in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// A file, module or namespace.
+    Module,
+    /// The body of a class, struct, trait, impl or interface.
+    Type,
+    /// The body of a function.
+    Function,
+}
+
+/// What a language makes of one node.
+pub(crate) enum Step<'t> {
+    /// A symbol; its members are looked for in `body`.
+    Symbol {
+        kind: &'static str,
+        name: String,
+        visibility: Option<String>,
+        body: Option<(Node<'t>, Scope)>,
+    },
+    /// A wrapper: its children are looked at in `scope`; those found get
+    /// `visibility` unless they have their own.
+    Descend(Node<'t>, Scope, Option<&'static str>),
+    /// Neither.
+    Skip,
+}
+
+/// Decides what a node is, from its kind, text (`source`) and scope.
+type Classify = for<'t> fn(Node<'t>, &str, Scope) -> Step<'t>;
+
+/// Longest name shown, in characters; longer ones end in `…`.
+pub(crate) const MAX_NAME_CHARS: usize = 80;
+
+/// The symbols of `text`, or `None` when its grammar is not in this build.
+pub(crate) fn symbols(language: Language, text: &str) -> Option<Vec<Symbol>> {
+    let (grammar, classify): (tree_sitter::Language, Classify) = match language {
+        #[cfg(feature = "lang-rust")]
+        Language::Rust => (tree_sitter_rust::LANGUAGE.into(), rust::classify),
+        #[cfg(feature = "lang-python")]
+        Language::Python => (tree_sitter_python::LANGUAGE.into(), python::classify),
+        #[cfg(feature = "lang-javascript")]
+        Language::JavaScript => (tree_sitter_javascript::LANGUAGE.into(), js::classify),
+        #[cfg(feature = "lang-typescript")]
+        Language::TypeScript => (
+            tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            js::classify,
+        ),
+        #[cfg(feature = "lang-typescript")]
+        Language::Tsx => (tree_sitter_typescript::LANGUAGE_TSX.into(), js::classify),
+        #[cfg(feature = "lang-go")]
+        Language::Go => (tree_sitter_go::LANGUAGE.into(), go::classify),
+        #[cfg(feature = "lang-java")]
+        Language::Java => (tree_sitter_java::LANGUAGE.into(), java::classify),
+        #[cfg(feature = "lang-c")]
+        Language::C => (tree_sitter_c::LANGUAGE.into(), c::classify),
+        #[cfg(feature = "lang-cpp")]
+        Language::Cpp => (tree_sitter_cpp::LANGUAGE.into(), c::classify),
+        _ => return None,
+    };
+    let mut parser = Parser::new();
+    parser.set_language(&grammar).ok()?;
+    let tree = parser.parse(text, None)?;
+    let mut found = Vec::new();
+    walk(
+        tree.root_node(),
+        text,
+        Scope::Module,
+        None,
+        classify,
+        0,
+        &mut found,
+    );
+    Some(found)
+}
+
+fn walk(
+    node: Node<'_>,
+    source: &str,
+    scope: Scope,
+    visibility: Option<&'static str>,
+    classify: Classify,
+    depth: usize,
+    found: &mut Vec<Symbol>,
+) {
+    if depth >= MAX_NESTING {
+        return;
+    }
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        match classify(child, source, scope) {
+            Step::Symbol {
+                kind,
+                name,
+                visibility: own,
+                body,
+            } => {
+                let mut children = Vec::new();
+                if let Some((body, inner)) = body {
+                    walk(
+                        body,
+                        source,
+                        inner,
+                        None,
+                        classify,
+                        depth + 1,
+                        &mut children,
+                    );
+                }
+                let (start, end) = lines(child);
+                found.push(Symbol {
+                    kind,
+                    name,
+                    visibility: own.or_else(|| visibility.map(str::to_owned)),
+                    detail: None,
+                    start,
+                    end,
+                    children,
+                });
+            }
+            Step::Descend(inner, scope, wrapper) => walk(
+                inner,
+                source,
+                scope,
+                wrapper.or(visibility),
+                classify,
+                depth + 1,
+                found,
+            ),
+            Step::Skip => {}
+        }
+    }
+}
+
+/// A node's first and last line, 1-based; a node ending at the start of a
+/// line ends on the line before.
+fn lines(node: Node<'_>) -> (u64, u64) {
+    let start = node.start_position().row as u64 + 1;
+    let end = node.end_position();
+    let last = if end.column == 0 && end.row as u64 + 1 > start {
+        end.row as u64
+    } else {
+        end.row as u64 + 1
+    };
+    (start, last)
+}
+
+/// The source text of `node`.
+pub(crate) fn text<'s>(node: Node<'_>, source: &'s str) -> &'s str {
+    source.get(node.byte_range()).unwrap_or("")
+}
+
+/// `node`'s text on one line, whitespace collapsed, at most
+/// [`MAX_NAME_CHARS`] characters.
+pub(crate) fn name_of(node: Node<'_>, source: &str) -> String {
+    let mut name = String::new();
+    for (index, word) in text(node, source).split_whitespace().enumerate() {
+        if index > 0 {
+            name.push(' ');
+        }
+        name.push_str(word);
+    }
+    if let Some((cut, _)) = name.char_indices().nth(MAX_NAME_CHARS) {
+        name.truncate(cut);
+        name.push('…');
+    }
+    name
+}
+
+/// The text of `node`'s field `field`, as a name.
+pub(crate) fn field_name(node: Node<'_>, field: &str, source: &str) -> Option<String> {
+    node.child_by_field_name(field)
+        .map(|child| name_of(child, source))
+}
+
+/// The first child of `node` of kind `kind`.
+pub(crate) fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor)
+        .find(|child| child.kind() == kind)
+}
+
+/// A symbol without members.
+pub(crate) fn leaf<'t>(kind: &'static str, name: String, visibility: Option<String>) -> Step<'t> {
+    Step::Symbol {
+        kind,
+        name,
+        visibility,
+        body: None,
+    }
+}
