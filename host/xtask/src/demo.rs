@@ -1,6 +1,7 @@
 //! `cargo xtask demo`: builds the CLI and shows it paging real files — a
 //! 200,000-line log and a 600 KB one-line JSON file — the way a model would,
-//! each step following the continuation the previous answer gave; then an
+//! each step following the continuation the previous answer gave; the
+//! outline of Python's `_pydecimal.py` and a read of one of its methods; then an
 //! edit refused before a read, made after it (the file's CRLF endings and
 //! curly quotes kept), and undone, one command each with `--state`.
 
@@ -33,7 +34,8 @@ pub fn run() -> Result<()> {
     std::fs::create_dir_all(&dir)?;
     write_files(&dir)?;
     println!("\nfiletools demo in {}\n", dir.display());
-    let steps: [&[&str]; 6] = [
+    let mut steps: Vec<&[&str]> = vec![
+        &["read", "app.log"],
         &["read", "app.log", "--limit", "5"],
         &["read", "app.log", "--offset", "6", "--limit", "3"],
         &["read", "app.log", "--offset", "199998"],
@@ -48,6 +50,10 @@ pub fn run() -> Result<()> {
             "2001",
         ],
     ];
+    if copy_pydecimal(&dir)? {
+        steps.push(&["read", "_pydecimal.py"]);
+        steps.push(&["read", "_pydecimal.py", "--offset", "683", "--limit", "43"]);
+    }
     for args in steps {
         show(&bin, &dir, args)?;
     }
@@ -95,6 +101,25 @@ pub fn run() -> Result<()> {
     let output = child.wait_with_output()?;
     println!("{}", String::from_utf8_lossy(&output.stdout));
     Ok(())
+}
+
+/// Copies `_pydecimal.py` from python3's standard library, when there is one.
+fn copy_pydecimal(dir: &Path) -> Result<bool> {
+    let Ok(output) = Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
+        .output()
+    else {
+        return Ok(false);
+    };
+    let source = Path::new(String::from_utf8_lossy(&output.stdout).trim()).join("_pydecimal.py");
+    if !source.is_file() {
+        return Ok(false);
+    }
+    std::fs::copy(&source, dir.join("_pydecimal.py"))?;
+    Ok(true)
 }
 
 fn write_files(dir: &Path) -> Result<()> {
