@@ -1,0 +1,87 @@
+// `npm run bench`: the per-call time of the same read in Node (nodeFs and
+// memoryFs) and in the wasmtime host, and the package's size.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+import { createTools, memoryFs, nodeFs } from '../src/node.js';
+import { js, workspace } from '../test/cases.mjs';
+
+/** The read measured: a file of this many bytes, read without a range. */
+const FILE_BYTES = 100 * 1024;
+const CALLS = 500;
+const WARM_UP = 20;
+const CONFIG = { dedup: false, outline: false };
+
+function benchFile(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  let text = '';
+  for (let n = 1; text.length < FILE_BYTES; n += 1) {
+    text += `${String(n).padStart(6)}: the quick brown fox jumps over the lazy dog, again and again\n`;
+  }
+  fs.writeFileSync(join(dir, 'file.txt'), text.slice(0, FILE_BYTES));
+  return text.slice(0, FILE_BYTES);
+}
+
+async function median(tools) {
+  const args = { file_path: 'file.txt' };
+  const first = await tools.call('read', args);
+  for (let i = 0; i < WARM_UP; i += 1) {
+    await tools.call('read', args);
+  }
+  const times = [];
+  for (let i = 0; i < CALLS; i += 1) {
+    const start = performance.now();
+    await tools.call('read', args);
+    times.push((performance.now() - start) * 1000);
+  }
+  times.sort((a, b) => a - b);
+  return { us: times[Math.floor(times.length / 2)], text: first.content[0].text };
+}
+
+function packageSize() {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(path);
+      } else {
+        files.push(path);
+      }
+    }
+  };
+  for (const dir of ['src', 'generated', 'types']) {
+    walk(join(js, dir));
+  }
+  const sum = (list, f) => list.reduce((total, path) => total + f(fs.readFileSync(path)), 0);
+  const wasm = files.filter((f) => f.endsWith('.wasm'));
+  const script = files.filter((f) => !f.endsWith('.wasm') && !f.endsWith('.d.ts'));
+  const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+  console.log('package size (src/, generated/, types/)');
+  console.log(`  JS            ${mb(sum(script, (b) => b.length))} raw, ${mb(sum(script, (b) => gzipSync(b, { level: 9 }).length))} gzip`);
+  console.log(`  wasm          ${mb(sum(wasm, (b) => b.length))} raw, ${mb(sum(wasm, (b) => gzipSync(b, { level: 9 }).length))} gzip`);
+  console.log(`  all           ${mb(sum(files, (b) => b.length))} raw, ${mb(sum(files, (b) => gzipSync(b, { level: 9 }).length))} gzip`);
+}
+
+const dir = join(workspace, 'target', 'js-bench');
+const text = benchFile(dir);
+const onDisk = await median(await createTools({ fs: nodeFs(dir), config: CONFIG }));
+const inMemory = await median(await createTools({ fs: memoryFs({ 'file.txt': text }), config: CONFIG }));
+const wasmtime = JSON.parse(
+  execFileSync('cargo', ['run', '--quiet', '--release', '--package', 'filetools-tests', '--bin', 'read_timing', '--', dir, 'file.txt', String(CALLS)], {
+    cwd: workspace,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }),
+);
+if (onDisk.text.length !== wasmtime.output_bytes || inMemory.text !== onDisk.text) {
+  throw new Error('the hosts disagree on the benchmark read');
+}
+console.log(`read of a ${FILE_BYTES / 1024} KB file (${onDisk.text.length} bytes of output), median of ${CALLS}`);
+console.log(`  wasmtime host        ${wasmtime.median_us.toFixed(0).padStart(7)} µs`);
+console.log(`  Node, nodeFs         ${onDisk.us.toFixed(0).padStart(7)} µs  (${(onDisk.us / wasmtime.median_us).toFixed(2)}x wasmtime)`);
+console.log(`  Node, memoryFs       ${inMemory.us.toFixed(0).padStart(7)} µs  (${(inMemory.us / wasmtime.median_us).toFixed(2)}x wasmtime)`);
+console.log('');
+packageSize();

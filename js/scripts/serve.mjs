@@ -1,0 +1,54 @@
+// `npm run playground`: serves the workspace over HTTP on localhost so the
+// playground (js/playground/) can load the package, the component and the
+// laid-out conformance cases (target/js-cases/).
+import { createServer } from 'node:http';
+import { createReadStream, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Serves the files under `root` on `port` (0: any free one); resolves to the server. */
+export function serve(root, port = 0) {
+  const base = resolve(root);
+  const server = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    const file = normalize(join(base, path));
+    if (file !== base && !file.startsWith(base + sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    let stats;
+    try {
+      stats = statSync(file);
+    } catch {
+      response.writeHead(404).end();
+      return;
+    }
+    if (!stats.isFile()) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': stats.size,
+    });
+    createReadStream(file).pipe(response);
+  });
+  return new Promise((done) => server.listen(port, '127.0.0.1', () => done(server)));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { caseNames, workspace } = await import('../test/cases.mjs');
+  const count = caseNames().length;
+  const server = await serve(workspace, Number(process.env.PORT ?? 8080));
+  console.log(`playground: http://127.0.0.1:${server.address().port}/js/playground/ (${count} conformance cases laid out)`);
+}

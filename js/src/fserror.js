@@ -1,0 +1,57 @@
+// The WIT `fs-error` variant as the transpiled component expects a host
+// function to signal it: a thrown value carrying the variant as `payload`.
+export class FsError extends Error {
+  constructor(tag, detail) {
+    super(detail === undefined ? tag : `${tag}: ${detail}`);
+    this.payload = detail === undefined ? { tag } : { tag, val: detail };
+  }
+}
+
+/** How a file kind is described, word for word as the Rust side does. */
+export const DESCRIBE = {
+  file: 'a regular file',
+  directory: 'a directory',
+  symlink: 'a symbolic link',
+  fifo: 'a FIFO (named pipe)',
+  socket: 'a socket',
+  'block-device': 'a block device',
+  'char-device': 'a character device',
+  other: 'a special file',
+};
+
+/** Whether `precondition` (WIT `precondition`) holds for the current file. */
+export function holds(precondition, current, sha256) {
+  switch (precondition.tag) {
+    case 'any':
+      return true;
+    case 'absent':
+      return current === null;
+    case 'matches': {
+      if (current === null) {
+        return false;
+      }
+      const stamp = precondition.val;
+      if (stamp.size !== current.size) {
+        return false;
+      }
+      return stamp.sha256 !== undefined && stamp.sha256 !== null
+        ? stamp.sha256 === sha256()
+        : stamp.mtimeNs === current.mtimeNs;
+    }
+    default:
+      return false;
+  }
+}
+
+/** Orders names as Rust orders strings: by UTF-8 bytes, i.e. code points. */
+export function byCodePoint(a, b) {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
+    const d = x[i].codePointAt(0) - y[i].codePointAt(0);
+    if (d !== 0) {
+      return d;
+    }
+  }
+  return x.length - y.length;
+}

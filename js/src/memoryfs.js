@@ -1,0 +1,178 @@
+// An in-memory file system for browsers and tests, with the same behaviour
+// as the Rust core's MemFs, so that every host gives the same answers:
+// parents exist implicitly, each write moves a clock on by one second, a
+// path under a file is "not a directory", and listings are sorted by name.
+import { DESCRIBE, FsError, byCodePoint, holds } from './fserror.js';
+import { sha256Hex } from './sha256.js';
+
+const SECOND_NS = 1_000_000_000n;
+const encoder = new TextEncoder();
+
+const bytesOf = (data) => (typeof data === 'string' ? encoder.encode(data) : new Uint8Array(data));
+
+/**
+ * A file system held in memory. `files` maps `/`-separated relative paths to
+ * text or bytes; `readOnly` refuses every change.
+ */
+export function memoryFs(files = {}, { readOnly = false } = {}) {
+  /** path → { kind: 'file', data, mtimeNs } | { kind: 'directory' } | { kind } */
+  const nodes = new Map();
+  let clock = 0n;
+  const tick = () => {
+    clock += SECOND_NS;
+    return clock;
+  };
+
+  const addParents = (path) => {
+    let end = path.indexOf('/');
+    while (end !== -1) {
+      const parent = path.slice(0, end);
+      if (!nodes.has(parent)) {
+        nodes.set(parent, { kind: 'directory' });
+      }
+      end = path.indexOf('/', end + 1);
+    }
+  };
+
+  const addFile = (path, data) => {
+    const mtimeNs = tick();
+    addParents(path);
+    nodes.set(path, { kind: 'file', data: bytesOf(data), mtimeNs });
+  };
+
+  const node = (path) => {
+    if (path === '.') {
+      return { kind: 'directory' };
+    }
+    const found = nodes.get(path);
+    if (found) {
+      return found;
+    }
+    let end = path.indexOf('/');
+    while (end !== -1) {
+      const above = nodes.get(path.slice(0, end));
+      if (above && above.kind !== 'directory') {
+        throw new FsError('not-a-directory');
+      }
+      end = path.indexOf('/', end + 1);
+    }
+    throw new FsError('not-found');
+  };
+
+  const metadataOf = (n) => ({
+    kind: n.kind,
+    size: n.kind === 'file' ? BigInt(n.data.length) : 0n,
+    mtimeNs: n.kind === 'file' ? n.mtimeNs : 0n,
+    readonly: readOnly,
+  });
+
+  const check = (path, precondition) => {
+    if (readOnly) {
+      throw new FsError('read-only');
+    }
+    let current = null;
+    try {
+      current = node(path);
+    } catch (err) {
+      if (err.payload?.tag !== 'not-found') {
+        throw err;
+      }
+    }
+    if (current?.kind === 'directory') {
+      throw new FsError('is-a-directory');
+    }
+    const stamp =
+      current === null
+        ? null
+        : current.kind === 'file'
+          ? { size: BigInt(current.data.length), mtimeNs: current.mtimeNs }
+          : { size: 0n, mtimeNs: 0n };
+    const hash = () => (current?.kind === 'file' ? sha256Hex(current.data) : '');
+    if (!holds(precondition, stamp, hash)) {
+      throw new FsError('conflict');
+    }
+  };
+
+  for (const [path, data] of Object.entries(files)) {
+    addFile(path, data);
+  }
+
+  const hostFs = {
+    stat: (path) => metadataOf(node(path)),
+    read: (path, offset, len) => {
+      const n = nodes.get(path);
+      if (n === undefined) {
+        node(path);
+        return new Uint8Array();
+      }
+      if (n.kind === 'directory') {
+        throw new FsError('is-a-directory');
+      }
+      if (n.kind !== 'file') {
+        throw new FsError('io', `refusing to read ${DESCRIBE[n.kind]}`);
+      }
+      const start = offset > BigInt(n.data.length) ? n.data.length : Number(offset);
+      return n.data.slice(start, Math.min(n.data.length, start + len));
+    },
+    listDir: (path) => {
+      if (node(path).kind !== 'directory') {
+        throw new FsError('not-a-directory');
+      }
+      const prefix = path === '.' ? '' : `${path}/`;
+      return [...nodes.keys()]
+        .filter((name) => name.startsWith(prefix) && name.length > prefix.length && !name.slice(prefix.length).includes('/'))
+        .sort(byCodePoint)
+        .map((name) => {
+          const meta = metadataOf(nodes.get(name));
+          return { name: name.slice(prefix.length), kind: meta.kind, size: meta.size };
+        });
+    },
+    writeFile: (path, data, precondition) => {
+      check(path, precondition);
+      addFile(path, data);
+      return metadataOf(node(path));
+    },
+    removeFile: (path, precondition) => {
+      check(path, precondition);
+      if (!nodes.delete(path)) {
+        throw new FsError('not-found');
+      }
+    },
+  };
+
+  return {
+    hostFs,
+    /** Every file with its bytes, by path, in name order. */
+    files: () =>
+      new Map(
+        [...nodes.entries()]
+          .filter(([, n]) => n.kind === 'file')
+          .sort(([a], [b]) => byCodePoint(a, b))
+          .map(([path, n]) => [path, n.data.slice()]),
+      ),
+    /** Adds or replaces a file (text or bytes), moving the clock on. */
+    addFile,
+    /** Adds an empty directory. */
+    addDir: (path) => {
+      addParents(path);
+      nodes.set(path, { kind: 'directory' });
+    },
+    /** Removes a file or an empty directory; says whether it existed. */
+    remove: (path) => nodes.delete(path),
+    /** Moves a file's mtime on without changing its content. */
+    touch: (path) => {
+      const n = nodes.get(path);
+      const next = tick();
+      if (n?.kind === 'file') {
+        n.mtimeNs = next;
+      }
+    },
+    /** Replaces a file's content keeping its mtime (a change size and mtime cannot see). */
+    replaceKeepingMtime: (path, data) => {
+      const n = nodes.get(path);
+      if (n?.kind === 'file') {
+        n.data = bytesOf(data);
+      }
+    },
+  };
+}

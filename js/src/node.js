@@ -1,0 +1,18 @@
+// The package for Node: `createTools({ fs })` over `nodeFs(root)` (a sandbox
+// on disk) or `memoryFs(files)`.
+import { readFile } from 'node:fs/promises';
+import { createToolsWith } from './core.js';
+
+export { nodeFs } from './nodefs.js';
+export { memoryFs } from './memoryfs.js';
+
+/** Compiles the component's core wasm files from the package's directory. */
+const loadCore = async (name) => WebAssembly.compile(await readFile(new URL(`../generated/${name}`, import.meta.url)));
+
+/**
+ * The tools over `fs`: `{ read, write, edit, undo, call, definitions, save,
+ * restore }`. `config` is the session config (an object or JSON text).
+ */
+export function createTools({ fs, config } = {}) {
+  return createToolsWith({ fs, config, loadCore });
+}

@@ -1,0 +1,78 @@
+// The conformance cases on disk for the Node runners: laid out once by the
+// Rust side (generated inputs included) into target/js-cases.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const js = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const workspace = resolve(js, '..');
+export const casesDir = join(workspace, 'target', 'js-cases');
+
+let laidOut = false;
+
+/** Lays the cases out (once per process) and returns their names. */
+export function caseNames() {
+  if (!laidOut) {
+    execFileSync('cargo', ['run', '--quiet', '--package', 'filetools-tests', '--bin', 'cases', '--', casesDir], {
+      cwd: workspace,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    laidOut = true;
+  }
+  return JSON.parse(fs.readFileSync(join(casesDir, 'index.json'), 'utf8'));
+}
+
+/** Every file under `dir`, by `/`-separated relative path. */
+export function readTree(dir) {
+  const files = new Map();
+  const walk = (here) => {
+    for (const entry of fs.readdirSync(here, { withFileTypes: true })) {
+      const path = join(here, entry.name);
+      if (entry.isDirectory()) {
+        walk(path);
+      } else {
+        files.set(relative(dir, path).split(sep).join('/'), new Uint8Array(fs.readFileSync(path)));
+      }
+    }
+  };
+  if (fs.existsSync(dir)) {
+    walk(dir);
+  }
+  return new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Copies a case's starting files into a fresh directory, mtimes on whole seconds. */
+export function layOut(name, target) {
+  fs.rmSync(target, { recursive: true, force: true });
+  fs.mkdirSync(target, { recursive: true });
+  const tree = join(casesDir, name, 'tree');
+  if (fs.existsSync(tree)) {
+    fs.cpSync(tree, target, { recursive: true });
+  }
+  const second = Math.floor(Date.now() / 1000) - 100;
+  for (const path of readTree(target).keys()) {
+    fs.utimesSync(join(target, path), second, second);
+  }
+}
+
+/** Applies an outside change on disk, as the Rust on-disk hosts do. */
+export function externalOnDisk(root, change) {
+  const path = join(root, change.path);
+  const before = fs.statSync(path).mtimeMs / 1000;
+  switch (change.external) {
+    case 'write':
+      fs.writeFileSync(path, change.text);
+      fs.utimesSync(path, before + 2, before + 2);
+      break;
+    case 'touch':
+      fs.utimesSync(path, before + 2, before + 2);
+      break;
+    case 'same_size_same_mtime':
+      fs.writeFileSync(path, change.text);
+      fs.utimesSync(path, before, before);
+      break;
+    default:
+      throw new Error(`unknown outside change ${change.external}`);
+  }
+}

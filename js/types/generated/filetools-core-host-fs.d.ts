@@ -1,0 +1,25 @@
+/** @module Interface filetools:core/host-fs@0.1.0 **/
+export function stat(path: string): Metadata;
+export function read(path: string, offset: bigint, len: number): Uint8Array;
+export function listDir(path: string): Array<DirEntry>;
+export function writeFile(path: string, data: Uint8Array, precondition: Precondition): Metadata;
+export function removeFile(path: string, precondition: Precondition): void;
+export type FsError = import('./filetools-core-types.js').FsError;
+export type Metadata = import('./filetools-core-types.js').Metadata;
+export interface FileStamp {
+  size: bigint,
+  mtimeNs: bigint,
+  sha256?: string,
+}
+export type Precondition = PreconditionAny | PreconditionAbsent | PreconditionMatches;
+export interface PreconditionAny {
+  tag: 'any',
+}
+export interface PreconditionAbsent {
+  tag: 'absent',
+}
+export interface PreconditionMatches {
+  tag: 'matches',
+  val: FileStamp,
+}
+export type DirEntry = import('./filetools-core-types.js').DirEntry;

@@ -1,0 +1,58 @@
+/** @module Interface filetools:core/types@0.1.0 **/
+export type FsError = FsErrorNotFound | FsErrorPermissionDenied | FsErrorIsADirectory | FsErrorNotADirectory | FsErrorOutsideSandbox | FsErrorReadOnly | FsErrorConflict | FsErrorIo;
+export interface FsErrorNotFound {
+  tag: 'not-found',
+}
+export interface FsErrorPermissionDenied {
+  tag: 'permission-denied',
+}
+export interface FsErrorIsADirectory {
+  tag: 'is-a-directory',
+}
+export interface FsErrorNotADirectory {
+  tag: 'not-a-directory',
+}
+export interface FsErrorOutsideSandbox {
+  tag: 'outside-sandbox',
+}
+export interface FsErrorReadOnly {
+  tag: 'read-only',
+}
+export interface FsErrorConflict {
+  tag: 'conflict',
+}
+export interface FsErrorIo {
+  tag: 'io',
+  val: string,
+}
+/**
+ * # Variants
+ * 
+ * ## `"file"`
+ * 
+ * ## `"directory"`
+ * 
+ * ## `"symlink"`
+ * 
+ * ## `"fifo"`
+ * 
+ * ## `"socket"`
+ * 
+ * ## `"block-device"`
+ * 
+ * ## `"char-device"`
+ * 
+ * ## `"other"`
+ */
+export type FileKind = 'file' | 'directory' | 'symlink' | 'fifo' | 'socket' | 'block-device' | 'char-device' | 'other';
+export interface Metadata {
+  kind: FileKind,
+  size: bigint,
+  mtimeNs: bigint,
+  readonly: boolean,
+}
+export interface DirEntry {
+  name: string,
+  kind: FileKind,
+  size: bigint,
+}

@@ -1,0 +1,90 @@
+// Types of the filetools package. The component's own records (tool
+// arguments, host-fs metadata and errors) come from the declarations jco
+// generates, kept in ./generated/ and checked for freshness by the tests.
+import type {
+  DirEntry,
+  FileStamp,
+  Metadata,
+  Precondition,
+} from './generated/filetools-core-host-fs.js';
+
+export type { DirEntry, FileStamp, Metadata, Precondition };
+export type { FsError, FileKind } from './generated/filetools-core-types.js';
+export type { ReadArgs, WriteArgs, EditArgs, EditOp, UndoArgs } from './generated/filetools-core-tools.js';
+
+/** The functions a file-system back end gives the component (WIT `host-fs`). */
+export interface HostFs {
+  stat(path: string): Metadata;
+  read(path: string, offset: bigint, len: number): Uint8Array;
+  listDir(path: string): Array<DirEntry>;
+  writeFile(path: string, data: Uint8Array, precondition: Precondition): Metadata;
+  removeFile(path: string, precondition: Precondition): void;
+}
+
+/** A back end: `nodeFs(root)`, `memoryFs(files)` or your own. */
+export interface FileSystem {
+  hostFs: HostFs;
+  /** The absolute path the model knows the workspace by, when there is one. */
+  root?: string;
+}
+
+/** An in-memory back end, with the changes tests and pages make to it. */
+export interface MemoryFileSystem extends FileSystem {
+  files(): Map<string, Uint8Array>;
+  addFile(path: string, data: string | Uint8Array): void;
+  addDir(path: string): void;
+  remove(path: string): boolean;
+  touch(path: string): void;
+  replaceKeepingMtime(path: string, data: string | Uint8Array): void;
+}
+
+/** An MCP CallToolResult, as the `filetools` CLI prints it. */
+export interface CallToolResult {
+  content: Array<
+    | { type: 'text'; text: string }
+    | { type: 'image'; data: string; mimeType: string }
+  >;
+  isError: boolean;
+  structuredContent: Record<string, unknown>;
+  /** The metadata as the component wrote it (not enumerable). */
+  readonly metadataJson: string;
+  /** The images' bytes and sizes (not enumerable). */
+  readonly images: Array<{ mimeType: string; data: Uint8Array; width: number; height: number }>;
+}
+
+/** A tool definition for the model. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** Arguments in the model's spelling (`file_path`) or the component's (`filePath`). */
+export type Args = Record<string, unknown>;
+
+export interface Tools {
+  /** Calls a tool with the model's raw arguments (an object or JSON text). */
+  call(tool: string, args?: Args | string): Promise<CallToolResult>;
+  read(args: Args): Promise<CallToolResult>;
+  write(args: Args): Promise<CallToolResult>;
+  edit(args: Args): Promise<CallToolResult>;
+  undo(args: Args): Promise<CallToolResult>;
+  definitions(): ToolDefinition[];
+  /** The session state as JSON text. */
+  save(): string;
+  restore(state: string): void;
+}
+
+export interface CreateToolsOptions {
+  fs: FileSystem;
+  /** The session config (README, "Configuration"): an object or JSON text. */
+  config?: Record<string, unknown> | string;
+}
+
+export function createTools(options: CreateToolsOptions): Promise<Tools>;
+export function memoryFs(
+  files?: Record<string, string | Uint8Array>,
+  options?: { readOnly?: boolean },
+): MemoryFileSystem;
+/** Node only: the files under `root`, sandboxed. */
+export function nodeFs(root: string, options?: { readOnly?: boolean }): FileSystem;
