@@ -11,11 +11,14 @@ use anyhow::{Result, bail};
 const HELP: &str = "\
 cargo xtask <task>
 
-  setup     install what the build needs (the wasm32-wasip2 Rust target)
+  setup     install what the build needs (the wasm32-wasip2 Rust target, clang and
+            wasi-libc for the grammars, the npm packages, Chromium for the browser tests)
   demo      build the CLI and page through a large log and a minified JSON file
-  test      run every test: unit, property, host integration and conformance
+  test      run every test: unit, property, host integration, conformance, and the
+            npm package's (Node, both back ends, and the playground in headless Chromium)
   lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings
-  bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file
+  bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file; then
+            Node vs wasmtime per call and the npm package's size
   tokens    what outlines save on real files: ratios and the reach-a-symbol figure
   imports   list the component's imports and check them against the allowed set";
 
@@ -52,7 +55,8 @@ fn dispatch(task: &str) -> Result<()> {
 
 fn test() -> Result<()> {
     run::setup()?;
-    run::cargo(&["test", "--workspace"])
+    run::cargo(&["test", "--workspace"])?;
+    run::npm(&["test"])
 }
 
 fn lint() -> Result<()> {
@@ -93,7 +97,9 @@ fn bench() -> Result<()> {
         "filetools-tests",
         "--bin",
         "bench",
-    ])
+    ])?;
+    run::npm(&["run", "build"])?;
+    run::npm(&["run", "bench"])
 }
 
 fn tokens() -> Result<()> {

@@ -30,7 +30,40 @@ pub fn setup() -> Result<()> {
         println!("installing the {WASM_TARGET} Rust target");
         status(Command::new("rustup").args(["target", "add", WASM_TARGET]))?;
     }
-    grammar_toolchain()
+    grammar_toolchain()?;
+    node_packages()?;
+    chromium()
+}
+
+/// Runs `npm args…` in `js/`.
+pub fn npm(args: &[&str]) -> Result<()> {
+    status(
+        Command::new("npm")
+            .args(args)
+            .current_dir(root().join("js")),
+    )
+}
+
+/// The npm package's dependencies, as locked, when they are not installed.
+fn node_packages() -> Result<()> {
+    let js = root().join("js");
+    if js.join("node_modules/.package-lock.json").is_file() {
+        return Ok(());
+    }
+    println!("installing the npm package's dependencies (npm ci)");
+    npm(&["ci", "--no-audit", "--no-fund"])
+        .context("Node.js 20 and npm are needed for the npm package")
+}
+
+/// Debian's Chromium, which the browser tests drive; never a downloaded one.
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn chromium() -> Result<()> {
+    if Path::new(CHROMIUM).is_file() {
+        return Ok(());
+    }
+    println!("installing Chromium (Debian package) for the browser tests");
+    apt_install(&["chromium"])
 }
 
 /// The header the grammars compile against (Debian's `wasi-libc`; the path
@@ -48,26 +81,34 @@ fn grammar_toolchain() -> Result<()> {
         return Ok(());
     }
     println!("installing clang and wasi-libc (Debian packages) for the tree-sitter grammars");
-    let sudo = !Command::new("id")
+    apt_install(&["clang", "wasi-libc"])
+}
+
+/// Installs Debian packages, through `sudo` when not root; refreshes the
+/// package lists once if the first try fails.
+fn apt_install(packages: &[&str]) -> Result<()> {
+    let root = Command::new("id")
         .arg("-u")
         .output()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
     let apt = |args: &[&str]| {
-        let mut command = if sudo {
-            Command::new("sudo")
-        } else {
+        let mut command = if root {
             Command::new("apt-get")
+        } else {
+            Command::new("sudo")
         };
-        if sudo {
+        if !root {
             command.arg("apt-get");
         }
         command.args(args).env("DEBIAN_FRONTEND", "noninteractive");
         status(&mut command)
     };
-    if apt(&["install", "-y", "clang", "wasi-libc"]).is_err() {
+    let mut install = vec!["install", "-y"];
+    install.extend_from_slice(packages);
+    if apt(&install).is_err() {
         apt(&["update"])?;
-        apt(&["install", "-y", "clang", "wasi-libc"])
-            .context("install clang and wasi-libc, the tree-sitter grammars' C toolchain")?;
+        apt(&install)
+            .with_context(|| format!("install the Debian packages {}", packages.join(", ")))?;
     }
     Ok(())
 }
