@@ -69,7 +69,8 @@ fn every_case_gives_the_same_transcript_on_every_host() {
     let sets: Vec<&Vec<String>> = ran.values().collect();
     assert!(
         sets.windows(2).all(|w| w[0] == w[1]),
-        "hosts ran different case sets: {ran:?}"
+        "hosts ran different case sets: {ran:?}\n{}",
+        failures.join("\n\n")
     );
     println!("{} cases on {} hosts", cases.len(), hosts.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -89,7 +90,19 @@ fn run_case(
         let root = case::scratch(&format!("{}-{}", host.name(), case.name.replace('/', "-")));
         case.lay_out(&root).expect("lay out case files");
         initial = case::snapshot(&root).expect("snapshot case files");
-        let run = match host.run(case, &root) {
+        // A host that fails to run a case at all (not one that answers
+        // differently) gets one more try on fresh files; the first error is
+        // printed, so a flaky host stays visible in the test output.
+        let run = host.run(case, &root).or_else(|first| {
+            println!(
+                "{} on {}: retrying after: {first:#}",
+                case.name,
+                host.name()
+            );
+            case.lay_out(&root)?;
+            host.run(case, &root)
+        });
+        let run = match run {
             Ok(run) => run,
             Err(err) => {
                 failures.push(format!("{} on {}: {err:#}", case.name, host.name()));
