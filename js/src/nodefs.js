@@ -192,6 +192,8 @@ export function nodeFs(root, { readOnly = false } = {}) {
       const temp = join(parent, `.${name}.filetools-${process.pid}-${tempCounter++}.tmp`);
       try {
         fs.mkdirSync(parent, { recursive: true });
+        // The parents made just now must still resolve inside the root: a
+        // directory swapped for a symlink meanwhile is caught here.
         resolve(parts.slice(0, -1).join('/') || '.');
         const fd = fs.openSync(temp, 'wx');
         try {

@@ -15,4 +15,5 @@ pub mod case;
 pub mod hosts;
 pub mod images;
 pub mod pdfs;
+pub mod real_files;
 pub mod transcript;

@@ -5,7 +5,8 @@
 //! unindented entry starting on its true line.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use filetools_tests::real_files::{cargo_registry, python_stdlib};
 
 use super::{read_args, root_and_outside, tools};
 
@@ -13,24 +14,17 @@ use super::{read_args, root_and_outside, tools};
 const MAX_SHARE_PERCENT: usize = 5;
 
 fn python_decimal() -> Option<PathBuf> {
-    let output = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .ok()?;
-    let path = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim()).join("_pydecimal.py");
+    let path = python_stdlib()?.join("_pydecimal.py");
     path.is_file().then_some(path)
 }
 
+/// Smaller files are not read: 4,000 lines of Rust do not fit in them.
+const MIN_CANDIDATE_BYTES: u64 = 64 * 1024;
+
 /// A dependency's Rust source of 4,000 to 8,000 lines, the largest there is.
 fn registry_rust_file() -> Option<PathBuf> {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))?;
     let mut best: Option<(usize, PathBuf)> = None;
-    let mut stack = vec![home.join("registry").join("src")];
+    let mut stack = vec![cargo_registry()];
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -39,7 +33,11 @@ fn registry_rust_file() -> Option<PathBuf> {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && entry
+                    .metadata()
+                    .is_ok_and(|m| m.len() >= MIN_CANDIDATE_BYTES)
+            {
                 let Ok(text) = std::fs::read_to_string(&path) else {
                     continue;
                 };

@@ -88,29 +88,27 @@ fn lint() -> Result<()> {
     )
 }
 
-fn bench() -> Result<()> {
-    run::setup()?;
+/// Runs one of the tests crate's binaries, built with optimisations.
+fn release_bin(name: &str) -> Result<()> {
     run::cargo(&[
         "run",
         "--release",
         "--package",
         "filetools-tests",
         "--bin",
-        "bench",
-    ])?;
+        name,
+    ])
+}
+
+fn bench() -> Result<()> {
+    run::setup()?;
+    release_bin("bench")?;
     run::npm(&["run", "build"])?;
     run::npm(&["run", "bench"])
 }
 
 fn tokens() -> Result<()> {
-    run::cargo(&[
-        "run",
-        "--release",
-        "--package",
-        "filetools-tests",
-        "--bin",
-        "tokens",
-    ])
+    release_bin("tokens")
 }
 
 fn imports() -> Result<()> {

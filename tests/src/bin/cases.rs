@@ -25,15 +25,15 @@ fn main() -> Result<()> {
         let tree = dir.join("tree");
         case.lay_out(&tree)?;
         let initial = case::snapshot(&tree)?;
+        // Listings for hosts that fetch the files over HTTP (the browser page).
+        let listing = |files: &case::Tree| serde_json::to_string(&files.keys().collect::<Vec<_>>());
+        fs::write(dir.join("tree.json"), listing(&initial)?)?;
         let after = if case.after_dir().is_dir() {
             case::snapshot(&case.after_dir())?
         } else {
             initial
         };
         case::write_tree(&dir.join("after"), &after)?;
-        // Listings for hosts that fetch the files over HTTP (the browser page).
-        let listing = |tree: &case::Tree| serde_json::to_string(&tree.keys().collect::<Vec<_>>());
-        fs::write(dir.join("tree.json"), listing(&case::snapshot(&tree)?)?)?;
         fs::write(dir.join("after.json"), listing(&after)?)?;
         fs::write(dir.join("config.json"), &case.config)?;
         let mut steps = String::new();

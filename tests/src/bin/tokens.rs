@@ -14,13 +14,13 @@
 )]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use filetools_core::args::ReadArgs;
 use filetools_core::outline::{Language, Symbol, symbols};
 use filetools_core::read::read;
 use filetools_core::{Config, MemFs, ToolResult};
+use filetools_tests::real_files::{cargo_registry, python_stdlib};
 
 /// Longest function taken for the reach-a-symbol figure.
 const MAX_FUNCTION_LINES: u64 = 300;
@@ -73,6 +73,9 @@ fn main() {
 struct Row {
     path: PathBuf,
     text: String,
+    /// The file, alone in memory under its own name, for every read of it.
+    fs: MemFs,
+    name: String,
     lines: usize,
     bytes: usize,
     answer: usize,
@@ -86,30 +89,33 @@ impl Row {
 
 fn measure(config: &Config, path: &Path) -> Result<Row> {
     let text = std::fs::read_to_string(path)?;
-    let answer = call(config, path, &text, None).text().len();
-    Ok(Row {
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".to_owned(), |n| n.to_string_lossy().into_owned());
+    let fs = MemFs::new();
+    fs.add_file(&name, text.as_bytes());
+    let mut row = Row {
         path: path.to_owned(),
         lines: text.lines().count(),
         bytes: text.len(),
-        answer,
+        answer: 0,
         text,
-    })
+        fs,
+        name,
+    };
+    row.answer = call(config, &row, None).text().len();
+    Ok(row)
 }
 
-/// One `read` of `text` (stored under `path`'s name), with a range or not.
-fn call(config: &Config, path: &Path, text: &str, range: Option<(u64, u64)>) -> ToolResult {
-    let fs = MemFs::new();
-    let name = path
-        .file_name()
-        .map_or("file".into(), |n| n.to_string_lossy());
-    fs.add_file(&name, text.as_bytes());
+/// One `read` of the file of `row`, with a range or not.
+fn call(config: &Config, row: &Row, range: Option<(u64, u64)>) -> ToolResult {
     let args = ReadArgs {
-        file_path: name.into_owned(),
+        file_path: row.name.clone(),
         offset: range.map(|r| r.0),
         limit: range.map(|r| r.1),
         ..ReadArgs::default()
     };
-    read(config, &fs, &args)
+    read(config, &row.fs, &args)
 }
 
 /// The reach-a-symbol figure over the code files.
@@ -128,11 +134,9 @@ fn reach(config: &Config, rows: &[Row]) {
         let Some(target) = function_at(&tree, row.lines as u64 * 2 / 3) else {
             continue;
         };
-        let outline = call(config, &row.path, &row.text, None).text().len();
+        let outline = row.answer;
         let limit = target.end + 1 - target.start;
-        let body = call(config, &row.path, &row.text, Some((target.start, limit)))
-            .text()
-            .len();
+        let body = call(config, row, Some((target.start, limit))).text().len();
         let paged = paging(config, row, target.end);
         println!(
             "{:<44} {:<28} {:>9} {:>10} {:>6.1}x",
@@ -163,12 +167,7 @@ fn paging(config: &Config, row: &Row, end: u64) -> usize {
     let mut offset = 1;
     let mut bytes = 0;
     loop {
-        let page = call(
-            config,
-            &row.path,
-            &row.text,
-            Some((offset, config.max_lines)),
-        );
+        let page = call(config, row, Some((offset, config.max_lines)));
         bytes += page.text().len();
         match page.metadata["next_offset"].as_u64() {
             Some(next) if next <= end => offset = next,
@@ -208,7 +207,7 @@ fn short(path: &Path) -> String {
 
 /// Each source with its files, largest first.
 fn sources() -> Vec<(String, Vec<PathBuf>)> {
-    let registry = cargo_home().join("registry").join("src");
+    let registry = cargo_registry();
     let mut out = vec![
         (
             "Rust: the workspace's dependencies in the cargo registry".to_owned(),
@@ -245,26 +244,6 @@ fn sources() -> Vec<(String, Vec<PathBuf>)> {
         out.push(("JSON: npm's own files".to_owned(), largest_any(npm, "json")));
     }
     out
-}
-
-fn cargo_home() -> PathBuf {
-    std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
-        .unwrap_or_else(|| PathBuf::from("/root/.cargo"))
-}
-
-fn python_stdlib() -> Option<PathBuf> {
-    let output = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .context("python3")
-        .ok()?;
-    let path = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
-    path.is_dir().then_some(path)
 }
 
 /// The largest `.ext` files under `root` with a readable number of lines,
