@@ -9,12 +9,27 @@ export const js = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const workspace = resolve(js, '..');
 export const casesDir = join(workspace, 'target', 'js-cases');
 
+/**
+ * The path of one of the workspace's debug binaries. `cargo xtask test` has
+ * built them all with the Rust tests and says where (FILETOOLS_BIN_DIR), so
+ * they are used as they are; otherwise (`npm test` alone) cargo builds the one
+ * asked for.
+ */
+export function workspaceBinary(pkg, name) {
+  const built = process.env.FILETOOLS_BIN_DIR;
+  if (built && fs.existsSync(join(built, name))) {
+    return join(built, name);
+  }
+  execFileSync('cargo', ['build', '--quiet', '--package', pkg, '--bin', name], { cwd: workspace, stdio: 'inherit' });
+  return join(workspace, 'target', 'debug', name);
+}
+
 let laidOut = false;
 
 /** Lays the cases out (once per process) and returns their names. */
 export function caseNames() {
   if (!laidOut) {
-    execFileSync('cargo', ['run', '--quiet', '--package', 'filetools-tests', '--bin', 'cases', '--', casesDir], {
+    execFileSync(workspaceBinary('filetools-tests', 'cases'), [casesDir], {
       cwd: workspace,
       stdio: ['ignore', 'ignore', 'inherit'],
     });

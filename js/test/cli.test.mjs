@@ -1,14 +1,14 @@
 // The package answers exactly as `filetools session --root dir` does, for
 // the same calls on the same files, over nodeFs and over memoryFs.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { createTools, memoryFs, nodeFs } from '../src/node.js';
-import { workspace } from './cases.mjs';
+import { workspaceBinary } from './cases.mjs';
 
 const FILES = {
   'src/app.py': `import os\n\n\nclass App:\n    def run(self):\n        return os.getcwd()\n\n${Array.from({ length: 900 }, (_, i) => `def handler_${i}(request):\n    return request.path + "${'x'.repeat(20)}"\n`).join('\n')}`,
@@ -31,11 +31,6 @@ const CALLS = [
   ['read', { file_path: 'notes.txt', offset: 'x' }],
 ];
 
-function filetoolsBinary() {
-  execFileSync('cargo', ['build', '--quiet', '--package', 'filetools', '--bin', 'filetools'], { cwd: workspace, stdio: 'inherit' });
-  return join(workspace, 'target', 'debug', 'filetools');
-}
-
 function fresh(label) {
   const dir = join(tmpdir(), 'filetools-js-cli', label);
   fs.rmSync(dir, { recursive: true, force: true });
@@ -50,7 +45,7 @@ test('createTools gives what filetools session gives, on nodeFs and memoryFs', a
   // One directory for every run: answers name the workspace root.
   const cliDir = fresh('root');
   const input = `${CALLS.map(([tool, args]) => JSON.stringify({ tool, args })).join('\n')}\n`;
-  const run = spawnSync(filetoolsBinary(), ['session', '--root', cliDir], { input, encoding: 'utf8' });
+  const run = spawnSync(workspaceBinary('filetools', 'filetools'), ['session', '--root', cliDir], { input, encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   const expected = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
   assert.equal(expected.length, CALLS.length);

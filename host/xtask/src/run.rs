@@ -37,11 +37,24 @@ pub fn setup() -> Result<()> {
 
 /// Runs `npm args…` in `js/`.
 pub fn npm(args: &[&str]) -> Result<()> {
-    status(
-        Command::new("npm")
-            .args(args)
-            .current_dir(root().join("js")),
-    )
+    npm_env(args, &[])
+}
+
+/// Runs `npm args…` in `js/` with extra environment.
+pub fn npm_env(args: &[&str], env: &[(&str, &Path)]) -> Result<()> {
+    let mut command = Command::new("npm");
+    command.args(args).current_dir(root().join("js"));
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    status(&mut command)
+}
+
+/// Where cargo puts debug builds: `$CARGO_TARGET_DIR/debug` or `target/debug`.
+pub fn debug_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root().join("target"), PathBuf::from)
+        .join("debug")
 }
 
 /// The npm package's dependencies, as locked, when they are not installed.
