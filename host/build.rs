@@ -1,11 +1,16 @@
 //! Builds the guest component for `wasm32-wasip2` with a nested cargo (in its
 //! own target directory, with the outer build's cargo variables scrubbed) and
-//! hands its path to the crate as `FILETOOLS_COMPONENT_WASM`. Setting
+//! hands its path to the crate as `FILETOOLS_COMPONENT_WASM`, with its
+//! SHA-256 as `FILETOOLS_COMPONENT_SHA256` (the precompiled-component cache
+//! key, so start-up never hashes the component). Setting
 //! `FILETOOLS_COMPONENT=/path/to/filetools_core.wasm` uses a prebuilt one.
 
 use std::env;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use sha2::{Digest as _, Sha256};
 
 fn main() {
     println!("cargo:rerun-if-env-changed=FILETOOLS_COMPONENT");
@@ -22,6 +27,14 @@ fn main() {
         "cargo:rustc-env=FILETOOLS_COMPONENT_WASM={}",
         wasm.display()
     );
+    let bytes = std::fs::read(&wasm).expect("cannot read the filetools component");
+    let digest = Sha256::digest(&bytes)
+        .iter()
+        .fold(String::new(), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
+        });
+    println!("cargo:rustc-env=FILETOOLS_COMPONENT_SHA256={digest}");
 }
 
 fn build_guest() -> PathBuf {

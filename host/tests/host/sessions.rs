@@ -60,18 +60,30 @@ fn the_component_is_compiled_once_then_loaded_precompiled() {
         .build()
         .unwrap();
     assert_eq!(second.load_source(), LoadSource::Cached);
-    drop((first, second));
-    // A corrupt cache file is recompiled, not trusted.
+    // The cached file is mapped: another process replacing it (always by a
+    // rename) leaves the loaded component working. A corrupt replacement is
+    // recompiled, not trusted.
     for entry in std::fs::read_dir(&cache).unwrap() {
-        std::fs::write(entry.unwrap().path(), b"garbage").unwrap();
+        let path = entry.unwrap().path();
+        let temp = path.with_extension("replacement");
+        std::fs::write(&temp, b"garbage").unwrap();
+        std::fs::rename(&temp, &path).unwrap();
     }
+    std::fs::write(root.join("a.txt"), "ok\n").unwrap();
+    assert!(
+        !second
+            .session()
+            .unwrap()
+            .call("read", &read_args("a.txt"))
+            .is_error
+    );
+    drop((first, second));
     let third = Tools::builder()
         .root(&root)
         .cache_dir(&cache)
         .build()
         .unwrap();
     assert_eq!(third.load_source(), LoadSource::Compiled);
-    std::fs::write(root.join("a.txt"), "ok\n").unwrap();
     assert!(
         !third
             .session()
