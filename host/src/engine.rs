@@ -9,9 +9,10 @@
 
 use std::borrow::Cow;
 use std::hash::{DefaultHasher, Hash as _, Hasher as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::Duration;
 
@@ -130,12 +131,30 @@ fn sha256_hex(wasm: &[u8]) -> Cow<'static, str> {
     }
 }
 
+/// Writes `bytes` under a temporary name no other writer uses (this
+/// process's id and a per-process counter, created exclusively), then renames
+/// it over `path`: a reader, which maps the file, only ever sees whole files
+/// that nobody writes to any more.
 fn store_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    static STORES: AtomicU64 = AtomicU64::new(0);
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let temp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&temp, bytes)?;
-    std::fs::rename(&temp, path)
+    let temp = path.with_extension(format!(
+        "tmp{}-{}",
+        std::process::id(),
+        STORES.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = std::fs::File::create_new(&temp).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&temp, path)) {
+        Ok(()) => Ok(()),
+        Err(err) => {
+            let _ = std::fs::remove_file(&temp);
+            Err(err)
+        }
+    }
 }
 
 /// The default cache directory: `$FILETOOLS_CACHE_DIR`, else
