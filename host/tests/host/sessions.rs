@@ -70,13 +70,7 @@ fn the_component_is_compiled_once_then_loaded_precompiled() {
         std::fs::rename(&temp, &path).unwrap();
     }
     std::fs::write(root.join("a.txt"), "ok\n").unwrap();
-    assert!(
-        !second
-            .session()
-            .unwrap()
-            .call("read", &read_args("a.txt"))
-            .is_error
-    );
+    assert!(reads_a_file(&second));
     drop((first, second));
     let third = Tools::builder()
         .root(&root)
@@ -84,13 +78,16 @@ fn the_component_is_compiled_once_then_loaded_precompiled() {
         .build()
         .unwrap();
     assert_eq!(third.load_source(), LoadSource::Compiled);
-    assert!(
-        !third
-            .session()
-            .unwrap()
-            .call("read", &read_args("a.txt"))
-            .is_error
-    );
+    assert!(reads_a_file(&third));
+}
+
+/// Whether a fresh session of `tools` reads `a.txt` without an error.
+fn reads_a_file(tools: &Tools) -> bool {
+    !tools
+        .session()
+        .unwrap()
+        .call("read", &read_args("a.txt"))
+        .is_error
 }
 
 #[test]
