@@ -1,5 +1,6 @@
 //! [`Cursor`]: decoded text of one file, fetched chunk by chunk from the host
-//! (SPEC R10). Memory is one chunk whatever the file size. Whether more text
+//! (SPEC R10). Memory is one chunk whatever the file size (plus the few KiB
+//! read to sniff the file, which are reused rather than fetched again). Whether more text
 //! follows is only ever answered by fetching it: a full chunk ending exactly
 //! at a line boundary says nothing about what comes next, so nothing is
 //! concluded until the next chunk (or the end of the file) is seen.
@@ -50,6 +51,36 @@ pub(crate) struct Cursor<'a, F: HostFs + ?Sized> {
     pub endings: Endings,
     /// Hash of the bytes fetched so far (SPEC W2), when asked for.
     fingerprint: Option<Fingerprint>,
+    /// The start of the file, fetched before the cursor was made.
+    head: Option<Head>,
+}
+
+/// Bytes from the top of a file that were fetched already.
+#[derive(Debug)]
+struct Head {
+    bytes: Vec<u8>,
+    /// How many were served.
+    at: usize,
+    /// Whether the file ends where `bytes` do.
+    whole_file: bool,
+}
+
+impl Head {
+    /// The next piece of at most `chunk` bytes and whether the file ends
+    /// after it; `None` once the host must be asked for more.
+    fn next(&mut self, chunk: usize) -> Option<(Vec<u8>, bool)> {
+        let len = self.bytes.len();
+        if self.at == len && !self.whole_file {
+            return None;
+        }
+        let end = len.min(self.at + chunk);
+        let piece = self.bytes[self.at..end].to_vec();
+        self.at = end;
+        // A full piece says nothing about what follows, as a full chunk from
+        // the host does not: the end is only concluded from a short one.
+        let last = self.whole_file && piece.len() < chunk;
+        Some((piece, last))
+    }
 }
 
 impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
@@ -68,12 +99,26 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             last_byte: b'\n',
             endings: Endings::default(),
             fingerprint: None,
+            head: None,
         }
     }
 
     /// Hashes the bytes as they are fetched, for [`Cursor::fingerprint`].
     pub fn with_fingerprint(mut self) -> Self {
         self.fingerprint = Some(Fingerprint::new());
+        self
+    }
+
+    /// Starts from `head`, the file's first bytes, already fetched by asking
+    /// for `asked` (to sniff the file): they are served chunk by chunk as if
+    /// read again, and the host is asked only for what follows them.
+    pub fn with_head(mut self, head: Vec<u8>, asked: u32) -> Self {
+        let whole_file = head.len() < asked as usize;
+        self.head = Some(Head {
+            bytes: head,
+            at: 0,
+            whole_file,
+        });
         self
     }
 
@@ -101,23 +146,37 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             if self.file_done {
                 return Ok(false);
             }
-            self.buf.clear();
-            self.at = 0;
-            let bytes = self.fs.read(self.path, self.file_pos, self.chunk)?;
-            // `host-fs` returns fewer bytes than asked only at the end of the
-            // file, so a short chunk is the last one: no extra call to learn it.
-            let last = bytes.len() < self.chunk as usize;
-            self.file_pos += bytes.len() as u64;
-            if let Some(hash) = self.fingerprint.as_mut() {
-                hash.update(&bytes);
-            }
-            self.decoder.feed_owned(bytes, &mut self.buf);
-            if last {
-                self.file_done = true;
-                self.decoder.finish(&mut self.buf);
-            }
+            let chunk = self.chunk as usize;
+            let (bytes, last) = if let Some(piece) = self.head.as_mut().and_then(|h| h.next(chunk))
+            {
+                piece
+            } else {
+                let bytes = self.fs.read(self.path, self.file_pos, self.chunk)?;
+                // `host-fs` returns fewer bytes than asked only at the end of
+                // the file, so a short chunk is the last one: no extra call to
+                // learn it.
+                let last = bytes.len() < chunk;
+                (bytes, last)
+            };
+            self.take(bytes, last);
         }
         Ok(true)
+    }
+
+    /// Decodes `bytes`, the next ones of the file; `last` when the file ends
+    /// after them.
+    fn take(&mut self, bytes: Vec<u8>, last: bool) {
+        self.buf.clear();
+        self.at = 0;
+        self.file_pos += bytes.len() as u64;
+        if let Some(hash) = self.fingerprint.as_mut() {
+            hash.update(&bytes);
+        }
+        self.decoder.feed_owned(bytes, &mut self.buf);
+        if last {
+            self.file_done = true;
+            self.decoder.finish(&mut self.buf);
+        }
     }
 
     /// Records the line end at `at` in the unread text: CRLF when the byte

@@ -155,7 +155,7 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
             if let Some((result, seen)) = outline::instead(config, fs, args, rel, meta, &head)? {
                 return Ok((result, Some(seen)));
             }
-            read_target(config, fs, args, rel, meta).map(|(r, o)| (r, Some(o)))
+            read_target(config, fs, args, rel, meta, Some(head)).map(|(r, o)| (r, Some(o)))
         }
         Kind::Image(mime) => {
             let shown = image::show(config, fs, &args.file_path, rel, mime, meta)?;
@@ -210,7 +210,7 @@ pub(crate) fn page_rendering(
     let meta = rendering
         .stat(kind)
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
-    let (mut result, _) = read_target(config, &rendering, args, kind, meta)?;
+    let (mut result, _) = read_target(config, &rendering, args, kind, meta, None)?;
     result.metadata["kind"] = serde_json::Value::from(kind);
     result.metadata["path"] = serde_json::Value::from(rel);
     result.metadata["size"] = serde_json::Value::from(size);
@@ -234,12 +234,16 @@ impl Observation {
 }
 
 /// Reads the regular file `rel` (metadata `meta`) and says what was shown.
+/// `head`, when given, is the file's first bytes as read to sniff it (asking
+/// for [`SNIFF_BYTES`]); the text starts from them instead of reading them
+/// again.
 pub(crate) fn read_target<F: HostFs + ?Sized>(
     config: &Config,
     fs: &F,
     args: &ReadArgs,
     rel: &str,
     meta: Metadata,
+    head: Option<Vec<u8>>,
 ) -> Result<(ToolResult, Observation), ToolError> {
     let stat = meta;
     let request = Request {
@@ -252,6 +256,9 @@ pub(crate) fn read_target<F: HostFs + ?Sized>(
     // that a read merely pages through would cost more than the read.
     if stat.size <= config.max_edit_bytes {
         cursor = cursor.with_fingerprint();
+    }
+    if let Some(head) = head {
+        cursor = cursor.with_head(head, SNIFF_BYTES);
     }
     let outcome = page::build(config, &mut cursor, request)
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;

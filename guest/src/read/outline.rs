@@ -195,12 +195,12 @@ fn head_and_tail<F: HostFs + ?Sized>(
         limit: Some(limit),
         ..args.clone()
     };
-    let (top, seen) = read_target(&part, fs, &range(1, HEAD_LINES), rel, meta)?;
+    let (top, seen) = read_target(&part, fs, &range(1, HEAD_LINES), rel, meta, None)?;
     let Some(lines) = seen.total.filter(|&total| total > HEAD_LINES + TAIL_LINES) else {
         return Ok(None);
     };
     let first_tail = lines - TAIL_LINES + 1;
-    let (bottom, _) = read_target(&part, fs, &range(first_tail, TAIL_LINES), rel, meta)?;
+    let (bottom, _) = read_target(&part, fs, &range(first_tail, TAIL_LINES), rel, meta, None)?;
     let mut answer = Notice::TooLarge {
         lines,
         size: meta.size,

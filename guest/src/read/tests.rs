@@ -374,3 +374,80 @@ fn bom_and_crlf_variants_show_the_same_text() {
         }
     }
 }
+
+/// An in-memory file system that records the `(offset, len)` of every read.
+struct CountingFs {
+    files: MemFs,
+    reads: std::cell::RefCell<Vec<(u64, u32)>>,
+}
+
+impl CountingFs {
+    fn with_file(content: &[u8]) -> Self {
+        let files = MemFs::new();
+        files.add_file("f.txt", content);
+        Self {
+            files,
+            reads: std::cell::RefCell::default(),
+        }
+    }
+}
+
+impl crate::HostFs for CountingFs {
+    fn stat(&self, path: &str) -> Result<crate::Metadata, crate::FsError> {
+        self.files.stat(path)
+    }
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, crate::FsError> {
+        self.reads.borrow_mut().push((offset, len));
+        self.files.read(path, offset, len)
+    }
+    fn list_dir(&self, path: &str) -> Result<Vec<crate::DirEntry>, crate::FsError> {
+        self.files.list_dir(path)
+    }
+    fn write_file(
+        &self,
+        path: &str,
+        data: &[u8],
+        pre: &crate::Precondition,
+    ) -> Result<crate::Metadata, crate::FsError> {
+        self.files.write_file(path, data, pre)
+    }
+    fn remove_file(&self, path: &str, pre: &crate::Precondition) -> Result<(), crate::FsError> {
+        self.files.remove_file(path, pre)
+    }
+}
+
+fn reads_of(content: &[u8]) -> (String, Vec<(u64, u32)>) {
+    let fs = CountingFs::with_file(content);
+    let args = ReadArgs {
+        file_path: "f.txt".into(),
+        ..ReadArgs::default()
+    };
+    let text = super::read(&Config::default(), &fs, &args).text();
+    (text, fs.reads.into_inner())
+}
+
+#[test]
+fn a_small_file_costs_one_host_read_the_sniff_reused_as_its_text() {
+    let (text, reads) = reads_of(b"a\nb\n");
+    assert_eq!(text, "1\ta\n2\tb\n[lines 1-2 of 2; end of file]");
+    assert_eq!(reads, [(0, crate::sniff::SNIFF_BYTES)]);
+}
+
+#[test]
+fn a_larger_file_is_fetched_from_where_the_sniff_ended() {
+    let sniffed = u64::from(crate::sniff::SNIFF_BYTES);
+    let chunk = Config::default().chunk_bytes;
+    // About 30 KB: past the sniffed head, within one more chunk.
+    let content = numbered_lines(1..=1500, |n| format!("line {n:>12}"));
+    let (text, reads) = reads_of(content.as_bytes());
+    assert_eq!(
+        text,
+        read_all_chunks(content.as_bytes(), &range(None, None), &Config::default()).text()
+    );
+    assert_eq!(reads, [(0, crate::sniff::SNIFF_BYTES), (sniffed, chunk)]);
+    // A file exactly as long as the sniff needs one more read to learn that
+    // it ends there.
+    let exact = "x".repeat(crate::sniff::SNIFF_BYTES as usize);
+    let (_, reads) = reads_of(exact.as_bytes());
+    assert_eq!(reads, [(0, crate::sniff::SNIFF_BYTES), (sniffed, chunk)]);
+}
