@@ -129,6 +129,13 @@ pub(crate) fn target<F: HostFs + ?Sized>(
     }
 }
 
+/// How many bytes a read fetches first: enough to sniff the file, and a
+/// whole chunk, so that the text of a file that fits in one chunk costs one
+/// host read.
+fn first_fetch(config: &Config) -> u32 {
+    config.chunk_bytes.max(SNIFF_BYTES)
+}
+
 /// Reads `rel` by what it is: a directory is listed, a file is sniffed by
 /// its first bytes and shown as text, or described in one line when it is
 /// binary (SPEC R15, R16). Says what was shown, for the ledger.
@@ -142,20 +149,21 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
     if meta.kind == FileKind::Directory {
         return Ok((listing::list(config, fs, args, rel)?, None));
     }
-    let head = fs
-        .read(rel, 0, SNIFF_BYTES)
+    let fetched = fs
+        .read(rel, 0, first_fetch(config))
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
-    match sniff(&head) {
+    let head = &fetched[..fetched.len().min(SNIFF_BYTES as usize)];
+    match sniff(head) {
         Kind::Text => {
-            if notebook::looks_like(&head)
+            if notebook::looks_like(head)
                 && let Some((result, seen)) = notebook::read(config, fs, args, rel, meta)?
             {
                 return Ok((result, Some(seen)));
             }
-            if let Some((result, seen)) = outline::instead(config, fs, args, rel, meta, &head)? {
+            if let Some((result, seen)) = outline::instead(config, fs, args, rel, meta, head)? {
                 return Ok((result, Some(seen)));
             }
-            read_target(config, fs, args, rel, meta, Some(head)).map(|(r, o)| (r, Some(o)))
+            read_target(config, fs, args, rel, meta, Some(fetched)).map(|(r, o)| (r, Some(o)))
         }
         Kind::Image(mime) => {
             let shown = image::show(config, fs, &args.file_path, rel, mime, meta)?;
@@ -234,9 +242,9 @@ impl Observation {
 }
 
 /// Reads the regular file `rel` (metadata `meta`) and says what was shown.
-/// `head`, when given, is the file's first bytes as read to sniff it (asking
-/// for [`SNIFF_BYTES`]); the text starts from them instead of reading them
-/// again.
+/// `head`, when given, is the file's first bytes as fetched to sniff it
+/// (asking for [`first_fetch`]); the text starts from them instead of
+/// reading them again.
 pub(crate) fn read_target<F: HostFs + ?Sized>(
     config: &Config,
     fs: &F,
@@ -258,7 +266,7 @@ pub(crate) fn read_target<F: HostFs + ?Sized>(
         cursor = cursor.with_fingerprint();
     }
     if let Some(head) = head {
-        cursor = cursor.with_head(head, SNIFF_BYTES);
+        cursor = cursor.with_head(head, first_fetch(config));
     }
     let outcome = page::build(config, &mut cursor, request)
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;

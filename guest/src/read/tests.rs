@@ -416,38 +416,56 @@ impl crate::HostFs for CountingFs {
     }
 }
 
+/// Pages only: a file past the outline threshold would otherwise be read
+/// for its outline.
+fn paging() -> Config {
+    Config {
+        outline: false,
+        ..Config::default()
+    }
+}
+
 fn reads_of(content: &[u8]) -> (String, Vec<(u64, u32)>) {
     let fs = CountingFs::with_file(content);
     let args = ReadArgs {
         file_path: "f.txt".into(),
         ..ReadArgs::default()
     };
-    let text = super::read(&Config::default(), &fs, &args).text();
+    let text = super::read(&paging(), &fs, &args).text();
     (text, fs.reads.into_inner())
 }
 
 #[test]
-fn a_small_file_costs_one_host_read_the_sniff_reused_as_its_text() {
+fn a_file_within_one_chunk_costs_one_host_read_the_sniff_reused_as_its_text() {
+    let chunk = Config::default().chunk_bytes;
     let (text, reads) = reads_of(b"a\nb\n");
     assert_eq!(text, "1\ta\n2\tb\n[lines 1-2 of 2; end of file]");
-    assert_eq!(reads, [(0, crate::sniff::SNIFF_BYTES)]);
-}
-
-#[test]
-fn a_larger_file_is_fetched_from_where_the_sniff_ended() {
-    let sniffed = u64::from(crate::sniff::SNIFF_BYTES);
-    let chunk = Config::default().chunk_bytes;
-    // About 30 KB: past the sniffed head, within one more chunk.
+    assert_eq!(reads, [(0, chunk)]);
+    // About 30 KB, more than is sniffed, less than a chunk.
     let content = numbered_lines(1..=1500, |n| format!("line {n:>12}"));
+    assert!(content.len() > crate::sniff::SNIFF_BYTES as usize && content.len() < chunk as usize);
     let (text, reads) = reads_of(content.as_bytes());
     assert_eq!(
         text,
-        read_all_chunks(content.as_bytes(), &range(None, None), &Config::default()).text()
+        read_all_chunks(content.as_bytes(), &range(None, None), &paging()).text()
     );
-    assert_eq!(reads, [(0, crate::sniff::SNIFF_BYTES), (sniffed, chunk)]);
-    // A file exactly as long as the sniff needs one more read to learn that
-    // it ends there.
-    let exact = "x".repeat(crate::sniff::SNIFF_BYTES as usize);
+    assert_eq!(reads, [(0, chunk)]);
+}
+
+#[test]
+fn a_larger_file_is_fetched_from_where_the_first_chunk_ended() {
+    let chunk = Config::default().chunk_bytes;
+    let content = numbered_lines(1..=1500, |n| format!("line {n:>60}"));
+    assert!(content.len() > chunk as usize && content.len() < 2 * chunk as usize);
+    let (text, reads) = reads_of(content.as_bytes());
+    assert_eq!(
+        text,
+        read_all_chunks(content.as_bytes(), &range(None, None), &paging()).text()
+    );
+    assert_eq!(reads, [(0, chunk), (u64::from(chunk), chunk)]);
+    // A file exactly one chunk long needs one more read to learn that it
+    // ends there.
+    let exact = "x\n".repeat(chunk as usize / 2);
     let (_, reads) = reads_of(exact.as_bytes());
-    assert_eq!(reads, [(0, crate::sniff::SNIFF_BYTES), (sniffed, chunk)]);
+    assert_eq!(reads, [(0, chunk), (u64::from(chunk), chunk)]);
 }
