@@ -88,20 +88,18 @@ pub(crate) fn load_component(
         return Ok((Component::new(engine, wasm)?, LoadSource::Compiled));
     };
     let path = cache_path(engine, wasm, dir);
-    if path.is_file() {
-        // The file is mapped, not read: code and the memory image are then
-        // used in place (about 1 ms for the 17 MB artifact, against 15 ms to
-        // copy it in). A mapped file must not change while mapped; cache
-        // files are only ever created whole under a temporary name and then
-        // renamed into place, so a process replacing one leaves the mapping
-        // on the old file.
-        // SAFETY: the file was written by `Component::serialize` with this
-        // engine configuration (its name carries the compatibility hash) into
-        // a directory this host owns, and is never modified in place;
-        // wasmtime also checks the header and version before using it.
-        if let Ok(component) = unsafe { Component::deserialize_file(engine, &path) } {
-            return Ok((component, LoadSource::Cached));
-        }
+    // The file is mapped, not read: code and the memory image are then
+    // used in place (about 1 ms for the 17 MB artifact, against 15 ms to
+    // copy it in). A mapped file must not change while mapped; cache
+    // files are only ever created whole under a temporary name and then
+    // renamed into place, so a process replacing one leaves the mapping
+    // on the old file.
+    // SAFETY: the file was written by `Component::serialize` with this
+    // engine configuration (its name carries the compatibility hash) into
+    // a directory this host owns, and is never modified in place;
+    // wasmtime also checks the header and version before using it.
+    if let Ok(component) = unsafe { Component::deserialize_file(engine, &path) } {
+        return Ok((component, LoadSource::Cached));
     }
     let component = Component::new(engine, wasm)?;
     // A cache that cannot be written only costs the next start a compile.

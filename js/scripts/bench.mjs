@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { createTools, memoryFs, nodeFs } from '../src/node.js';
-import { js, workspace } from '../test/cases.mjs';
+import { filesUnder, js, workspace } from '../test/cases.mjs';
 
 /** The read measured: a file of this many bytes, read without a range. */
 const FILE_BYTES = 100 * 1024;
@@ -47,20 +47,7 @@ async function median(tools) {
 }
 
 function packageSize() {
-  const files = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        walk(path);
-      } else {
-        files.push(path);
-      }
-    }
-  };
-  for (const dir of ['src', 'generated', 'types']) {
-    walk(join(js, dir));
-  }
+  const files = ['src', 'generated', 'types'].flatMap((dir) => filesUnder(join(js, dir)));
   const sum = (list, f) => list.reduce((total, path) => total + f(fs.readFileSync(path)), 0);
   const wasm = files.filter((f) => f.endsWith('.wasm'));
   const script = files.filter((f) => !f.endsWith('.wasm') && !f.endsWith('.d.ts'));

@@ -38,23 +38,24 @@ export function caseNames() {
   return JSON.parse(fs.readFileSync(join(casesDir, 'index.json'), 'utf8'));
 }
 
+/** The paths of every file under `dir` (none when it does not exist). */
+export function filesUnder(dir) {
+  if (!fs.existsSync(dir)) {
+    return [];
+  }
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
 /** Every file under `dir`, by `/`-separated relative path. */
 export function readTree(dir) {
-  const files = new Map();
-  const walk = (here) => {
-    for (const entry of fs.readdirSync(here, { withFileTypes: true })) {
-      const path = join(here, entry.name);
-      if (entry.isDirectory()) {
-        walk(path);
-      } else {
-        files.set(relative(dir, path).split(sep).join('/'), new Uint8Array(fs.readFileSync(path)));
-      }
-    }
-  };
-  if (fs.existsSync(dir)) {
-    walk(dir);
-  }
-  return new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const files = filesUnder(dir).map((path) => [
+    relative(dir, path).split(sep).join('/'),
+    new Uint8Array(fs.readFileSync(path)),
+  ]);
+  return new Map(files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** Copies a case's starting files into a fresh directory, mtimes on whole seconds. */

@@ -36,12 +36,12 @@ pub(crate) fn headings(text: &str) -> Vec<Symbol> {
         }
         if indent < 4 {
             if let Some((level, title)) = atx(trimmed) {
-                flat.push((level, heading(title, number)));
+                flat.push((level, Symbol::on_line(title, number)));
                 previous = None;
                 continue;
             }
             if let (Some(level), Some((start, title))) = (setext(trimmed), previous) {
-                flat.push((level, heading(title, start)));
+                flat.push((level, Symbol::on_line(title, start)));
                 previous = None;
                 continue;
             }
@@ -51,15 +51,6 @@ pub(crate) fn headings(text: &str) -> Vec<Symbol> {
     let mut tree = nest(flat, last_line(text));
     trim(&mut tree, &text.split('\n').collect::<Vec<_>>(), empty);
     tree
-}
-
-fn heading(title: &str, line: u64) -> Symbol {
-    Symbol {
-        name: title.to_owned(),
-        start: line,
-        end: line,
-        ..Symbol::default()
-    }
 }
 
 fn fence_marker(line: &str) -> Option<(u8, usize)> {

@@ -47,6 +47,17 @@ pub struct Symbol {
 }
 
 impl Symbol {
+    /// An entry named `name` on `line` alone (a heading, a key; its end is
+    /// widened once what it holds is known).
+    pub fn on_line(name: &str, line: u64) -> Self {
+        Self {
+            name: name.to_owned(),
+            start: line,
+            end: line,
+            ..Self::default()
+        }
+    }
+
     /// Entries in this subtree below the symbol itself.
     pub fn descendants(&self) -> usize {
         self.children

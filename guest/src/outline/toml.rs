@@ -67,10 +67,7 @@ pub(crate) fn tables(text: &str) -> Vec<Symbol> {
             close_table(&mut roots, table, number);
             roots.push(Symbol {
                 kind: TABLE,
-                name: name.to_owned(),
-                start: number,
-                end: number,
-                ..Symbol::default()
+                ..Symbol::on_line(name, number)
             });
             table = Some((roots.len() - 1, false));
             continue;
@@ -89,12 +86,7 @@ pub(crate) fn tables(text: &str) -> Vec<Symbol> {
         if open_string.is_none() {
             open_brackets = brackets(value).max(0);
         }
-        let entry = Symbol {
-            name: key.trim().to_owned(),
-            start: number,
-            end: number,
-            ..Symbol::default()
-        };
+        let entry = Symbol::on_line(key.trim(), number);
         match table {
             None => roots.push(entry),
             Some((at, false)) => roots[at].children.push(entry),
@@ -118,11 +110,7 @@ pub(crate) fn tables(text: &str) -> Vec<Symbol> {
 /// Opens an item of the array of tables `name` on `line`: the array is the
 /// last root when the previous header was its item too. Returns its index.
 fn array_item(roots: &mut Vec<Symbol>, name: &str, line: u64) -> usize {
-    let item = Symbol {
-        start: line,
-        end: line,
-        ..Symbol::default()
-    };
+    let item = Symbol::on_line("", line);
     let group = roots
         .iter()
         .rposition(|s| s.kind == ARRAY && s.name == name)
@@ -130,10 +118,7 @@ fn array_item(roots: &mut Vec<Symbol>, name: &str, line: u64) -> usize {
     let at = group.unwrap_or_else(|| {
         roots.push(Symbol {
             kind: ARRAY,
-            name: name.to_owned(),
-            start: line,
-            end: line,
-            ..Symbol::default()
+            ..Symbol::on_line(name, line)
         });
         roots.len() - 1
     });

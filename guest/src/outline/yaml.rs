@@ -30,7 +30,7 @@ pub(crate) fn keys(text: &str) -> Vec<Symbol> {
         }
         if indent == 0 && (content.starts_with("---") || content.starts_with("...")) {
             if seen_content && content.starts_with("---") {
-                flat.push((0, entry("---", number)));
+                flat.push((0, Symbol::on_line("---", number)));
                 documents = true;
             }
             continue;
@@ -44,7 +44,7 @@ pub(crate) fn keys(text: &str) -> Vec<Symbol> {
             .strip_prefix("- ")
             .or_else(|| (rest == "-").then_some(""))
         {
-            flat.push((level(base, column, true), entry("", number)));
+            flat.push((level(base, column, true), Symbol::on_line("", number)));
             let inner = after.trim_start_matches(' ');
             column += rest.len() - inner.len();
             rest = inner;
@@ -53,7 +53,7 @@ pub(crate) fn keys(text: &str) -> Vec<Symbol> {
         let Some((key, value)) = key_of(rest) else {
             continue;
         };
-        flat.push((level(base, column, false), entry(key, number)));
+        flat.push((level(base, column, false), Symbol::on_line(key, number)));
         let value = value.trim();
         if value.starts_with('|') || value.starts_with('>') {
             scalar_above = Some(column);
@@ -72,15 +72,6 @@ pub(crate) fn keys(text: &str) -> Vec<Symbol> {
 /// A sequence item sits one step below a key at its own indentation.
 fn level(base: usize, column: usize, item: bool) -> usize {
     1 + base + column * 2 + usize::from(item)
-}
-
-fn entry(name: &str, line: u64) -> Symbol {
-    Symbol {
-        name: name.to_owned(),
-        start: line,
-        end: line,
-        ..Symbol::default()
-    }
 }
 
 /// `key: value` → (key, value); quoted keys keep their text.

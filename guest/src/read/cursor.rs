@@ -58,8 +58,9 @@ pub(crate) struct Cursor<'a, F: HostFs + ?Sized> {
 /// Bytes from the top of a file that were fetched already.
 #[derive(Debug)]
 struct Head {
+    /// The bytes not handed over whole.
     bytes: Vec<u8>,
-    /// How many were served.
+    /// How many of `bytes` were served.
     at: usize,
     /// Whether the file ends where `bytes` do.
     whole_file: bool,
@@ -74,8 +75,14 @@ impl Head {
             return None;
         }
         let end = len.min(self.at + chunk);
-        let piece = self.bytes[self.at..end].to_vec();
-        self.at = end;
+        let piece = if self.at == 0 && end == len {
+            // All of it in one piece: handed over, not copied.
+            std::mem::take(&mut self.bytes)
+        } else {
+            let piece = self.bytes[self.at..end].to_vec();
+            self.at = end;
+            piece
+        };
         // A full piece says nothing about what follows, as a full chunk from
         // the host does not: the end is only concluded from a short one.
         let last = self.whole_file && piece.len() < chunk;
