@@ -69,6 +69,10 @@ pub struct Config {
     /// `/home/me/project`; absolute paths under it are accepted. Empty: only
     /// relative paths are accepted.
     pub root: String,
+    /// Other absolute spellings of the same root, e.g. a symlink to it or the
+    /// spelling the user typed (`/tmp/p` for `/private/tmp/p`); absolute
+    /// paths under any of them are accepted too.
+    pub root_aliases: Vec<String>,
     /// The session's working directory, relative to the root (`.` = root);
     /// relative paths are resolved from it.
     pub cwd: String,
@@ -77,6 +81,9 @@ pub struct Config {
     pub home: String,
     /// Answer an unchanged repeat of a read with a short stub (SPEC R7).
     pub dedup: bool,
+    /// Let paths under `/proc` and `/sys` through when the root contains
+    /// them; by default they are refused by name, like devices.
+    pub kernel_files: bool,
     /// Largest file an edit loads into memory; larger files are not
     /// fingerprinted when read, so their staleness is judged by size and
     /// mtime alone.
@@ -116,9 +123,11 @@ impl Default for Config {
             chunk_bytes: DEFAULT_CHUNK_BYTES,
             count_limit_bytes: DEFAULT_COUNT_LIMIT_BYTES,
             root: String::new(),
+            root_aliases: Vec::new(),
             cwd: ".".to_owned(),
             home: String::new(),
             dedup: true,
+            kernel_files: false,
             max_edit_bytes: DEFAULT_MAX_EDIT_BYTES,
             history_bytes: DEFAULT_HISTORY_BYTES,
             max_dir_entries: DEFAULT_MAX_DIR_ENTRIES,
@@ -180,6 +189,11 @@ impl Config {
                 self.root
             ));
         }
+        if let Some(alias) = self.root_aliases.iter().find(|a| !a.starts_with('/')) {
+            return Err(format!(
+                "invalid session config: root_aliases must be absolute paths, got {alias:?}"
+            ));
+        }
         Ok(())
     }
 
@@ -223,5 +237,6 @@ mod tests {
     #[test]
     fn relative_root_is_refused() {
         assert!(Config::from_json(r#"{"root": "proj"}"#).is_err());
+        assert!(Config::from_json(r#"{"root": "/p", "root_aliases": ["q"]}"#).is_err());
     }
 }

@@ -1,19 +1,42 @@
-//! Paths refused by name, before any I/O (SPEC R9): devices and process
+//! Paths refused by name, before any I/O (SPEC R9, S1): devices and process
 //! files whose reads never end or block — `/dev/zero`, `/dev/urandom`,
-//! `/dev/stdin`, `/dev/tty`, `/dev/fd/*`, `/proc/*/fd/*`, … — however they are
-//! spelled (`/dev/../dev/zero`, `//dev/zero`, a relative path that lands there
-//! from the workspace root). Kinds are refused again after `stat`, which never
-//! opens the file; this check needs no host at all.
+//! `/dev/stdin`, `/dev/tty`, `/dev/fd/*`, `/proc/*/fd/*`, … — and, unless the
+//! host sets `kernel_files`, everything under `/proc` and `/sys`, whose sizes
+//! are not their content and which describe the host rather than the
+//! workspace. However they are spelled (`/dev/../dev/zero`, `//dev/zero`, a
+//! relative path that lands there from the workspace root). Kinds are refused
+//! again after `stat`, which never opens the file, and a host refuses kernel
+//! file systems again on the opened file; this check needs no host at all.
 //!
 //! ```
-//! use filetools_core::{Config, danger::dangerous};
+//! use filetools_core::{Config, danger::{Danger, dangerous}};
 //! let config = Config::default();
-//! assert_eq!(dangerous(&config, "/dev/../dev/./zero").as_deref(), Some("/dev/zero"));
-//! assert_eq!(dangerous(&config, "/proc/1234/fd/0").as_deref(), Some("/proc/1234/fd/0"));
+//! let zero = dangerous(&config, "/dev/../dev/./zero").unwrap();
+//! assert_eq!((zero.named.as_str(), zero.kind), ("/dev/zero", Danger::Device));
+//! assert_eq!(dangerous(&config, "/proc/self/maps").unwrap().kind, Danger::Kernel);
 //! assert_eq!(dangerous(&config, "src/dev/zero"), None);
 //! ```
 
 use crate::config::Config;
+use crate::path::normalise_absolute;
+
+/// Why a path is refused by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Danger {
+    /// A device or process file: reading it can block or never end.
+    Device,
+    /// A file of the kernel's `/proc` or `/sys`.
+    Kernel,
+}
+
+/// A path refused by name: the absolute path it names, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named {
+    /// The absolute, normalised path.
+    pub named: String,
+    /// Why it is refused.
+    pub kind: Danger,
+}
 
 /// Device files that never end or block when read.
 const DEVICES: &[&str] = &[
@@ -38,20 +61,8 @@ const DEVICES: &[&str] = &[
 /// Directories whose every entry is a descriptor or a terminal.
 const DESCRIPTOR_DIRS: &[&str] = &["/dev/fd", "/dev/pts"];
 
-/// `path` with `.`, `..` and repeated slashes resolved, as an absolute path.
-fn normalise(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            name => parts.push(name),
-        }
-    }
-    format!("/{}", parts.join("/"))
-}
+/// Trees of kernel files, refused unless the host sets `kernel_files`.
+const KERNEL_TREES: &[&str] = &["/proc", "/sys"];
 
 /// Whether the absolute, normalised `path` is a device or a process file.
 fn is_dangerous(path: &str) -> bool {
@@ -79,18 +90,33 @@ fn is_dangerous(path: &str) -> bool {
     matches!(tail, ["fd", ..] | ["mem"])
 }
 
-/// The dangerous absolute path that `raw` names, if it names one: as given
+/// Whether the absolute, normalised `path` is `/proc`, `/sys` or under them.
+fn is_kernel(path: &str) -> bool {
+    KERNEL_TREES.iter().any(|tree| {
+        path.strip_prefix(tree)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
+}
+
+/// The refused absolute path that `raw` names, if it names one: as given
 /// when absolute, or under the configured root when relative.
-pub fn dangerous(config: &Config, raw: &str) -> Option<String> {
+pub fn dangerous(config: &Config, raw: &str) -> Option<Named> {
     let raw = raw.trim();
-    let absolute = if raw.starts_with('/') {
-        normalise(raw)
+    let named = if raw.starts_with('/') {
+        normalise_absolute(raw)
     } else if !config.root.is_empty() {
-        normalise(&format!("{}/{}/{raw}", config.root, config.cwd))
+        normalise_absolute(&format!("{}/{}/{raw}", config.root, config.cwd))
     } else {
         return None;
     };
-    is_dangerous(&absolute).then_some(absolute)
+    let kind = if is_dangerous(&named) {
+        Danger::Device
+    } else if is_kernel(&named) && !config.kernel_files {
+        Danger::Kernel
+    } else {
+        return None;
+    };
+    Some(Named { named, kind })
 }
 
 #[cfg(test)]
@@ -120,14 +146,34 @@ mod tests {
         let config = Config::default();
         for path in [
             "/dev",
-            "/proc/cpuinfo",
-            "/proc/self/status",
             "dev/zero",
             "/work/dev/zero",
             "/devices/zero",
+            "/process/x",
+            "/system",
         ] {
             assert_eq!(dangerous(&config, path), None, "{path}");
         }
+    }
+
+    #[test]
+    fn kernel_trees_are_refused_unless_the_host_allows_them() {
+        let mut config = Config::default();
+        for path in [
+            "/proc",
+            "/proc/cpuinfo",
+            "/proc/self/maps",
+            "//sys/kernel/../class",
+        ] {
+            let named = dangerous(&config, path).unwrap();
+            assert_eq!(named.kind, Danger::Kernel, "{path}");
+        }
+        config.kernel_files = true;
+        assert_eq!(dangerous(&config, "/proc/self/maps"), None);
+        assert_eq!(
+            dangerous(&config, "/proc/self/fd/0").map(|n| n.kind),
+            Some(Danger::Device)
+        );
     }
 
     #[test]
@@ -137,10 +183,12 @@ mod tests {
             cwd: "dev".into(),
             ..Config::default()
         };
-        assert_eq!(dangerous(&config, "zero").as_deref(), Some("/dev/zero"));
+        let named = |raw| dangerous(&config, raw).map(|n| n.named);
+        assert_eq!(named("zero").as_deref(), Some("/dev/zero"));
         assert_eq!(
-            dangerous(&config, "../proc/self/fd/0").as_deref(),
+            named("../proc/self/fd/0").as_deref(),
             Some("/proc/self/fd/0")
         );
+        assert_eq!(named("../sys/class").as_deref(), Some("/sys/class"));
     }
 }

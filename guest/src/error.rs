@@ -12,9 +12,10 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::args::Tool;
+use crate::args::{Tool, cut, quoted};
+use crate::danger::Danger;
 use crate::fs::{FileKind, FsError};
-use crate::path::PathError;
+use crate::path::{MAX_PATH_BYTES, PathError};
 use crate::refusal::Refusal;
 
 /// A failed tool call, as the model sees it.
@@ -93,12 +94,14 @@ pub enum ToolError {
         /// The files that fit, each with how it differs.
         candidates: Vec<String>,
     },
-    /// A device or process file, refused by name before any I/O.
+    /// A device, process or kernel file, refused by name before any I/O.
     Dangerous {
         /// The path as sent.
         path: String,
         /// The absolute path it names.
         named: String,
+        /// Why it is refused.
+        kind: Danger,
     },
     /// A file-system call failed.
     Fs {
@@ -221,12 +224,16 @@ impl fmt::Display for ToolError {
             }
             ToolError::DuplicateArgument { tool, name, alias } => write!(
                 f,
-                "Error: {name} was given twice, as {name} and as {alias}, with different values; give it once; {}.",
+                "Error: {name} was given twice, as {name} and as {}, with different values; give it once; {}.",
+                cut(alias),
                 tool.schema()
             ),
-            ToolError::UnknownArgument { tool, name } => {
-                write!(f, "Error: unknown argument {name:?}; {}.", tool.schema())
-            }
+            ToolError::UnknownArgument { tool, name } => write!(
+                f,
+                "Error: unknown argument {}; {}.",
+                quoted(name),
+                tool.schema()
+            ),
             ToolError::InvalidArgument {
                 tool,
                 name,
@@ -241,7 +248,8 @@ impl fmt::Display for ToolError {
                 let names: Vec<&str> = Tool::ALL.iter().map(|t| t.name()).collect();
                 write!(
                     f,
-                    "Error: unknown tool {name:?}; the tools are: {}.",
+                    "Error: unknown tool {}; the tools are: {}.",
+                    quoted(name),
                     names.join(", ")
                 )
             }
@@ -278,18 +286,16 @@ impl fmt::Display for ToolError {
                 candidates.len(),
                 candidates.join("; ")
             ),
-            ToolError::Dangerous { path, named } => {
+            ToolError::Dangerous { path, named, kind } => {
                 if path.trim() == named {
-                    write!(
-                        f,
-                        "Error: {named} is a device or process file, refused without being opened (reading one can block forever). Give the path of a regular file."
-                    )
+                    write!(f, "Error: {named} is ")?;
                 } else {
-                    write!(
-                        f,
-                        "Error: {path} names {named}, a device or process file, refused without being opened (reading one can block forever). Give the path of a regular file."
-                    )
+                    write!(f, "Error: {path} names {named}, ")?;
                 }
+                f.write_str(match kind {
+                    Danger::Device => "a device or process file, refused without being opened (reading one can block forever). Give the path of a regular file.",
+                    Danger::Kernel => "a kernel file under /proc or /sys, refused without being opened (its size is not its content, and it describes the host, not the workspace). Give the path of a file in the workspace.",
+                })
             }
             ToolError::WriteFailed { path, error } => match error {
                 FsError::ReadOnly => write!(
@@ -323,7 +329,13 @@ impl fmt::Display for ToolError {
                 }
                 PathError::Nul => write!(
                     f,
-                    "Error: {path:?} contains a NUL byte; no file has such a name."
+                    "Error: {} contains a NUL byte; no file has such a name.",
+                    quoted(path)
+                ),
+                PathError::TooLong => write!(
+                    f,
+                    "Error: file_path {} is longer than a path can be ({MAX_PATH_BYTES} bytes); give the path of a file, not its content.",
+                    quoted(path)
                 ),
                 PathError::OutsideRoot if root.is_empty() => write!(
                     f,
@@ -414,6 +426,28 @@ mod tests {
             outside.to_string(),
             "Error: /etc/passwd is outside the workspace /work/p; only files under it can be read or changed."
         );
+    }
+
+    #[test]
+    fn echoed_arguments_are_cut_with_their_length() {
+        let long = "x".repeat(10_000_000);
+        let errors = [
+            ToolError::UnknownTool { name: long.clone() },
+            ToolError::UnknownArgument {
+                tool: Tool::Read,
+                name: long.clone(),
+            },
+            ToolError::BadPath {
+                path: long.clone(),
+                reason: PathError::TooLong,
+                root: "/r".into(),
+            },
+        ];
+        for err in errors {
+            let text = err.to_string();
+            assert!(text.len() < 1000, "{} bytes", text.len());
+            assert!(text.contains("… (10000002 chars)"), "{text}");
+        }
     }
 
     #[test]

@@ -24,45 +24,62 @@ pub enum PathError {
     Nul,
     /// The path is absolute outside the root, or `..` climbs above it.
     OutsideRoot,
+    /// The path is longer than any path can be.
+    TooLong,
 }
+
+/// Longest path accepted, in bytes (Linux's `PATH_MAX`): a longer one
+/// cannot name a file, and is most likely content sent as a path.
+pub const MAX_PATH_BYTES: usize = 4096;
 
 /// [`resolve`] for a tool: a device or process file is refused by name
 /// first (SPEC R9), and a path that cannot be mapped is the model-facing
 /// error that says why.
 pub(crate) fn resolve_arg(config: &Config, raw: &str) -> Result<String, ToolError> {
-    if let Some(named) = crate::danger::dangerous(config, raw) {
-        return Err(ToolError::Dangerous {
-            path: raw.to_owned(),
-            named,
-        });
-    }
-    resolve(config, raw).map_err(|reason| ToolError::BadPath {
+    let bad_path = |reason| ToolError::BadPath {
         path: raw.to_owned(),
         reason,
         root: config.root.clone(),
-    })
+    };
+    if raw.len() > MAX_PATH_BYTES {
+        return Err(bad_path(PathError::TooLong));
+    }
+    if let Some(named) = crate::danger::dangerous(config, raw) {
+        return Err(ToolError::Dangerous {
+            path: raw.to_owned(),
+            named: named.named,
+            kind: named.kind,
+        });
+    }
+    resolve(config, raw).map_err(bad_path)
 }
 
 /// The root-relative, normalised form of `raw` (`.` for the root itself).
+/// An absolute path is normalised first (`//`, `.` and `..` resolved
+/// lexically), then taken relative to the root or any of its aliases.
 pub fn resolve(config: &Config, raw: &str) -> Result<String, PathError> {
     if raw.trim().is_empty() {
         return Err(PathError::Empty);
     }
+    if raw.len() > MAX_PATH_BYTES {
+        return Err(PathError::TooLong);
+    }
     if raw.contains('\0') {
         return Err(PathError::Nul);
     }
-    let relative = if raw.starts_with('/') {
-        strip_root(&config.root, raw).ok_or(PathError::OutsideRoot)?
-    } else {
-        raw
-    };
+    if raw.starts_with('/') {
+        let absolute = normalise_absolute(raw);
+        let relative = roots(config)
+            .find_map(|root| strip_root(root, &absolute))
+            .ok_or(PathError::OutsideRoot)?;
+        return Ok(if relative.is_empty() {
+            ".".to_owned()
+        } else {
+            relative.to_owned()
+        });
+    }
     let mut parts: Vec<&str> = Vec::new();
-    let base = if raw.starts_with('/') {
-        ""
-    } else {
-        config.cwd.as_str()
-    };
-    for part in base.split('/').chain(relative.split('/')) {
+    for part in config.cwd.split('/').chain(raw.split('/')) {
         match part {
             "" | "." => {}
             ".." => {
@@ -78,13 +95,37 @@ pub fn resolve(config: &Config, raw: &str) -> Result<String, PathError> {
     }
 }
 
-/// `raw` without the root prefix, if `raw` lies under the root.
-fn strip_root<'a>(root: &str, raw: &'a str) -> Option<&'a str> {
-    let root = root.trim_end_matches('/');
-    if root.is_empty() {
-        return None;
+/// The absolute `path` with repeated slashes, `.` and `..` resolved
+/// lexically (`..` at `/` stays at `/`): `//a/./b/../c` is `/a/c`.
+pub fn normalise_absolute(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            name => parts.push(name),
+        }
     }
-    let rest = raw.strip_prefix(root)?;
+    format!("/{}", parts.join("/"))
+}
+
+/// Every spelling of the root the session accepts: the root, then its aliases.
+fn roots(config: &Config) -> impl Iterator<Item = &str> {
+    std::iter::once(config.root.as_str())
+        .chain(config.root_aliases.iter().map(String::as_str))
+        .filter(|root| !root.is_empty())
+}
+
+/// The normalised absolute `path` relative to `root` (empty for the root
+/// itself), if it lies under it.
+fn strip_root<'a>(root: &str, path: &'a str) -> Option<&'a str> {
+    let root = normalise_absolute(root);
+    if root == "/" {
+        return Some(path.trim_start_matches('/'));
+    }
+    let rest = path.strip_prefix(root.as_str())?;
     if rest.is_empty() {
         Some("")
     } else {
@@ -128,6 +169,38 @@ mod tests {
         assert_eq!(resolve(&c, "/work/p-evil/x"), Err(PathError::OutsideRoot));
         assert_eq!(resolve(&c, "/etc/passwd"), Err(PathError::OutsideRoot));
         assert_eq!(resolve(&c, "/work/p/../q"), Err(PathError::OutsideRoot));
+    }
+
+    #[test]
+    fn absolute_paths_are_normalised_before_the_root_is_matched() {
+        let c = config("/b/project/src", ".");
+        assert_eq!(resolve(&c, "/b/./project/src/x.rs").unwrap(), "x.rs");
+        assert_eq!(resolve(&c, "/b//project//src/x.rs").unwrap(), "x.rs");
+        assert_eq!(resolve(&c, "/b/project//src//").unwrap(), ".");
+        assert_eq!(resolve(&c, "/b/project/src/a/../x.rs").unwrap(), "x.rs");
+        assert_eq!(
+            resolve(&c, "/b/project/src/../src-evil/x"),
+            Err(PathError::OutsideRoot)
+        );
+    }
+
+    #[test]
+    fn every_spelling_of_the_root_is_accepted() {
+        let mut c = config("/private/tmp/p", ".");
+        c.root_aliases = vec!["/tmp/p".into(), "/home/me/link".into()];
+        assert_eq!(resolve(&c, "/tmp/p/a.txt").unwrap(), "a.txt");
+        assert_eq!(resolve(&c, "/private/tmp/p/a.txt").unwrap(), "a.txt");
+        assert_eq!(resolve(&c, "/home/me/link").unwrap(), ".");
+        assert_eq!(resolve(&c, "/tmp/q/a.txt"), Err(PathError::OutsideRoot));
+    }
+
+    #[test]
+    fn the_file_system_root_holds_every_absolute_path() {
+        let c = config("/", ".");
+        assert_eq!(resolve(&c, "/").unwrap(), ".");
+        assert_eq!(resolve(&c, "/etc/hosts").unwrap(), "etc/hosts");
+        assert_eq!(resolve(&c, "//etc/../etc/hosts").unwrap(), "etc/hosts");
+        assert_eq!(resolve(&c, "/..").unwrap(), ".");
     }
 
     #[test]

@@ -10,8 +10,10 @@
 
 use serde_json::{Value, json};
 
+use crate::args::cut;
 use crate::base64;
 use crate::error::ToolError;
+use crate::path::MAX_PATH_BYTES;
 
 /// One block of content for the model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,11 +54,16 @@ impl ToolResult {
         }
     }
 
-    /// A failed call: the error's sentence, and its code (and path) as metadata.
+    /// A failed call: the error's sentence, and its code (and path) as
+    /// metadata. A path too long to be one is cut, as in the sentence.
     pub fn error(err: &ToolError, path: Option<&str>) -> Self {
         let mut metadata = json!({ "error": err.code() });
         if let Some(path) = path {
-            metadata["path"] = Value::String(path.to_owned());
+            metadata["path"] = Value::String(if path.len() > MAX_PATH_BYTES {
+                cut(path)
+            } else {
+                path.to_owned()
+            });
         }
         if let Some(next) = err.next_call() {
             metadata["next_call"] = next;

@@ -200,16 +200,27 @@ pub(crate) fn number(
     }
 }
 
-/// Longest JSON echoed back in an argument error.
-const MAX_ECHO_CHARS: usize = 80;
+/// Characters of an argument echoed back in an error; longer ones are cut
+/// and their length is given instead of the rest.
+pub const MAX_ECHO_CHARS: usize = 80;
 
-/// `value` as JSON, cut short so an error never echoes a whole file.
-fn short_json(value: &Value) -> String {
-    let text = value.to_string();
+/// `text` for an error message, cut after [`MAX_ECHO_CHARS`] characters:
+/// `xxxx… (10000000 chars)`. An error never echoes a whole file.
+pub(crate) fn cut(text: &str) -> String {
     match text.char_indices().nth(MAX_ECHO_CHARS) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text,
+        Some((at, _)) => format!("{}… ({} chars)", &text[..at], text.chars().count()),
+        None => text.to_owned(),
     }
+}
+
+/// `text` quoted as a JSON string, then [`cut`].
+pub(crate) fn quoted(text: &str) -> String {
+    cut(&Value::String(text.to_owned()).to_string())
+}
+
+/// `value` as JSON, [`cut`].
+fn short_json(value: &Value) -> String {
+    cut(&value.to_string())
 }
 
 fn kind_of(value: &Value) -> &'static str {
