@@ -308,7 +308,7 @@ impl fmt::Display for ToolError {
                 ),
                 FsError::OutsideSandbox => write!(
                     f,
-                    "Error: {path} is a symbolic link or leads outside the workspace; only regular files inside it can be changed."
+                    "Error: {path} leads outside the workspace through a symbolic link; only files inside it can be changed."
                 ),
                 FsError::NotADirectory => write!(
                     f,

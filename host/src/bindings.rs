@@ -5,7 +5,7 @@
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Bounded, Deadline, Sandbox};
 use filetools_core::{self as core, HostFs as _};
 use std::sync::Arc;
 
@@ -24,6 +24,15 @@ pub(crate) struct StoreState {
     pub table: ResourceTable,
     pub sandbox: Arc<Sandbox>,
     pub limits: wasmtime::StoreLimits,
+    /// When host work for the current call must stop.
+    pub deadline: Deadline,
+}
+
+impl StoreState {
+    /// The sandbox as the current call may use it.
+    fn fs(&self) -> Bounded<'_> {
+        self.sandbox.until(self.deadline)
+    }
 }
 
 impl WasiView for StoreState {
@@ -116,15 +125,15 @@ impl wit_types::Host for StoreState {}
 
 impl host_fs::Host for StoreState {
     fn stat(&mut self, path: String) -> Result<Metadata, FsError> {
-        self.sandbox.stat(&path).map(Into::into).map_err(Into::into)
+        self.fs().stat(&path).map(Into::into).map_err(Into::into)
     }
 
     fn read(&mut self, path: String, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
-        self.sandbox.read(&path, offset, len).map_err(Into::into)
+        self.fs().read(&path, offset, len).map_err(Into::into)
     }
 
     fn list_dir(&mut self, path: String) -> Result<Vec<DirEntry>, FsError> {
-        let entries = self.sandbox.list_dir(&path).map_err(FsError::from)?;
+        let entries = self.fs().list_dir(&path).map_err(FsError::from)?;
         Ok(entries
             .into_iter()
             .map(|e| DirEntry {
@@ -141,7 +150,7 @@ impl host_fs::Host for StoreState {
         data: Vec<u8>,
         precondition: host_fs::Precondition,
     ) -> Result<Metadata, FsError> {
-        self.sandbox
+        self.fs()
             .write_file(&path, &data, &precondition.into())
             .map(Into::into)
             .map_err(Into::into)
@@ -152,7 +161,7 @@ impl host_fs::Host for StoreState {
         path: String,
         precondition: host_fs::Precondition,
     ) -> Result<(), FsError> {
-        self.sandbox
+        self.fs()
             .remove_file(&path, &precondition.into())
             .map_err(Into::into)
     }

@@ -24,10 +24,13 @@
 #![deny(missing_docs)]
 
 mod bindings;
+mod cache;
 mod engine;
 pub mod imports;
+pub mod protocol;
 pub mod sandbox;
 mod session;
+pub mod store;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -44,6 +47,7 @@ pub use sandbox::Sandbox;
 pub use session::Session;
 
 use bindings::{FiletoolsPre, StoreState};
+use cache::Cache;
 use engine::TickingEngine;
 
 /// Memory one session's guest may grow to.
@@ -119,7 +123,8 @@ impl Builder {
         self
     }
 
-    /// Where precompiled components are cached (default: see the README).
+    /// Where precompiled components are cached (default: see the README); a
+    /// directory others may write, or one inside the root, is refused.
     #[must_use]
     pub fn cache_dir(mut self, dir: impl AsRef<Path>) -> Self {
         self.cache_dir = Some(dir.as_ref().to_path_buf());
@@ -144,21 +149,36 @@ impl Builder {
     /// Compiles (or loads) the component and opens the sandbox.
     pub fn build(self) -> Result<Tools> {
         let root = self.root.context("filetools needs a root directory")?;
-        let sandbox = Sandbox::open(&root, self.read_only)
-            .with_context(|| format!("cannot open root directory {}", root.display()))?;
         let mut config = self.config;
-        config
-            .entry("root")
-            .or_insert_with(|| Value::String(sandbox.root().to_string_lossy().into_owned()));
+        let kernel_files = config.get("kernel_files") == Some(&Value::Bool(true));
+        let sandbox = Sandbox::open(&root, self.read_only)
+            .with_context(|| format!("cannot open root directory {}", root.display()))?
+            .kernel_files(kernel_files);
+        // The guest knows the root by its canonical path, and by the spelling
+        // it was given (a symlink to it, say) when that differs.
+        if !config.contains_key("root") {
+            let canonical = sandbox.root().to_string_lossy().into_owned();
+            let aliases = sandbox.spellings().iter().filter(|s| **s != canonical);
+            let aliases = aliases.cloned().map(Value::String).collect();
+            config.insert("root".into(), Value::String(canonical));
+            config
+                .entry("root_aliases")
+                .or_insert(Value::Array(aliases));
+        }
         let engine = TickingEngine::new()?;
-        let cache_dir = if self.use_cache {
-            self.cache_dir.or_else(engine::default_cache_dir)
+        let wasm = self.component.as_deref().unwrap_or(engine::COMPONENT);
+        let mut cache_refusal = None;
+        let cache = if self.use_cache {
+            Cache::choose(self.cache_dir, sandbox.root())
+                .map_err(|why| cache_refusal = Some(why))
+                .ok()
         } else {
             None
         };
-        let wasm = self.component.as_deref().unwrap_or(engine::COMPONENT);
-        let (component, load_source) =
-            engine::load_component(&engine.engine, wasm, cache_dir.as_deref())?;
+        let (component, load_source) = match &cache {
+            Some(cache) => cache.load(&engine.engine, wasm)?,
+            None => (Component::new(&engine.engine, wasm)?, LoadSource::Compiled),
+        };
         let pre = prepare(&engine, &component)?;
         let ticks = self.call_timeout.as_millis() / engine::EPOCH_TICK.as_millis();
         let tools = Tools {
@@ -172,6 +192,7 @@ impl Builder {
                 deadline_ticks: u64::try_from(ticks).unwrap_or(u64::MAX).max(1),
                 call_timeout: self.call_timeout,
                 load_source,
+                cache_refusal,
             }),
         };
         // Refuse a bad session config now, not at the first call.
@@ -197,6 +218,7 @@ pub(crate) struct Inner {
     deadline_ticks: u64,
     call_timeout: Duration,
     load_source: LoadSource,
+    cache_refusal: Option<String>,
 }
 
 impl std::fmt::Debug for Inner {
@@ -239,6 +261,13 @@ impl Tools {
     /// Whether the component was compiled or loaded precompiled.
     pub fn load_source(&self) -> LoadSource {
         self.inner.load_source
+    }
+
+    /// Why no precompiled-component cache is used, when one was wanted and
+    /// every place for it was refused (see the README's *Cache* section):
+    /// a sentence for the user, who should fix the directory.
+    pub fn cache_refusal(&self) -> Option<&str> {
+        self.inner.cache_refusal.as_deref()
     }
 
     /// The canonical root directory.

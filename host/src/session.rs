@@ -5,6 +5,7 @@
 //! session is re-created with empty state (SPEC S2).
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use anyhow::Result;
 use wasmtime::component::{ResourceAny, ResourceTable};
@@ -12,6 +13,7 @@ use wasmtime::{Store, StoreLimitsBuilder};
 use wasmtime_wasi::WasiCtx;
 
 use crate::bindings::{Filetools, StoreState, wit};
+use crate::sandbox::Deadline;
 use crate::{Definition, Inner};
 use filetools_core::ToolResult;
 use filetools_core::args::{EditArgs, ReadArgs, UndoArgs, WriteArgs};
@@ -41,6 +43,7 @@ impl Session {
             table: ResourceTable::new(),
             sandbox: Arc::clone(&inner.sandbox),
             limits,
+            deadline: Deadline::NEVER,
         };
         let mut store = Store::new(&inner.engine.engine, state);
         store.limiter(|s| &mut s.limits);
@@ -61,7 +64,7 @@ impl Session {
 
     /// Runs `tool` with the model's raw JSON arguments.
     pub fn call(&mut self, tool: &str, arguments: &str) -> ToolResult {
-        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        self.arm();
         let outcome = self.bindings.filetools_core_tools().session().call_call(
             &mut self.store,
             self.handle,
@@ -73,7 +76,7 @@ impl Session {
 
     /// `read` with typed arguments.
     pub fn read(&mut self, args: &ReadArgs) -> ToolResult {
-        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        self.arm();
         let args = wit::ReadArgs {
             file_path: args.file_path.clone(),
             offset: args.offset,
@@ -91,7 +94,7 @@ impl Session {
 
     /// `write` with typed arguments.
     pub fn write(&mut self, args: &WriteArgs) -> ToolResult {
-        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        self.arm();
         let args = wit::WriteArgs {
             file_path: args.file_path.clone(),
             content: args.content.clone(),
@@ -106,7 +109,7 @@ impl Session {
 
     /// `edit` with typed arguments.
     pub fn edit(&mut self, args: &EditArgs) -> ToolResult {
-        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        self.arm();
         let args = wit::EditArgs {
             file_path: args.file_path.clone(),
             edits: args
@@ -129,7 +132,7 @@ impl Session {
 
     /// `undo` with typed arguments.
     pub fn undo(&mut self, args: &UndoArgs) -> ToolResult {
-        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        self.arm();
         let args = wit::UndoArgs {
             file_path: args.file_path.clone(),
         };
@@ -144,7 +147,7 @@ impl Session {
     /// The session's memory (ledger, dedup records, history) as versioned
     /// JSON; give it to [`Session::restore`] in another process.
     pub fn save(&mut self) -> Result<String> {
-        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        self.arm();
         let saved = self
             .bindings
             .filetools_core_tools()
@@ -156,7 +159,7 @@ impl Session {
     /// Replaces the session's memory with a saved one; a state that is not
     /// JSON or from an incompatible version is refused with a message.
     pub fn restore(&mut self, state: &str) -> Result<()> {
-        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        self.arm();
         self.bindings
             .filetools_core_tools()
             .session()
@@ -178,6 +181,13 @@ impl Session {
                 input_schema: d.input_schema,
             })
             .collect())
+    }
+
+    /// Starts a call's clock: the epoch deadline for guest code, and the
+    /// same deadline for host work done on its behalf.
+    fn arm(&mut self) {
+        self.store.set_epoch_deadline(self.inner.deadline_ticks);
+        self.store.data_mut().deadline = Deadline::at(Instant::now() + self.inner.call_timeout);
     }
 
     fn finish(&mut self, outcome: wasmtime::Result<wit::ToolResult>) -> ToolResult {

@@ -1,12 +1,16 @@
-//! S1: nothing outside the root is reachable, whatever the path or link; R9:
-//! special files are refused without blocking; W4: writes are atomic and
-//! checked.
+//! S1: nothing outside the root is reachable, whatever the path or link, and
+//! everything inside it is, under every spelling; R9: special files are
+//! refused without blocking, never replaced; W4: writes are atomic and
+//! checked on what they displace, leave no temporary files behind, and
+//! keep the mode.
 
 use std::os::unix::fs::{PermissionsExt as _, symlink};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use filetools::{HostFs as _, Sandbox};
 use filetools_core::{FileKind as Kind, FileStamp as Stamp, FsError, Precondition};
+use filetools_tests::reliability::Special;
 
 use crate::{read_args, root_and_outside, tools};
 
@@ -218,4 +222,203 @@ fn listings_are_sorted_and_do_not_follow_links() {
         ]
     );
     assert_eq!(sandbox.list_dir("c"), Err(FsError::OutsideSandbox));
+}
+
+/// The stamp of `path` in `sandbox` as a session that read it would send.
+fn seen(sandbox: &Sandbox, path: &str, content: &[u8]) -> Precondition {
+    let meta = sandbox.stat(path).unwrap();
+    Precondition::Matches(Stamp {
+        size: meta.size,
+        mtime_ns: meta.mtime_ns,
+        sha256: Some(filetools_core::digest::sha256_hex(content)),
+    })
+}
+
+#[test]
+fn an_absolute_symlink_inside_the_root_is_followed_and_written_through() {
+    let (root, _) = root_and_outside("sandbox-absolute-link");
+    let root = root.canonicalize().unwrap();
+    std::fs::write(root.join("target.txt"), "target\n").unwrap();
+    std::fs::create_dir(root.join("sub")).unwrap();
+    symlink(root.join("target.txt"), root.join("sub/abs-link")).unwrap();
+    let mut session = tools(&root).session().unwrap();
+    let read = session.call("read", &read_args("sub/abs-link"));
+    assert_eq!(read.text(), "1\ttarget\n[lines 1-1 of 1; end of file]");
+    let edit = session.call(
+        "edit",
+        r#"{"file_path": "sub/abs-link", "old_string": "target", "new_string": "changed"}"#,
+    );
+    assert!(!edit.is_error, "{}", edit.text());
+    assert_eq!(
+        std::fs::read(root.join("target.txt")).unwrap(),
+        b"changed\n"
+    );
+    assert!(
+        std::fs::symlink_metadata(root.join("sub/abs-link"))
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link is kept"
+    );
+}
+
+#[test]
+fn a_root_given_through_a_symlink_answers_to_both_spellings() {
+    let (root, _) = root_and_outside("sandbox-root-link");
+    std::fs::write(root.join("file.txt"), "file\n").unwrap();
+    let link = root.parent().unwrap().join("link");
+    symlink(&root, &link).unwrap();
+    let tools = tools(&link);
+    let mut session = tools.session().unwrap();
+    for path in [
+        link.join("file.txt"),
+        root.canonicalize().unwrap().join("file.txt"),
+    ] {
+        let result = session.call("read", &read_args(&path.to_string_lossy()));
+        assert_eq!(
+            result.text(),
+            "1\tfile\n[lines 1-1 of 1; end of file]",
+            "{}",
+            path.display()
+        );
+    }
+    // An absolute link spelled through the root's other name stays inside.
+    symlink(link.join("file.txt"), root.join("via-link")).unwrap();
+    let result = session.call("read", &read_args("via-link"));
+    assert_eq!(result.text(), "1\tfile\n[lines 1-1 of 1; end of file]");
+}
+
+#[test]
+fn kernel_files_are_refused_on_the_opened_file_unless_allowed() {
+    let (root, _) = root_and_outside("sandbox-kernel");
+    let root = root.canonicalize().unwrap();
+    symlink("/proc/self/status", root.join("status-link")).unwrap();
+    let whole = Sandbox::open(Path::new("/"), false).unwrap();
+    let rel = root.join("status-link").to_string_lossy()[1..].to_owned();
+    assert_eq!(whole.read(&rel, 0, 100), Err(FsError::PermissionDenied));
+    assert_eq!(
+        whole.read("proc/self/status", 0, 100),
+        Err(FsError::PermissionDenied)
+    );
+    assert_eq!(whole.list_dir("proc"), Err(FsError::PermissionDenied));
+    let allowed = Sandbox::open(Path::new("/"), false)
+        .unwrap()
+        .kernel_files(true);
+    assert!(allowed.read(&rel, 0, 100).unwrap().starts_with(b"Name:"));
+}
+
+#[test]
+fn a_fifo_or_device_swapped_in_is_neither_read_nor_replaced() {
+    let (root, _) = root_and_outside("sandbox-swapped");
+    let sandbox = Sandbox::open(&root, false).unwrap();
+    let mut kinds = vec![Special::Fifo];
+    if Special::devices_allowed(&root) {
+        kinds.push(Special::Zero);
+    }
+    for exchange in [true, false] {
+        let sandbox = Sandbox::open(&root, false).unwrap().exchange(exchange);
+        for &kind in &kinds {
+            std::fs::write(root.join("f.txt"), "").unwrap();
+            let precondition = seen(&sandbox, "f.txt", b"");
+            std::fs::remove_file(root.join("f.txt")).unwrap();
+            kind.make(&root.join("f.txt")).unwrap();
+            let started = Instant::now();
+            assert_eq!(
+                sandbox.write_file("f.txt", b"x", &precondition),
+                Err(FsError::Conflict),
+                "{kind}"
+            );
+            assert_eq!(
+                sandbox.remove_file("f.txt", &precondition),
+                Err(FsError::Conflict),
+                "{kind}"
+            );
+            assert!(started.elapsed() < Duration::from_secs(2), "{kind}");
+            assert!(kind.is_at(&root.join("f.txt")), "{kind} was replaced");
+            std::fs::remove_file(root.join("f.txt")).unwrap();
+        }
+    }
+    drop(sandbox);
+}
+
+#[test]
+fn a_change_landing_before_the_write_is_a_conflict_in_both_replace_modes() {
+    let (root, _) = root_and_outside("sandbox-modes");
+    for exchange in [true, false] {
+        let sandbox = Sandbox::open(&root, false).unwrap().exchange(exchange);
+        std::fs::write(root.join("f.txt"), "aaa\n").unwrap();
+        let precondition = seen(&sandbox, "f.txt", b"aaa\n");
+        std::fs::write(root.join("f.txt"), "bbb\n").unwrap();
+        assert_eq!(
+            sandbox.write_file("f.txt", b"ours\n", &precondition),
+            Err(FsError::Conflict)
+        );
+        assert_eq!(
+            sandbox.remove_file("f.txt", &precondition),
+            Err(FsError::Conflict)
+        );
+        assert_eq!(std::fs::read(root.join("f.txt")).unwrap(), b"bbb\n");
+        let now = seen(&sandbox, "f.txt", b"bbb\n");
+        sandbox.write_file("f.txt", b"ours\n", &now).unwrap();
+        assert_eq!(std::fs::read(root.join("f.txt")).unwrap(), b"ours\n");
+        sandbox
+            .remove_file("f.txt", &seen(&sandbox, "f.txt", b"ours\n"))
+            .unwrap();
+        assert!(!root.join("f.txt").exists());
+        assert_eq!(
+            sandbox.remove_file("f.txt", &Precondition::Any),
+            Err(FsError::NotFound)
+        );
+        let names: Vec<_> = std::fs::read_dir(&root).unwrap().collect();
+        assert!(names.is_empty(), "nothing left: {names:?}");
+    }
+}
+
+#[test]
+fn temporary_files_of_killed_writers_are_removed_by_the_next_write_there() {
+    let (root, _) = root_and_outside("sandbox-debris");
+    std::fs::create_dir(root.join("d")).unwrap();
+    // Process ids stay below 2^22 on Linux: these writers are gone. The
+    // second name is an earlier version's.
+    let gone = [
+        ".a.txt.filetools-4194999-0badc0de-3.tmp",
+        ".b.rs.filetools-4194999-7.tmp",
+    ];
+    let live = format!(
+        ".c.txt.filetools-{}-0badc0de-0.tmp",
+        std::os::unix::process::parent_id()
+    );
+    for name in gone.iter().copied().chain([live.as_str(), ".not-ours.tmp"]) {
+        std::fs::write(root.join("d").join(name), "debris").unwrap();
+    }
+    let sandbox = Sandbox::open(&root, false).unwrap();
+    sandbox
+        .write_file("d/new.txt", b"new\n", &Precondition::Absent)
+        .unwrap();
+    let mut left: Vec<String> = std::fs::read_dir(root.join("d"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    let mut expected = vec![live, ".not-ours.tmp".to_owned(), "new.txt".to_owned()];
+    expected.sort();
+    assert_eq!(left, expected);
+}
+
+#[test]
+fn replacing_keeps_the_mode_and_long_names_work() {
+    let (root, _) = root_and_outside("sandbox-mode-names");
+    let sandbox = Sandbox::open(&root, false).unwrap();
+    let long = "n".repeat(250);
+    sandbox
+        .write_file(&long, b"one\n", &Precondition::Absent)
+        .unwrap();
+    std::fs::set_permissions(root.join(&long), std::fs::Permissions::from_mode(0o600)).unwrap();
+    sandbox
+        .write_file(&long, b"two\n", &seen(&sandbox, &long, b"one\n"))
+        .unwrap();
+    let meta = std::fs::metadata(root.join(&long)).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert_eq!(std::fs::read(root.join(&long)).unwrap(), b"two\n");
+    assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
 }

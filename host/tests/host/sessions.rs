@@ -81,6 +81,35 @@ fn the_component_is_compiled_once_then_loaded_precompiled() {
     assert!(reads_a_file(&third));
 }
 
+#[test]
+fn a_cache_others_may_write_or_inside_the_root_is_refused_with_a_reason() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let (root, _) = root_and_outside("session-cache-refused");
+    std::fs::write(root.join("a.txt"), "ok\n").unwrap();
+    let open = scratch("session-cache-open");
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let inside = root.join("cache");
+    for (dir, why) in [
+        (&open, "others may write to it (mode 777)"),
+        (&inside, "it lies inside the workspace root"),
+    ] {
+        let tools = Tools::builder().root(&root).cache_dir(dir).build().unwrap();
+        assert_eq!(tools.load_source(), LoadSource::Compiled);
+        let refusal = tools.cache_refusal().unwrap_or_default();
+        assert!(refusal.contains(why), "{refusal}");
+        assert!(reads_a_file(&tools));
+    }
+    assert_eq!(
+        std::fs::read_dir(&open).unwrap().count(),
+        0,
+        "nothing was cached"
+    );
+    assert!(
+        !inside.exists(),
+        "the directory inside the root was not made"
+    );
+}
+
 /// Whether a fresh session of `tools` reads `a.txt` without an error.
 fn reads_a_file(tools: &Tools) -> bool {
     !tools

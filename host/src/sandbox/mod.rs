@@ -1,0 +1,373 @@
+//! [`Sandbox`]: `host-fs` over one root directory, as a [`HostFs`].
+//!
+//! - **Nothing outside the root.** Every path is resolved beneath the root by
+//!   cap-std, so `..`, absolute paths and symlinks leading out fail with
+//!   [`FsError::OutsideSandbox`] whatever the guest sends. A symlink whose
+//!   absolute target lies under the root (under any spelling of it) is
+//!   followed by [`resolve`]. Files of the kernel's `/proc` and `/sys` are
+//!   refused on the opened handle unless [`Sandbox::kernel_files`] allows
+//!   them.
+//! - **No open blocks or runs on.** Files are opened non-blocking and
+//!   checked to be regular on the handle before a byte is read, and a
+//!   verification reads at most the expected size plus one byte.
+//! - **Compare and replace in one step.** Writes and removals check their
+//!   precondition on the very file they displace ([`replace`]); temporary
+//!   files carry the target's mode from the first byte and leave no debris
+//!   ([`temp`]).
+//!
+//! Host work within a call stops at the call's [`Deadline`].
+
+mod deadline;
+mod node;
+mod replace;
+mod resolve;
+pub(crate) mod temp;
+
+use std::collections::HashSet;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::UNIX_EPOCH;
+
+use cap_std::ambient_authority;
+use cap_std::fs::{
+    Dir, FileExt as _, FileTypeExt as _, Metadata as CapMetadata, OpenOptions, OpenOptionsExt as _,
+};
+use filetools_core::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
+
+pub use deadline::Deadline;
+
+/// Maps an I/O error onto the `host-fs` error it means.
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "shaped for `map_err(fs_error)`"
+)]
+fn fs_error(err: io::Error) -> FsError {
+    match err.kind() {
+        io::ErrorKind::NotFound => FsError::NotFound,
+        // cap-std reports an escape as PermissionDenied with this text.
+        io::ErrorKind::PermissionDenied
+            if err.to_string().contains("outside of the filesystem") =>
+        {
+            FsError::OutsideSandbox
+        }
+        io::ErrorKind::PermissionDenied => FsError::PermissionDenied,
+        io::ErrorKind::IsADirectory => FsError::IsADirectory,
+        io::ErrorKind::NotADirectory => FsError::NotADirectory,
+        io::ErrorKind::ReadOnlyFilesystem => FsError::ReadOnly,
+        _ => match err.raw_os_error() {
+            // ELOOP: too many symlinks, or O_NOFOLLOW met one.
+            Some(40) => FsError::OutsideSandbox,
+            _ => FsError::Io(err.to_string()),
+        },
+    }
+}
+
+/// Largest single read the host serves, whatever the guest asks for.
+pub const MAX_READ_BYTES: u32 = 16 * 1024 * 1024;
+
+/// A directory the guest may see, and nothing else.
+#[derive(Debug)]
+pub struct Sandbox {
+    dir: Dir,
+    root: PathBuf,
+    spellings: Vec<String>,
+    read_only: bool,
+    kernel_files: bool,
+    exchange: bool,
+    /// Directories (root-relative, links resolved) already cleared of
+    /// temporary files that a killed writer left.
+    swept: Mutex<HashSet<PathBuf>>,
+}
+
+impl Sandbox {
+    /// Opens `root` (which must be a directory) as the sandbox. The root is
+    /// resolved once, here; the spelling given (say, through a symlink) is
+    /// kept as another name for it.
+    pub fn open(root: &Path, read_only: bool) -> io::Result<Self> {
+        let canonical = root.canonicalize()?;
+        let dir = Dir::open_ambient_dir(&canonical, ambient_authority())?;
+        let spellings = resolve::spellings(root, &canonical);
+        Ok(Self {
+            dir,
+            root: canonical,
+            spellings,
+            read_only,
+            kernel_files: false,
+            exchange: true,
+            swept: Mutex::new(HashSet::new()),
+        })
+    }
+
+    /// Serve files of the kernel's `/proc` and `/sys` when the root contains
+    /// them (refused by default).
+    #[must_use]
+    pub fn kernel_files(mut self, allow: bool) -> Self {
+        self.kernel_files = allow;
+        self
+    }
+
+    /// Replace files by exchanging them with the new version and checking
+    /// the displaced one (the default, where the system has an atomic
+    /// exchange), or — with `false` — by checking the target again just
+    /// before renaming over it, as on systems without one.
+    #[must_use]
+    pub fn exchange(mut self, on: bool) -> Self {
+        self.exchange = on;
+        self
+    }
+
+    /// The canonical absolute path of the root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Every absolute spelling of the root: the canonical one first, then the
+    /// one it was opened by, when that differs.
+    pub fn spellings(&self) -> &[String] {
+        &self.spellings
+    }
+
+    /// Whether writes are refused.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// This sandbox with host work bounded by `deadline`.
+    pub fn until(&self, deadline: Deadline) -> Bounded<'_> {
+        Bounded {
+            sandbox: self,
+            deadline,
+        }
+    }
+
+    fn metadata_of(&self, meta: &CapMetadata) -> Metadata {
+        let kind = kind_of(meta);
+        Metadata {
+            kind,
+            size: if kind == FileKind::File {
+                meta.len()
+            } else {
+                0
+            },
+            mtime_ns: mtime_ns(meta),
+            readonly: self.read_only || meta.permissions().readonly(),
+        }
+    }
+
+    fn stat_by(&self, path: &str, deadline: Deadline) -> Result<Metadata, FsError> {
+        let path = resolve::checked(path)?;
+        let meta = self.with_links(path, deadline, |p| self.dir.metadata(p))?;
+        Ok(self.metadata_of(&meta))
+    }
+
+    fn read_by(
+        &self,
+        path: &str,
+        offset: u64,
+        len: u32,
+        deadline: Deadline,
+    ) -> Result<Vec<u8>, FsError> {
+        let path = resolve::checked(path)?;
+        let mut options = OpenOptions::new();
+        options.read(true).custom_flags(node::read_flags());
+        let file = self.with_links(path, deadline, |p| self.dir.open_with(p, &options))?;
+        let meta = file.metadata().map_err(fs_error)?;
+        match kind_of(&meta) {
+            FileKind::File => {}
+            FileKind::Directory => return Err(FsError::IsADirectory),
+            kind => return Err(FsError::Io(format!("refusing to read {}", kind.describe()))),
+        }
+        self.refuse_kernel_files(&file)?;
+        let len = len.min(MAX_READ_BYTES) as usize;
+        let mut buf = vec![0; len];
+        let mut filled = 0;
+        while filled < len {
+            match file.read_at(&mut buf[filled..], offset + filled as u64) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(fs_error(err)),
+            }
+        }
+        buf.truncate(filled);
+        Ok(buf)
+    }
+
+    fn list_dir_by(&self, path: &str, deadline: Deadline) -> Result<Vec<DirEntry>, FsError> {
+        let path = resolve::checked(path)?;
+        let dir = self.with_links(path, deadline, |p| self.dir.open_dir(p))?;
+        self.refuse_kernel_files(&dir)?;
+        let mut entries = Vec::new();
+        for entry in dir.entries().map_err(fs_error)? {
+            deadline.check()?;
+            let entry = entry.map_err(fs_error)?;
+            let meta = entry.metadata().map_err(fs_error)?;
+            let kind = kind_of(&meta);
+            entries.push(DirEntry {
+                name: entry.file_name().to_string_lossy().into_owned(),
+                kind,
+                size: if kind == FileKind::File {
+                    meta.len()
+                } else {
+                    0
+                },
+            });
+        }
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(entries)
+    }
+
+    fn write_file_by(
+        &self,
+        path: &str,
+        data: &[u8],
+        precondition: &Precondition,
+        deadline: Deadline,
+    ) -> Result<Metadata, FsError> {
+        if self.read_only {
+            return Err(FsError::ReadOnly);
+        }
+        let path = resolve::checked(path)?;
+        let target = self.change_target(path, true, deadline)?;
+        self.refuse_kernel_files(&target.parent)?;
+        self.sweep(&target, deadline)?;
+        replace::write(self, &target, data, precondition, deadline)
+    }
+
+    fn remove_file_by(
+        &self,
+        path: &str,
+        precondition: &Precondition,
+        deadline: Deadline,
+    ) -> Result<(), FsError> {
+        if self.read_only {
+            return Err(FsError::ReadOnly);
+        }
+        let path = resolve::checked(path)?;
+        let target = self.change_target(path, false, deadline)?;
+        self.refuse_kernel_files(&target.parent)?;
+        replace::remove(self, &target, precondition, deadline)
+    }
+
+    /// Clears the target's directory of temporary files that writers killed
+    /// mid-write left behind, once per directory and sandbox.
+    fn sweep(&self, target: &resolve::Target, deadline: Deadline) -> Result<(), FsError> {
+        let mut swept = self
+            .swept
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if swept.insert(target.parent_rel.clone()) {
+            temp::sweep(&target.parent, deadline)?;
+        }
+        Ok(())
+    }
+
+    /// Refuses an opened file or directory that belongs to the kernel's
+    /// `/proc` or `/sys`, unless they are allowed.
+    fn refuse_kernel_files(&self, handle: &impl std::os::fd::AsFd) -> Result<(), FsError> {
+        if !self.kernel_files && node::on_kernel_fs(handle) {
+            return Err(FsError::PermissionDenied);
+        }
+        Ok(())
+    }
+}
+
+/// A [`Sandbox`] whose host work stops at a deadline: the view a call gets.
+#[derive(Debug, Clone, Copy)]
+pub struct Bounded<'a> {
+    sandbox: &'a Sandbox,
+    deadline: Deadline,
+}
+
+impl HostFs for Bounded<'_> {
+    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+        self.sandbox.stat_by(path, self.deadline)
+    }
+
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+        self.sandbox.read_by(path, offset, len, self.deadline)
+    }
+
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        self.sandbox.list_dir_by(path, self.deadline)
+    }
+
+    fn write_file(
+        &self,
+        path: &str,
+        data: &[u8],
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        self.sandbox
+            .write_file_by(path, data, precondition, self.deadline)
+    }
+
+    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
+        self.sandbox
+            .remove_file_by(path, precondition, self.deadline)
+    }
+}
+
+/// Without a deadline: for the native core, tests and tools.
+impl HostFs for Sandbox {
+    /// `host-fs.stat`.
+    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+        self.stat_by(path, Deadline::NEVER)
+    }
+
+    /// `host-fs.read`: up to `len` bytes at `offset` of a regular file.
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+        self.read_by(path, offset, len, Deadline::NEVER)
+    }
+
+    /// `host-fs.list-dir`: entries sorted by name, symlinks not followed.
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        self.list_dir_by(path, Deadline::NEVER)
+    }
+
+    /// `host-fs.write-file`: replaces the file only while `precondition`
+    /// holds, atomically, keeping its permissions.
+    fn write_file(
+        &self,
+        path: &str,
+        data: &[u8],
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        self.write_file_by(path, data, precondition, Deadline::NEVER)
+    }
+
+    /// `host-fs.remove-file`: removes the file only while `precondition`
+    /// holds.
+    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
+        self.remove_file_by(path, precondition, Deadline::NEVER)
+    }
+}
+
+fn kind_of(meta: &CapMetadata) -> FileKind {
+    let ft = meta.file_type();
+    if ft.is_file() {
+        FileKind::File
+    } else if ft.is_dir() {
+        FileKind::Directory
+    } else if ft.is_symlink() {
+        FileKind::Symlink
+    } else if ft.is_fifo() {
+        FileKind::Fifo
+    } else if ft.is_socket() {
+        FileKind::Socket
+    } else if ft.is_block_device() {
+        FileKind::BlockDevice
+    } else if ft.is_char_device() {
+        FileKind::CharDevice
+    } else {
+        FileKind::Other
+    }
+}
+
+fn mtime_ns(meta: &CapMetadata) -> u64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.into_std().duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}

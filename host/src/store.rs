@@ -1,0 +1,75 @@
+//! The host's own files — the precompiled component and its digest, a
+//! one-shot command's saved session — written the way the sandbox writes
+//! the model's: whole or not at all, and private.
+//!
+//! [`replace`] writes the new content to a temporary file in the same
+//! directory that is the owner's alone (`0600`) from its first byte, syncs
+//! it and renames it over the target, so a reader (or a process that maps
+//! the file) only ever sees complete files that nobody writes to any more.
+//! A writer killed midway leaves no debris on Linux (the temporary file has
+//! no name until it is complete); elsewhere its debris is removed by the
+//! next write to that directory.
+//!
+//! ```
+//! # fn main() -> std::io::Result<()> {
+//! let dir = std::env::temp_dir().join(format!("filetools-store-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! filetools::store::replace(&dir.join("state.json"), b"{}")?;
+//! assert_eq!(std::fs::read(dir.join("state.json"))?, b"{}");
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok(())
+//! # }
+//! ```
+
+use std::ffi::OsStr;
+use std::io;
+use std::path::Path;
+
+use cap_std::ambient_authority;
+use cap_std::fs::Dir;
+use filetools_core::FsError;
+use rustix::fs::AtFlags;
+
+use crate::sandbox::Deadline;
+use crate::sandbox::temp::{self, Perms, Plan};
+
+/// Replaces (or creates) the file at `path` with `bytes`, atomically, as a
+/// file only its owner may read or write.
+pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::other(format!("{} is not a file name", path.display())))?;
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let dir = Dir::open_ambient_dir(parent, ambient_authority())?;
+    replace_in(&dir, name, bytes)
+}
+
+/// [`replace`] for the entry `name` of the open directory `dir`.
+pub(crate) fn replace_in(dir: &Dir, name: &OsStr, bytes: &[u8]) -> io::Result<()> {
+    temp::sweep(dir, Deadline::NEVER).map_err(io_error)?;
+    let plan = Plan {
+        target: name,
+        perms: Perms::Private,
+        named: true,
+    };
+    let temp = temp::write(dir, bytes, plan, Deadline::NEVER).map_err(io_error)?;
+    let temp_name = temp
+        .name
+        .ok_or_else(|| io::Error::other("the new file has no name"))?;
+    let renamed = rustix::fs::renameat(dir, &temp_name, dir, name);
+    if renamed.is_err() {
+        let _ = rustix::fs::unlinkat(dir, &temp_name, AtFlags::empty());
+    }
+    renamed.map_err(io::Error::from)
+}
+
+fn io_error(err: FsError) -> io::Error {
+    match err {
+        FsError::NotFound => io::ErrorKind::NotFound.into(),
+        FsError::PermissionDenied => io::ErrorKind::PermissionDenied.into(),
+        other => io::Error::other(other.to_string()),
+    }
+}
