@@ -10,10 +10,15 @@
 //!
 //! [`hosts`] runs a case on each host; [`transcript`] renders the results;
 //! `FILETOOLS_BLESS=1` rewrites `expected.txt` from the wasmtime host.
+//!
+//! [`reliability`] tries the host's promises under races, kills and bad
+//! input, driving the `filetools` binary through [`cli`].
 
 pub mod case;
+pub mod cli;
 pub mod hosts;
 pub mod images;
 pub mod pdfs;
 pub mod real_files;
+pub mod reliability;
 pub mod transcript;

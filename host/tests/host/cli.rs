@@ -1,9 +1,12 @@
 //! H2: the `filetools` binary. `session` answers each call with one JSON line
 //! as soon as it is read (the test waits for each answer before sending the
-//! next call); `read` prints what the model would see.
+//! next call), and every line that is not a call with one error; `read`
+//! prints what the model would see; one-shot commands sharing a state file
+//! wait for each other.
 
 use std::process::Command;
 
+use filetools_tests::cli::text;
 use serde_json::Value;
 
 use crate::{BIN, SessionProcess, root_and_outside};
@@ -76,4 +79,75 @@ fn one_shot_read_resolves_paths_from_the_current_directory() {
     );
     let value: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(value["structuredContent"]["path"], "sub/y.txt");
+}
+
+#[test]
+fn a_line_not_utf8_or_over_the_cap_gets_one_error_and_the_session_goes_on() {
+    let (root, _) = root_and_outside("cli-bad-lines");
+    std::fs::write(root.join("x.txt"), "x\n").unwrap();
+    let mut session = SessionProcess::start_with(&root, &["--max-line-bytes", "1000"]);
+    let mut answer = |bytes: &[u8]| {
+        session.send_raw(bytes);
+        session.answer()
+    };
+    let latin1 = answer(b"{\"tool\":\"read\",\"args\":{\"file_path\":\"caf\xe9.txt\"}}\n");
+    assert_eq!(latin1["isError"], true);
+    assert!(text(&latin1).starts_with("Error: the line is not UTF-8 (byte 0xE9 at offset 39)"));
+    let mut long = vec![b'{'; 5000];
+    long.push(b'\n');
+    let over = answer(&long);
+    assert!(text(&over).starts_with("Error: the line has 5000 bytes, over the limit of 1000"));
+    let read = answer(b"{\"tool\":\"read\",\"args\":{\"file_path\":\"x.txt\"}}\n");
+    assert_eq!(text(&read), "1\tx\n[lines 1-1 of 1; end of file]");
+    session.finish();
+}
+
+#[test]
+fn one_shot_commands_sharing_a_state_file_keep_every_record() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let (root, outside) = root_and_outside("cli-state-lock");
+    let state = outside.join("state.json");
+    let files: Vec<String> = (0..8).map(|i| format!("f{i}.txt")).collect();
+    for name in &files {
+        std::fs::write(root.join(name), format!("{name}\n")).unwrap();
+    }
+    let one_shot = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .arg("--root")
+            .arg(&root)
+            .arg("--state")
+            .arg(&state)
+            .output()
+            .unwrap()
+    };
+    std::thread::scope(|scope| {
+        let reads: Vec<_> = files
+            .iter()
+            .map(|name| scope.spawn(|| one_shot(&["read", name])))
+            .collect();
+        for read in reads {
+            assert!(read.join().unwrap().status.success());
+        }
+    });
+    for name in &files {
+        let out = one_shot(&["write", name, "--content", "new\n"]);
+        assert!(
+            out.status.success(),
+            "{name}: the read was forgotten: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    let mode = std::fs::metadata(&state).unwrap().permissions().mode();
+    assert_eq!(
+        mode & 0o777,
+        0o600,
+        "the state holds file contents: private"
+    );
+    let names: Vec<_> = std::fs::read_dir(&outside)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "secret.txt")
+        .collect();
+    assert_eq!(names, ["state.json"], "no temporary files are left");
 }

@@ -9,64 +9,59 @@ mod changes;
 mod cli;
 mod kinds;
 mod outlines;
+mod reliability;
 mod sandbox;
 mod sessions;
 
-use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use serde_json::Value;
 
 /// The `filetools` binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_filetools");
 
-/// A running `filetools session`, one call and one answer at a time.
+/// A running `filetools session` of the binary under test, one call and
+/// one answer at a time.
 #[derive(Debug)]
-pub struct SessionProcess {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
-}
+pub struct SessionProcess(filetools_tests::cli::SessionProcess);
 
 impl SessionProcess {
     /// Starts `filetools session --root root`.
     pub fn start(root: &Path) -> Self {
-        let mut child = Command::new(BIN)
-            .args(["session", "--root"])
-            .arg(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Self {
-            child,
-            stdin,
-            stdout,
-        }
+        Self::start_with(root, &[])
+    }
+
+    /// Starts `filetools session --root root` with `extra` arguments.
+    pub fn start_with(root: &Path, extra: &[&str]) -> Self {
+        Self(filetools_tests::cli::SessionProcess::start(Path::new(BIN), root, extra).unwrap())
+    }
+
+    /// Writes raw bytes to the session's input.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.0.send_raw(bytes).unwrap();
+    }
+
+    /// The next answer.
+    pub fn answer(&mut self) -> Value {
+        self.0
+            .answer_within(filetools_tests::cli::ANSWER_TIMEOUT)
+            .unwrap()
+            .expect("an answer")
     }
 
     /// Sends one protocol line and waits for its answer.
     pub fn send(&mut self, line: &str) -> Value {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-        let mut answer = String::new();
-        self.stdout.read_line(&mut answer).unwrap();
-        serde_json::from_str(&answer).unwrap()
+        self.0.send(line).unwrap()
     }
 
     /// Calls `tool` with `args`.
     pub fn call(&mut self, tool: &str, args: &Value) -> Value {
-        self.send(&serde_json::json!({ "tool": tool, "args": args }).to_string())
+        self.0.call(tool, args).unwrap()
     }
 
     /// Closes stdin and checks that the process ends successfully.
-    pub fn finish(mut self) {
-        drop(self.stdin.take());
-        assert!(self.child.wait().unwrap().success());
+    pub fn finish(self) {
+        assert!(self.0.finish().unwrap().success());
     }
 }
 

@@ -19,12 +19,16 @@ cargo xtask <task>
   lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings
   bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file; then
             Node vs wasmtime per call and the npm package's size
+  stress    the reliability suite at full counts: racing writers, swapped-in FIFOs and
+            devices, kill -9 during writes, protocol fuzz, a damaged cache, root spellings
+            (options: --bin PATH to measure another build, --seed N, --percent P, --only NAMES)
   tokens    what outlines save on real files: ratios and the reach-a-symbol figure
   imports   list the component's imports and check them against the allowed set";
 
 fn main() -> ExitCode {
     let task = std::env::args().nth(1).unwrap_or_default();
-    match dispatch(&task) {
+    let rest: Vec<String> = std::env::args().skip(2).collect();
+    match dispatch(&task, &rest) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             #[expect(clippy::print_stderr, reason = "the task runner reports to its user")]
@@ -36,13 +40,17 @@ fn main() -> ExitCode {
     }
 }
 
-fn dispatch(task: &str) -> Result<()> {
+fn dispatch(task: &str, rest: &[String]) -> Result<()> {
+    if !rest.is_empty() && task != "stress" {
+        bail!("{task} takes no arguments");
+    }
     match task {
         "setup" => run::setup(),
         "demo" => demo::run(),
         "test" => test(),
         "lint" => lint(),
         "bench" => bench(),
+        "stress" => stress(rest),
         "tokens" => tokens(),
         "imports" => imports(),
         "" | "help" | "-h" | "--help" => {
@@ -93,14 +101,37 @@ fn lint() -> Result<()> {
 
 /// Runs one of the tests crate's binaries, built with optimisations.
 fn release_bin(name: &str) -> Result<()> {
-    run::cargo(&[
+    release_bin_with(name, &[])
+}
+
+/// [`release_bin`] with arguments for the binary.
+fn release_bin_with(name: &str, args: &[String]) -> Result<()> {
+    let mut command = vec![
         "run",
         "--release",
         "--package",
         "filetools-tests",
         "--bin",
         name,
-    ])
+        "--",
+    ];
+    command.extend(args.iter().map(String::as_str));
+    run::cargo(&command)
+}
+
+/// The reliability suite at full counts against the release CLI (or the
+/// build `--bin` names).
+fn stress(args: &[String]) -> Result<()> {
+    run::setup()?;
+    run::cargo(&[
+        "build",
+        "--release",
+        "--package",
+        "filetools",
+        "--bin",
+        "filetools",
+    ])?;
+    release_bin_with("stress", args)
 }
 
 fn bench() -> Result<()> {

@@ -1,7 +1,7 @@
 //! `filetools`: the tools from a shell (SPEC H2).
 //!
 //! ```text
-//! filetools session --root DIR [--read-only] [--config JSON]
+//! filetools session --root DIR [--read-only] [--config JSON] [--max-line-bytes N]
 //! filetools read PATH [--offset N] [--limit N] [--char-offset N] [COMMON]
 //! filetools write PATH [--content TEXT | --content-file FILE] [COMMON]
 //! filetools edit PATH (--old TEXT --new TEXT [--replace-all] | --edits JSON) [COMMON]
@@ -27,7 +27,7 @@ use filetools::{Builder, Tools};
 
 const USAGE: &str = "\
 usage:
-  filetools session --root DIR [--read-only] [--config JSON]
+  filetools session --root DIR [--read-only] [--config JSON] [--max-line-bytes N]
       one JSON call per stdin line: {\"tool\": \"read\", \"args\": {...}}
       one JSON result per stdout line: {\"content\": [...], \"isError\": false, \"structuredContent\": {...}}
   filetools read PATH [--offset N] [--limit N] [--char-offset N] [COMMON]
@@ -79,6 +79,17 @@ fn main() -> ExitCode {
 /// Set to `0` to turn the dedup stub off for every session the CLI opens
 /// (the emergency switch every cache should have).
 const DEDUP_ENV: &str = "FILETOOLS_DEDUP";
+
+/// Builds the tools, saying on stderr why the precompiled-component cache
+/// is not used when it was refused.
+#[expect(clippy::print_stderr, reason = "the CLI reports to its user on stderr")]
+pub fn build(builder: Builder) -> Result<Tools> {
+    let tools = builder.build()?;
+    if let Some(why) = tools.cache_refusal() {
+        eprintln!("filetools: warning: {why}.");
+    }
+    Ok(tools)
+}
 
 /// A builder rooted at `root`, with the environment's switches applied.
 pub fn builder(root: &Path) -> Result<Builder> {

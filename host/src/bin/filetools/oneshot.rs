@@ -3,8 +3,16 @@
 //! it lies inside the root, and with `--state FILE` the session's memory —
 //! ledger, dedup records, history — loaded before the call and saved after
 //! it, so a shell-only agent keeps one session across invocations (SPEC H2).
+//!
+//! The state file is locked from load to save, so two commands sharing it
+//! run one after the other and neither's record is lost; it is saved whole
+//! (a temporary file renamed over it) and private to its owner, since its
+//! undo history holds file contents.
 
-use std::path::{Path, PathBuf};
+use std::fs::File;
+use std::io::Read as _;
+use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
@@ -21,7 +29,7 @@ pub const SWITCHES: [&str; 1] = ["json"];
 /// A session for one call, and where its state lives.
 pub struct OneShot {
     pub session: Session,
-    state: Option<PathBuf>,
+    state: Option<StateFile>,
     json: bool,
 }
 
@@ -40,20 +48,19 @@ impl OneShot {
         if let Some(config) = args.value("config") {
             builder = builder.config_json(config)?;
         }
-        let mut session = builder.build()?.session()?;
-        let state = args.value("state").map(PathBuf::from);
-        if let Some(path) = &state {
-            match std::fs::read_to_string(path) {
-                Ok(saved) if !saved.trim().is_empty() => session
-                    .restore(&saved)
-                    .with_context(|| format!("restoring {}", path.display()))?,
-                Ok(_) => {}
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-                Err(err) => {
-                    return Err(err).with_context(|| format!("reading {}", path.display()));
+        let mut session = crate::build(builder)?.session()?;
+        let state = match args.value("state") {
+            Some(path) => {
+                let (state, saved) = StateFile::lock(PathBuf::from(path))?;
+                if !saved.trim().is_empty() {
+                    session
+                        .restore(&saved)
+                        .with_context(|| format!("restoring {path}"))?;
                 }
+                Some(state)
             }
-        }
+            None => None,
+        };
         Ok(Self {
             session,
             state,
@@ -64,8 +71,8 @@ impl OneShot {
     /// Saves the state, prints `result` (the model's text, or with `--json`
     /// the protocol line) and exits 1 when it is an error.
     pub fn finish(mut self, result: &ToolResult) -> Result<ExitCode> {
-        if let Some(path) = &self.state {
-            save(path, &self.session.save()?)?;
+        if let Some(state) = &self.state {
+            state.save(&self.session.save()?)?;
         }
         if self.json {
             println!("{}", result.to_json());
@@ -80,14 +87,47 @@ impl OneShot {
     }
 }
 
-/// Writes `text` to `path` through a temporary file and a rename, so an
-/// interrupted save never leaves half a state.
-fn save(path: &Path, text: &str) -> Result<()> {
-    let mut temp = path.as_os_str().to_owned();
-    temp.push(format!(".{}.tmp", std::process::id()));
-    let temp = PathBuf::from(temp);
-    std::fs::write(&temp, text).with_context(|| format!("writing {}", temp.display()))?;
-    std::fs::rename(&temp, path).with_context(|| format!("saving {}", path.display()))
+/// The `--state` file, locked for this command.
+struct StateFile {
+    path: PathBuf,
+    /// Holds the lock until the command ends.
+    _lock: File,
+}
+
+impl StateFile {
+    /// Waits for the lock on `path` (creating it empty and private when
+    /// missing) and returns it with the saved state.
+    fn lock(path: PathBuf) -> Result<(Self, String)> {
+        loop {
+            let mut file = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o600)
+                .open(&path)
+                .with_context(|| format!("opening {}", path.display()))?;
+            rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
+                .with_context(|| format!("locking {}", path.display()))?;
+            // Another command may have saved (renamed a new file over the
+            // path) while this one waited: the lock must be on the file
+            // the path names now.
+            let locked = file.metadata()?;
+            let current = std::fs::metadata(&path).ok();
+            if current.is_some_and(|c| c.dev() == locked.dev() && c.ino() == locked.ino()) {
+                let mut saved = String::new();
+                file.read_to_string(&mut saved)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                return Ok((Self { path, _lock: file }, saved));
+            }
+        }
+    }
+
+    /// Saves `text` whole, private to its owner; the lock is still held.
+    fn save(&self, text: &str) -> Result<()> {
+        filetools::store::replace(&self.path, text.as_bytes())
+            .with_context(|| format!("saving {}", self.path.display()))
+    }
 }
 
 /// `VALUE_FLAGS` plus the command's own.

@@ -1,0 +1,130 @@
+//! `cargo xtask stress`: the reliability suite at full counts, with its
+//! figures. `--bin PATH` measures another build of the CLI (an older one,
+//! say); `--seed N` replays a run; `--only race,swap,kill,fuzz,cache,roots`
+//! picks scenarios; `--percent P` runs `P`% of every count.
+//!
+//! ```text
+//! cargo run --release -p filetools-tests --bin stress -- --bin target/release/filetools
+//! ```
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context as _, Result, bail};
+use filetools_tests::reliability::{
+    Rng, cache, fresh_dir, fuzz, kill,
+    race::{self, Op, Writer},
+    roots, swap,
+};
+
+/// The full counts.
+const RACE_TRIALS: u64 = 2000;
+const SANDBOX_RACE_TRIALS: u64 = 5000;
+const SWAP_TRIALS: u64 = 300;
+const KILL_TRIALS: u64 = 1000;
+const KILL_MAX_BYTES: u64 = 20 * 1024 * 1024;
+const FUZZ_LINES: u64 = 20_000;
+const FUZZ_LONG_LINE: u64 = 400 * 1024 * 1024;
+const CACHE_TRIALS: u64 = 10;
+
+fn main() -> Result<()> {
+    let mut args = std::env::args().skip(1);
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut bin = workspace.join("target/release/filetools");
+    let mut seed = Rng::seed_from_clock();
+    let mut only: Option<Vec<String>> = None;
+    let mut percent = 100u64;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--bin" => bin = args.next().context("--bin needs a path")?.into(),
+            "--seed" => seed = args.next().context("--seed needs a number")?.parse()?,
+            "--percent" => percent = args.next().context("--percent needs a number")?.parse()?,
+            "--only" => {
+                only = Some(
+                    args.next()
+                        .context("--only needs names")?
+                        .split(',')
+                        .map(str::to_owned)
+                        .collect(),
+                );
+            }
+            other => bail!("unknown argument {other:?}"),
+        }
+    }
+    let bin = bin
+        .canonicalize()
+        .with_context(|| format!("no filetools binary at {}", bin.display()))?;
+    let base = workspace.join("target/stress");
+    let wanted = |name: &str| {
+        only.as_ref()
+            .is_none_or(|names| names.iter().any(|n| n == name))
+    };
+    let n = |count: u64| (count * percent / 100).max(1);
+    let mut rng = Rng::new(seed);
+    println!("reliability suite: {} (seed {seed})\n", bin.display());
+    if wanted("race") {
+        for op in Op::ALL {
+            for writer in [Writer::Rename, Writer::InPlace] {
+                let dir = fresh_dir(&base, "race")?;
+                let report = timed(|| race::cli(&bin, &dir, op, writer, n(RACE_TRIALS), &mut rng))?;
+                println!("racing {op} (CLI session), other writer {writer}: {report}");
+            }
+        }
+        for exchange in [true, false] {
+            for writer in [Writer::Rename, Writer::InPlace] {
+                let dir = fresh_dir(&base, "race-sandbox")?;
+                let report = timed(|| {
+                    race::sandbox(&dir, exchange, writer, n(SANDBOX_RACE_TRIALS), &mut rng)
+                })?;
+                let mode = if exchange {
+                    "exchange"
+                } else {
+                    "re-check before rename"
+                };
+                println!("racing sandbox writes ({mode}), other writer {writer}: {report}");
+            }
+        }
+    }
+    if wanted("swap") {
+        let dir = fresh_dir(&base, "swap")?;
+        let report = timed(|| swap::cli(&bin, &dir, n(SWAP_TRIALS), &mut rng))?;
+        println!("special files swapped in during writes and undos: {report}");
+    }
+    if wanted("kill") {
+        let dir = fresh_dir(&base, "kill")?;
+        let report = timed(|| {
+            kill::cli(
+                &bin,
+                &dir,
+                n(KILL_TRIALS),
+                n(KILL_MAX_BYTES).max(4096),
+                &mut rng,
+            )
+        })?;
+        println!("kill -9 during changes of 1 KB to 20 MB: {report}");
+    }
+    if wanted("fuzz") {
+        let dir = fresh_dir(&base, "fuzz")?;
+        let report = timed(|| fuzz::cli(&bin, &dir, n(FUZZ_LINES), n(FUZZ_LONG_LINE), &mut rng))?;
+        println!("protocol fuzz (one line of 400 MiB among them): {report}");
+    }
+    if wanted("cache") {
+        let dir = fresh_dir(&base, "cache")?;
+        let report = timed(|| cache::cli(&bin, &dir, n(CACHE_TRIALS), &mut rng))?;
+        println!("damaged precompiled component: {report}");
+    }
+    if wanted("roots") {
+        let dir = fresh_dir(&base, "roots")?;
+        let report = timed(|| roots::cli(&bin, &dir))?;
+        println!("root and path spellings: {report}");
+    }
+    Ok(())
+}
+
+/// Runs `scenario`, printing how long it took.
+fn timed<T>(scenario: impl FnOnce() -> Result<T>) -> Result<T> {
+    let started = Instant::now();
+    let out = scenario();
+    print!("[{:.1} s] ", started.elapsed().as_secs_f64());
+    out
+}

@@ -1,0 +1,127 @@
+//! Driving the `filetools` binary from tests and tools: a running
+//! `filetools session` that answers one protocol line at a time, with a
+//! timeout on every answer so a session that hangs is seen, not waited for.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, bail};
+use serde_json::Value;
+
+/// How long a call may take before the session is taken to hang.
+pub const ANSWER_TIMEOUT: Duration = Duration::from_mins(1);
+
+/// A running `filetools session`.
+#[derive(Debug)]
+pub struct SessionProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    answers: Receiver<String>,
+}
+
+impl SessionProcess {
+    /// Starts `bin session --root root` with `extra` arguments.
+    pub fn start(bin: &Path, root: &Path, extra: &[&str]) -> Result<Self> {
+        let mut child = Command::new(bin)
+            .args(["session", "--root"])
+            .arg(root)
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("starting {}", bin.display()))?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().context("no stdout")?;
+        let (send, answers) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Self {
+            child,
+            stdin,
+            answers,
+        })
+    }
+
+    /// The process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes raw bytes to the session's input and flushes them.
+    pub fn send_raw(&mut self, bytes: &[u8]) -> Result<()> {
+        let stdin = self.stdin.as_mut().context("stdin closed")?;
+        stdin.write_all(bytes)?;
+        stdin.flush()?;
+        Ok(())
+    }
+
+    /// The next answer, parsed; `None` when none came within `timeout`.
+    /// An error when the session ended or the answer is not JSON.
+    pub fn answer_within(&mut self, timeout: Duration) -> Result<Option<Value>> {
+        match self.answers.recv_timeout(timeout) {
+            Ok(line) => Ok(Some(
+                serde_json::from_str(&line)
+                    .with_context(|| format!("answer is not JSON: {line}"))?,
+            )),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => bail!("the session ended"),
+        }
+    }
+
+    /// Sends one protocol line and waits for its answer.
+    pub fn send(&mut self, line: &str) -> Result<Value> {
+        self.send_raw(format!("{line}\n").as_bytes())?;
+        self.answer_within(ANSWER_TIMEOUT)?
+            .with_context(|| format!("no answer within {ANSWER_TIMEOUT:?} to {line}"))
+    }
+
+    /// Calls `tool` with `args`.
+    pub fn call(&mut self, tool: &str, args: &Value) -> Result<Value> {
+        self.send(&serde_json::json!({ "tool": tool, "args": args }).to_string())
+    }
+
+    /// Kills the process at once (`SIGKILL`) and reaps it.
+    pub fn kill(mut self) -> Result<ExitStatus> {
+        let _ = self.child.kill();
+        Ok(self.child.wait()?)
+    }
+
+    /// Closes the input and waits for the process to end.
+    pub fn finish(mut self) -> Result<ExitStatus> {
+        drop(self.stdin.take());
+        Ok(self.child.wait()?)
+    }
+}
+
+impl Drop for SessionProcess {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Whether `answer` is a result without an error.
+pub fn succeeded(answer: &Value) -> bool {
+    answer["isError"] == false
+}
+
+/// The error code of an error result (`structuredContent.error`).
+pub fn error_code(answer: &Value) -> Option<&str> {
+    answer["structuredContent"]["error"].as_str()
+}
+
+/// The text of a result.
+pub fn text(answer: &Value) -> &str {
+    answer["content"][0]["text"].as_str().unwrap_or_default()
+}
