@@ -17,6 +17,12 @@ export async function createToolsWith({ fs, config = {}, loadCore }) {
   const settings = { ...(typeof config === 'string' ? JSON.parse(config || '{}') : config) };
   if (fs.root !== undefined && settings.root === undefined) {
     settings.root = fs.root;
+    if (fs.rootAliases?.length && settings.root_aliases === undefined) {
+      settings.root_aliases = fs.rootAliases;
+    }
+  }
+  if (fs.kernelFiles && settings.kernel_files === undefined) {
+    settings.kernel_files = true;
   }
   const configJson = JSON.stringify(settings);
   const modules = new Map();

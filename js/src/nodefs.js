@@ -1,54 +1,39 @@
 // The file system under one root directory, for Node agents: a sandbox with
 // the same rules as the Rust host's. Paths are relative and may not climb
 // out; real paths are resolved and must stay under the root, so a symlink
-// leading out is refused; writes go to a temporary file that is renamed over
-// the target, keep its permissions, and happen only while the write's
-// precondition (size and mtime, or SHA-256) still holds.
-import { createHash } from 'node:crypto';
+// leading out is refused (one leading elsewhere inside is followed, for
+// reads and changes alike), and files of the kernel's /proc and /sys are
+// refused unless `kernelFiles` is set. Changes go through nodereplace.js:
+// checked on the file they replace, atomic, private temporary files, no
+// debris.
 import * as fs from 'node:fs';
-import { join, sep } from 'node:path';
-import { DESCRIBE, FsError, byCodePoint, holds } from './fserror.js';
+import { dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path';
+import { DESCRIBE, FsError, byCodePoint } from './fserror.js';
+import { fsError, kindOf, remove, replace, sweep } from './nodereplace.js';
 
 /** Largest read served at once, as in the Rust host. */
 export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
-let tempCounter = 0;
+/** Symlinks followed at a change's target before it is refused as a loop. */
+const MAX_LINKS = 40;
 
-function fsError(err) {
-  switch (err.code) {
-    case 'ENOENT':
-      return new FsError('not-found');
-    case 'EACCES':
-    case 'EPERM':
-      return new FsError('permission-denied');
-    case 'EISDIR':
-      return new FsError('is-a-directory');
-    case 'ENOTDIR':
-      return new FsError('not-a-directory');
-    case 'EROFS':
-      return new FsError('read-only');
-    case 'ELOOP':
-      return new FsError('outside-sandbox');
-    default:
-      return new FsError('io', err.message);
-  }
-}
+/** Trees of kernel files, refused unless `kernelFiles` is set. */
+const KERNEL_TREES = ['/proc', '/sys'];
 
-function kindOf(stats) {
-  if (stats.isFile()) return 'file';
-  if (stats.isDirectory()) return 'directory';
-  if (stats.isSymbolicLink()) return 'symlink';
-  if (stats.isFIFO()) return 'fifo';
-  if (stats.isSocket()) return 'socket';
-  if (stats.isBlockDevice()) return 'block-device';
-  if (stats.isCharacterDevice()) return 'char-device';
-  return 'other';
-}
-
-/** The files under `root`; `readOnly` refuses every change. */
-export function nodeFs(root, { readOnly = false } = {}) {
+/**
+ * The files under `root`; `readOnly` refuses every change; `kernelFiles`
+ * serves /proc and /sys when the root contains them.
+ */
+export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
   const base = fs.realpathSync.native(root);
-  const inside = (real) => real === base || real.startsWith(base.endsWith(sep) ? base : base + sep);
+  const under = (real, dir) => real === dir || real.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  const kernel = (real) => !kernelFiles && KERNEL_TREES.some((tree) => under(real, tree));
+  const inside = (real) => under(real, base);
+  // The spelling the root was given by, when it names the same directory
+  // by another path (a symlink to it, say): the guest accepts both.
+  const given = resolvePath(root);
+  const rootAliases = given !== base ? [given] : [];
+  const swept = new Set();
 
   /** `path` on disk, refusing what leads outside the root. */
   const resolve = (path) => {
@@ -82,8 +67,45 @@ export function nodeFs(root, { readOnly = false } = {}) {
       if (!inside(real)) {
         throw new FsError('outside-sandbox');
       }
+      if (kernel(real)) {
+        throw new FsError('permission-denied');
+      }
       return { full, parts };
     }
+  };
+
+  /**
+   * The path a change of `full` acts on: symlinks at the target followed
+   * while they stay inside the root, so the link itself is kept.
+   */
+  const changeTarget = (full) => {
+    let target = full;
+    for (let hops = 0; hops <= MAX_LINKS; hops += 1) {
+      let stats;
+      try {
+        stats = fs.lstatSync(target);
+      } catch (err) {
+        if (err.code === 'ENOENT') return target;
+        throw fsError(err);
+      }
+      if (!stats.isSymbolicLink()) {
+        return target;
+      }
+      const link = fs.readlinkSync(target);
+      const parent = fs.realpathSync.native(dirname(target));
+      target = isAbsolute(link) ? resolvePath(link) : resolvePath(parent, link);
+      let real;
+      try {
+        real = fs.realpathSync.native(dirname(target));
+      } catch (err) {
+        throw fsError(err);
+      }
+      if (!inside(real) || kernel(real)) {
+        throw new FsError('outside-sandbox');
+      }
+      target = join(real, target.slice(dirname(target).length + 1));
+    }
+    throw new FsError('outside-sandbox');
   };
 
   const metadataOf = (stats) => {
@@ -94,31 +116,6 @@ export function nodeFs(root, { readOnly = false } = {}) {
       mtimeNs: stats.mtimeNs,
       readonly: readOnly || (stats.mode & 0o222n) === 0n,
     };
-  };
-
-  const sha256Of = (full) => createHash('sha256').update(fs.readFileSync(full)).digest('hex');
-
-  /** The current target of a change, if any, once the precondition holds. */
-  const checkTarget = (full, precondition) => {
-    let current = null;
-    try {
-      current = fs.lstatSync(full, { bigint: true });
-    } catch (err) {
-      if (err.code !== 'ENOENT') {
-        throw fsError(err);
-      }
-    }
-    if (current?.isSymbolicLink()) {
-      throw new FsError('outside-sandbox');
-    }
-    if (current?.isDirectory()) {
-      throw new FsError('is-a-directory');
-    }
-    const stamp = current && { size: current.size, mtimeNs: current.mtimeNs };
-    if (!holds(precondition, stamp, () => sha256Of(full))) {
-      throw new FsError('conflict');
-    }
-    return current;
   };
 
   const stat = (path) => {
@@ -186,47 +183,30 @@ export function nodeFs(root, { readOnly = false } = {}) {
       if (parts.length === 0) {
         throw new FsError('is-a-directory');
       }
-      const current = checkTarget(full, precondition);
-      const name = parts[parts.length - 1];
-      const parent = join(base, ...parts.slice(0, -1));
-      const temp = join(parent, `.${name}.filetools-${process.pid}-${tempCounter++}.tmp`);
       try {
-        fs.mkdirSync(parent, { recursive: true });
-        // The parents made just now must still resolve inside the root: a
-        // directory swapped for a symlink meanwhile is caught here.
-        resolve(parts.slice(0, -1).join('/') || '.');
-        const fd = fs.openSync(temp, 'wx');
-        try {
-          fs.writeSync(fd, data);
-          if (current) {
-            fs.fchmodSync(fd, Number(current.mode & 0o7777n));
-          }
-          fs.fsyncSync(fd);
-        } finally {
-          fs.closeSync(fd);
-        }
-        fs.renameSync(temp, full);
+        fs.mkdirSync(join(base, ...parts.slice(0, -1)), { recursive: true });
       } catch (err) {
-        fs.rmSync(temp, { force: true });
-        throw err instanceof FsError ? err : fsError(err);
+        throw fsError(err);
       }
-      return stat(path);
+      // The parents made just now must still resolve inside the root: a
+      // directory swapped for a symlink meanwhile is caught here.
+      resolve(parts.slice(0, -1).join('/') || '.');
+      const target = changeTarget(full);
+      const parent = dirname(target);
+      if (!swept.has(parent)) {
+        swept.add(parent);
+        sweep(parent);
+      }
+      return metadataOf(replace(parent, target.slice(parent.length + 1), target, data, precondition));
     },
     removeFile: (path, precondition) => {
       if (readOnly) {
         throw new FsError('read-only');
       }
       const { full } = resolve(path);
-      if (checkTarget(full, precondition) === null) {
-        throw new FsError('not-found');
-      }
-      try {
-        fs.unlinkSync(full);
-      } catch (err) {
-        throw fsError(err);
-      }
+      remove(changeTarget(full), precondition);
     },
   };
 
-  return { hostFs, root: base };
+  return { hostFs, root: base, rootAliases, kernelFiles };
 }

@@ -26,6 +26,10 @@ export interface FileSystem {
   hostFs: HostFs;
   /** The absolute path the model knows the workspace by, when there is one. */
   root?: string;
+  /** Other absolute spellings of the root (a symlink to it), accepted too. */
+  rootAliases?: string[];
+  /** Whether /proc and /sys may be read when the root contains them. */
+  kernelFiles?: boolean;
 }
 
 /** An in-memory back end, with the changes tests and pages make to it. */
@@ -86,5 +90,8 @@ export function memoryFs(
   files?: Record<string, string | Uint8Array>,
   options?: { readOnly?: boolean },
 ): MemoryFileSystem;
-/** Node only: the files under `root`, sandboxed. */
-export function nodeFs(root: string, options?: { readOnly?: boolean }): FileSystem;
+/**
+ * Node only: the files under `root`, sandboxed. `readOnly` refuses every
+ * change; `kernelFiles` serves /proc and /sys when the root contains them.
+ */
+export function nodeFs(root: string, options?: { readOnly?: boolean; kernelFiles?: boolean }): FileSystem;

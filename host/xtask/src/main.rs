@@ -120,7 +120,7 @@ fn release_bin_with(name: &str, args: &[String]) -> Result<()> {
 }
 
 /// The reliability suite at full counts against the release CLI (or the
-/// build `--bin` names).
+/// build `--bin` names), then nodeFs raced the same way (on a plain run).
 fn stress(args: &[String]) -> Result<()> {
     run::setup()?;
     run::cargo(&[
@@ -131,7 +131,12 @@ fn stress(args: &[String]) -> Result<()> {
         "--bin",
         "filetools",
     ])?;
-    release_bin_with("stress", args)
+    release_bin_with("stress", args)?;
+    if args.is_empty() {
+        run::npm(&["run", "build"])?;
+        run::npm(&["run", "stress"])?;
+    }
+    Ok(())
 }
 
 fn bench() -> Result<()> {
