@@ -5,7 +5,10 @@
 // after a delay spread over the call, replaces the file with C — by a
 // rename, or in place. Every version has the same length, so only the
 // content tells them apart. A write that answers success while the file
-// holds B has overwritten C unseen: a silent loss. Node has no atomic
+// holds B has overwritten C unseen: a silent loss. (An in-place writer
+// whose open returned a file already replaced writes to the replaced
+// version whatever any tool does; it sees that, and the trial counts as a
+// stale open.) Node has no atomic
 // exchange, so nodeFs checks the target once more just before renaming; a
 // change landing in between is the residue these figures measure.
 import * as fs from 'node:fs';
@@ -37,8 +40,20 @@ for (let seen = 0; ; ) {
   if (slots[4] === 1) break;
   const until = performance.now() + slots[2] / 1000;
   while (performance.now() < until);
-  if (slots[3] === 0) fs.renameSync(workerData.staged, workerData.path);
-  else fs.writeFileSync(workerData.path, fs.readFileSync(workerData.content));
+  if (slots[3] === 0) {
+    fs.renameSync(workerData.staged, workerData.path);
+    slots[5] = 1;
+  } else {
+    const data = fs.readFileSync(workerData.content);
+    const fd = fs.openSync(workerData.path, 'w');
+    let atPath = false;
+    try {
+      atPath = fs.fstatSync(fd).ino === fs.lstatSync(workerData.path).ino;
+    } catch {}
+    fs.writeSync(fd, data);
+    fs.closeSync(fd);
+    slots[5] = atPath ? 1 : 0;
+  }
   Atomics.add(slots, 1, 1);
   Atomics.notify(slots, 1);
 }
@@ -46,7 +61,8 @@ for (let seen = 0; ; ) {
 
 /**
  * Races `trials` nodeFs writes against `writer` ('rename' or 'in-place');
- * returns `{ tried, silentLosses, conflicts, overwrittenAfter, anomalies }`.
+ * returns `{ tried, silentLosses, conflicts, overwrittenAfter, staleOpens,
+ * anomalies }`.
  */
 export async function raceNodeFs({ trials, writer, dir = join(tmpdir(), `filetools-race-${process.pid}`) }) {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -72,10 +88,10 @@ export async function raceNodeFs({ trials, writer, dir = join(tmpdir(), `filetoo
   }
   times.sort((a, b) => a - b);
   const window = Math.max(1, Math.round(times[times.length >> 1] * 1.5));
-  const shared = new SharedArrayBuffer(20);
+  const shared = new SharedArrayBuffer(24);
   const slots = new Int32Array(shared);
   const worker = new Worker(WORKER, { eval: true, workerData: { shared, path, staged, content } });
-  const report = { tried: 0, silentLosses: 0, conflicts: 0, overwrittenAfter: 0, anomalies: [] };
+  const report = { tried: 0, silentLosses: 0, conflicts: 0, overwrittenAfter: 0, staleOpens: 0, anomalies: [] };
   try {
     for (let trial = 0; trial < trials; trial += 1) {
       const before = version(trial, 'A');
@@ -100,7 +116,8 @@ export async function raceNodeFs({ trials, writer, dir = join(tmpdir(), `filetoo
       }
       const end = fs.readFileSync(path);
       report.tried += 1;
-      if (outcome === 'done' && end.equals(theirs)) report.overwrittenAfter += 1;
+      if (slots[5] === 0) report.staleOpens += 1;
+      else if (outcome === 'done' && end.equals(theirs)) report.overwrittenAfter += 1;
       else if (outcome === 'done' && end.equals(ours)) report.silentLosses += 1;
       else if (outcome === 'conflict' && end.equals(theirs)) report.conflicts += 1;
       else report.anomalies.push(`${outcome}, and the file holds ${end.equals(ours) ? 'the write' : `${end.length} other bytes`}`);
@@ -116,7 +133,7 @@ export async function raceNodeFs({ trials, writer, dir = join(tmpdir(), `filetoo
 }
 
 export function describe(report) {
-  return `${report.tried} tried, ${report.silentLosses} silent losses, ${report.conflicts} conflicts, ${report.overwrittenAfter} overwritten after, ${report.anomalies.length} anomalies`;
+  return `${report.tried} tried, ${report.silentLosses} silent losses, ${report.conflicts} conflicts, ${report.overwrittenAfter} overwritten after, ${report.staleOpens} stale opens, ${report.anomalies.length} anomalies`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

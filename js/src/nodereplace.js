@@ -68,8 +68,9 @@ export function fsError(err) {
   }
 }
 
-/** What makes a node the same, unwritten one. */
-const identity = (stats) => `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+/** Whether two stats are of the same node, unwritten since. */
+const same = (a, b) =>
+  a !== null && b !== null && a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 
 /**
  * What `full` is, without following a symlink or blocking: `null` when
@@ -147,19 +148,19 @@ export function verify(full, precondition) {
     const stamp = { size: node.stats.size, mtimeNs: node.stats.mtimeNs };
     const ok = holds(precondition, stamp, () => sha256Upto(node.fd, node.stats.size));
     const after = fs.fstatSync(node.fd, { bigint: true });
-    if (!ok || identity(after) !== identity(node.stats)) {
+    if (!ok || !same(after, node.stats)) {
       throw new FsError('conflict');
     }
-    return { identity: identity(after), stats: after };
+    return { stats: after };
   } finally {
     fs.closeSync(node.fd);
   }
 }
 
-/** The identity of what `full` is now, symlinks not followed. */
-function identityAt(full) {
+/** The stats of what `full` is now, symlinks not followed. */
+function statsAt(full) {
   try {
-    return identity(fs.lstatSync(full, { bigint: true }));
+    return fs.lstatSync(full, { bigint: true });
   } catch {
     return null;
   }
@@ -248,7 +249,8 @@ export function replace(parent, name, full, data, precondition) {
       }
       return stats;
     }
-    if (identityAt(full) !== checked.identity) {
+    // The last look, right before the rename: the window left is between them.
+    if (!same(statsAt(full), checked.stats)) {
       throw new FsError('conflict');
     }
     fs.renameSync(temp, full);
@@ -266,7 +268,7 @@ export function remove(full, precondition) {
   if (checked === null) {
     throw new FsError('not-found');
   }
-  if (identityAt(full) !== checked.identity) {
+  if (!same(statsAt(full), checked.stats)) {
     throw new FsError('conflict');
   }
   try {

@@ -8,9 +8,17 @@
 //! them apart. The writer always finishes, so C must survive unless the
 //! change came after it: a change that answers success while the file
 //! holds its own result has overwritten C unseen — a **silent loss**.
+//!
+//! One case is told apart: an in-place writer whose `open` began before the
+//! change replaced (or removed) the file and returned after it holds the
+//! replaced version, and writes there, whatever any tool does — as with
+//! `mv` racing `echo >`. The writer sees it (the file it opened is no
+//! longer the one at the path) and the trial counts as a **stale open**.
 
 use std::fmt;
 use std::fs;
+use std::io::Write as _;
+use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 use std::sync::{Arc, Barrier};
 use std::thread;
@@ -91,14 +99,27 @@ pub struct Report {
     pub stale: u64,
     /// The change succeeded, and the other version came after it and stands.
     pub overwritten_after: u64,
+    /// The other writer's open returned a file already replaced or removed.
+    pub stale_opens: u64,
     /// Anything else: a torn file, a refusal that wrote anyway, an
     /// unexpected error.
     pub anomalies: Vec<String>,
 }
 
 impl Report {
-    fn judge(&mut self, outcome: Outcome, end: Option<&[u8]>, ours: Option<&[u8]>, theirs: &[u8]) {
+    fn judge(
+        &mut self,
+        outcome: Outcome,
+        end: Option<&[u8]>,
+        ours: Option<&[u8]>,
+        theirs: &[u8],
+        landed: bool,
+    ) {
         self.tried += 1;
+        if !landed {
+            self.stale_opens += 1;
+            return;
+        }
         let theirs_stand = end == Some(theirs);
         match outcome {
             Outcome::Done if theirs_stand => self.overwritten_after += 1,
@@ -121,12 +142,13 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} tried, {} silent losses, {} conflicts, {} stale, {} overwritten after, {} anomalies",
+            "{} tried, {} silent losses, {} conflicts, {} stale, {} overwritten after, {} stale opens, {} anomalies",
             self.tried,
             self.silent_losses,
             self.conflicts,
             self.stale,
             self.overwritten_after,
+            self.stale_opens,
             self.anomalies.len()
         )
     }
@@ -166,13 +188,15 @@ fn version(trial: u64, tag: &str) -> Vec<u8> {
 }
 
 /// The other writer, armed: it waits for the barrier, spins `delay`
-/// microseconds, then puts `content` at `path`.
+/// microseconds, then puts `content` at `path`. It returns whether its
+/// content went to the file at `path` (an in-place writer checks, between
+/// its open and its write, that what it opened is still there).
 fn arm(
     path: &Path,
     content: Vec<u8>,
     writer: Writer,
     delay: u64,
-) -> Result<(Arc<Barrier>, thread::JoinHandle<std::io::Result<()>>)> {
+) -> Result<(Arc<Barrier>, thread::JoinHandle<std::io::Result<bool>>)> {
     let barrier = Arc::new(Barrier::new(2));
     let staged = path.with_file_name(".other-writer");
     if writer == Writer::Rename {
@@ -184,8 +208,15 @@ fn arm(
         go.wait();
         spin(delay);
         match writer {
-            Writer::Rename => fs::rename(&staged, &path),
-            Writer::InPlace => fs::write(&path, &content),
+            Writer::Rename => fs::rename(&staged, &path).map(|()| true),
+            Writer::InPlace => {
+                let mut file = fs::File::create(&path)?;
+                let opened = file.metadata()?;
+                let at_path = fs::symlink_metadata(&path)
+                    .is_ok_and(|now| now.dev() == opened.dev() && now.ino() == opened.ino());
+                file.write_all(&content)?;
+                Ok(at_path)
+            }
         }
     });
     Ok((barrier, handle))
@@ -224,7 +255,7 @@ pub fn cli(
         let answer = session
             .answer_within(crate::cli::ANSWER_TIMEOUT)?
             .context("the session did not answer")?;
-        other
+        let landed = other
             .join()
             .map_err(|_| anyhow::anyhow!("the other writer panicked"))??;
         let end = fs::read(&path).ok();
@@ -234,6 +265,7 @@ pub fn cli(
             end.as_deref(),
             ours.as_deref(),
             &theirs,
+            landed,
         );
     }
     session.finish()?;
@@ -364,11 +396,11 @@ pub fn sandbox(
             Err(FsError::Conflict) => Outcome::Conflict,
             Err(err) => Outcome::Other(err.to_string()),
         };
-        other
+        let landed = other
             .join()
             .map_err(|_| anyhow::anyhow!("the other writer panicked"))??;
         let end = fs::read(&path).ok();
-        report.judge(outcome, end.as_deref(), Some(&ours), &theirs);
+        report.judge(outcome, end.as_deref(), Some(&ours), &theirs, landed);
     }
     Ok(report)
 }
