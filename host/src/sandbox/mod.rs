@@ -31,7 +31,7 @@ use std::time::UNIX_EPOCH;
 
 use cap_std::ambient_authority;
 use cap_std::fs::{
-    Dir, FileExt as _, FileTypeExt as _, Metadata as CapMetadata, OpenOptions, OpenOptionsExt as _,
+    Dir, FileExt as _, Metadata as CapMetadata, MetadataExt as _, OpenOptions, OpenOptionsExt as _,
 };
 use filetools_core::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 
@@ -345,24 +345,7 @@ impl HostFs for Sandbox {
 }
 
 fn kind_of(meta: &CapMetadata) -> FileKind {
-    let ft = meta.file_type();
-    if ft.is_file() {
-        FileKind::File
-    } else if ft.is_dir() {
-        FileKind::Directory
-    } else if ft.is_symlink() {
-        FileKind::Symlink
-    } else if ft.is_fifo() {
-        FileKind::Fifo
-    } else if ft.is_socket() {
-        FileKind::Socket
-    } else if ft.is_block_device() {
-        FileKind::BlockDevice
-    } else if ft.is_char_device() {
-        FileKind::CharDevice
-    } else {
-        FileKind::Other
-    }
+    node::kind_of_mode(meta.mode())
 }
 
 fn mtime_ns(meta: &CapMetadata) -> u64 {

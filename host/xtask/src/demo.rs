@@ -20,16 +20,8 @@ const SHOW_BYTES: usize = 1200;
 
 pub fn run() -> Result<()> {
     run::setup()?;
-    run::cargo(&[
-        "build",
-        "--release",
-        "--package",
-        "filetools",
-        "--bin",
-        "filetools",
-    ])?;
+    let bin = run::release_cli()?;
     let root = run::root();
-    let bin = root.join("target/release/filetools");
     let dir = root.join("target/demo");
     std::fs::create_dir_all(&dir)?;
     write_files(&dir)?;

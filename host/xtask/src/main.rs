@@ -123,14 +123,7 @@ fn release_bin_with(name: &str, args: &[String]) -> Result<()> {
 /// build `--bin` names), then nodeFs raced the same way (on a plain run).
 fn stress(args: &[String]) -> Result<()> {
     run::setup()?;
-    run::cargo(&[
-        "build",
-        "--release",
-        "--package",
-        "filetools",
-        "--bin",
-        "filetools",
-    ])?;
+    run::release_cli()?;
     release_bin_with("stress", args)?;
     if args.is_empty() {
         run::npm(&["run", "build"])?;

@@ -126,6 +126,19 @@ fn apt_install(packages: &[&str]) -> Result<()> {
     Ok(())
 }
 
+/// Builds the release CLI; returns its path.
+pub fn release_cli() -> Result<PathBuf> {
+    cargo(&[
+        "build",
+        "--release",
+        "--package",
+        "filetools",
+        "--bin",
+        "filetools",
+    ])?;
+    Ok(root().join("target/release/filetools"))
+}
+
 /// Runs `cargo args…` in the workspace root.
 pub fn cargo(args: &[&str]) -> Result<()> {
     cargo_env(args, &[])
