@@ -294,10 +294,10 @@ impl Refusal {
     }
 }
 
-/// `text` quoted for an error, cut to [`MAX_QUOTED_CHARS`].
+/// `text` quoted for an error, cut to [`MAX_QUOTED_CHARS`] with its length.
 fn quoted(text: &str) -> String {
     match text.char_indices().nth(MAX_QUOTED_CHARS) {
-        Some((at, _)) => format!("{:?}…", &text[..at]),
+        Some((at, _)) => format!("{:?}… ({} chars)", &text[..at], text.chars().count()),
         None => format!("{text:?}"),
     }
 }

@@ -4,16 +4,16 @@
 //!   cap-std, so `..`, absolute paths and symlinks leading out fail with
 //!   [`FsError::OutsideSandbox`] whatever the guest sends. A symlink whose
 //!   absolute target lies under the root (under any spelling of it) is
-//!   followed by [`resolve`]. Files of the kernel's `/proc` and `/sys` are
+//!   followed by `resolve.rs`. Files of the kernel's `/proc` and `/sys` are
 //!   refused on the opened handle unless [`Sandbox::kernel_files`] allows
 //!   them.
 //! - **No open blocks or runs on.** Files are opened non-blocking and
 //!   checked to be regular on the handle before a byte is read, and a
 //!   verification reads at most the expected size plus one byte.
 //! - **Compare and replace in one step.** Writes and removals check their
-//!   precondition on the very file they displace ([`replace`]); temporary
+//!   precondition on the very file they displace (`replace.rs`); temporary
 //!   files carry the target's mode from the first byte and leave no debris
-//!   ([`temp`]).
+//!   (`temp.rs`).
 //!
 //! Host work within a call stops at the call's [`Deadline`].
 
