@@ -126,6 +126,24 @@ pub(crate) fn load<F: HostFs + ?Sized>(
     })
 }
 
+/// The fingerprint of `rel`'s whole content, read in `chunk`-byte pieces.
+pub(crate) fn fingerprint<F: HostFs + ?Sized>(
+    fs: &F,
+    rel: &str,
+    chunk: u32,
+) -> Result<u64, FsError> {
+    let mut fingerprint = Fingerprint::new();
+    let mut offset = 0u64;
+    loop {
+        let piece = fs.read(rel, offset, chunk)?;
+        fingerprint.update(&piece);
+        offset += piece.len() as u64;
+        if piece.len() < chunk as usize {
+            return Ok(fingerprint.finish());
+        }
+    }
+}
+
 /// The session's record of `rel`, provided the file is unchanged since it.
 pub(crate) fn fresh<'a>(
     record: Option<&'a Record>,

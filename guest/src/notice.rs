@@ -134,6 +134,9 @@ pub enum Notice {
         count: u64,
         /// The per-line cap in characters.
         max_chars: u64,
+        /// Characters shown of a line the output budget cut shorter than
+        /// the cap (only a page's first line can be).
+        budget_cut_at: Option<u64>,
     },
     /// The file was decoded from an encoding other than UTF-8.
     Decoded(&'static str),
@@ -233,17 +236,11 @@ impl fmt::Display for Notice {
                 f,
                 "[line {line} has {chars} chars; char_offset {char_offset} is past its end; {next}]"
             ),
-            Notice::LinesCut { count, max_chars } => {
-                let lines = if *count == 1 {
-                    "line was"
-                } else {
-                    "lines were"
-                };
-                write!(
-                    f,
-                    "[{count} {lines} cut at {max_chars} chars; each marker gives the offset and char_offset that show the rest]"
-                )
-            }
+            Notice::LinesCut {
+                count,
+                max_chars,
+                budget_cut_at,
+            } => lines_cut(f, *count, *max_chars, *budget_cut_at),
             Notice::Decoded(encoding) => write!(f, "[decoded from {encoding}]"),
             Notice::Lossy => f.write_str("[invalid UTF-8 bytes are shown as U+FFFD]"),
             Notice::Binary { mime, size } => write!(
@@ -323,6 +320,26 @@ fn outline_end(
         )?;
     }
     f.write_str("; offset=1 reads the text from the top.]")
+}
+
+/// [`Notice::LinesCut`]: how many lines were cut, and at what length.
+fn lines_cut(
+    f: &mut fmt::Formatter<'_>,
+    count: u64,
+    max_chars: u64,
+    budget_cut_at: Option<u64>,
+) -> fmt::Result {
+    let lines = if count == 1 { "line was" } else { "lines were" };
+    match budget_cut_at {
+        Some(at) => write!(
+            f,
+            "[{count} {lines} cut at {at} chars to fit the output budget; each marker gives the offset and char_offset that show the rest]"
+        ),
+        None => write!(
+            f,
+            "[{count} {lines} cut at {max_chars} chars; each marker gives the offset and char_offset that show the rest]"
+        ),
+    }
 }
 
 /// The marker appended to a line cut at the per-line cap.
@@ -456,8 +473,17 @@ mod tests {
                 Notice::LinesCut {
                     count: 1,
                     max_chars: 2000,
+                    budget_cut_at: None,
                 },
                 "[1 line was cut at 2000 chars; each marker gives the offset and char_offset that show the rest]",
+            ),
+            (
+                Notice::LinesCut {
+                    count: 1,
+                    max_chars: 2000,
+                    budget_cut_at: Some(1387),
+                },
+                "[1 line was cut at 1387 chars to fit the output budget; each marker gives the offset and char_offset that show the rest]",
             ),
             (Notice::Decoded("UTF-16LE"), "[decoded from UTF-16LE]"),
             (Notice::Lossy, "[invalid UTF-8 bytes are shown as U+FFFD]"),

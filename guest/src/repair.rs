@@ -4,8 +4,13 @@
 //! the invisible differences: a narrow no-break space (U+202F) or no-break
 //! space (U+00A0) before AM/PM as in macOS screenshot names, NFC versus NFD,
 //! curly versus straight quotes. Each candidate is resolved and checked like
-//! any path; when two exist, nothing is guessed. Still nothing: the closest
-//! names in the parent directory, by edit distance.
+//! any path; when two exist, nothing is guessed. Then component by component,
+//! directories included: a missing name is looked for in its directory among
+//! names that differ from it only in what cannot be seen (special spaces,
+//! zero-width characters, quotes, dashes, widths, composition), and the
+//! difference is spelled out. Still nothing: the closest names in the
+//! parent directory, by edit distance, each with any invisible character
+//! it has that the path does not.
 //!
 //! ```
 //! use filetools_core::{Config, repair::clean};
@@ -21,9 +26,138 @@ use unicode_normalization::UnicodeNormalization as _;
 use std::collections::BTreeMap;
 
 use crate::config::Config;
+use crate::edit::fold::{Level, fold};
 use crate::error::ToolError;
 use crate::fs::{FsError, HostFs, Metadata};
 use crate::path::resolve_arg;
+
+/// How a name on disk differs from the one asked for, where no eye sees it:
+/// the first character that differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unseen {
+    /// The character in the name on disk (`None`: it has nothing there).
+    pub found: Option<char>,
+    /// The character in the path asked for (`None`: nothing there).
+    pub asked: Option<char>,
+}
+
+impl fmt::Display for Unseen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.found, self.asked) {
+            (Some(found), Some(asked)) => write!(
+                f,
+                "the name has {} where the path has {}",
+                spelled(found),
+                spelled(asked)
+            ),
+            (Some(found), None) => write!(f, "the name has an invisible {}", spelled(found)),
+            (None, Some(asked)) => write!(
+                f,
+                "the path has an invisible {} the name lacks",
+                spelled(asked)
+            ),
+            (None, None) => f.write_str("the name differs only in how its letters are encoded"),
+        }
+    }
+}
+
+/// `c` as a model can act on it: its code point and name, or itself when
+/// it is plain ASCII.
+fn spelled(c: char) -> String {
+    let name = match c {
+        ' ' => return "a plain space".to_owned(),
+        '\'' => return "a straight apostrophe (')".to_owned(),
+        '"' => return "a straight quote (\")".to_owned(),
+        '-' => return "a hyphen (-)".to_owned(),
+        '\u{00A0}' => "no-break space",
+        '\u{202F}' => "narrow no-break space",
+        '\u{2009}' => "thin space",
+        '\u{200A}' => "hair space",
+        '\u{2002}' | '\u{2003}' => "wide space",
+        '\u{3000}' => "ideographic space",
+        '\u{200B}' => "zero width space",
+        '\u{200C}' => "zero width non-joiner",
+        '\u{200D}' => "zero width joiner",
+        '\u{2060}' => "word joiner",
+        '\u{FEFF}' => "zero width no-break space",
+        '\u{00AD}' => "soft hyphen",
+        '\u{2018}' | '\u{2019}' => "curly apostrophe",
+        '\u{201C}' | '\u{201D}' => "curly quote",
+        '\u{2010}' | '\u{2011}' => "Unicode hyphen",
+        '\u{2013}' => "en dash",
+        '\u{2014}' => "em dash",
+        '\u{2212}' => "minus sign",
+        c if c.is_ascii() => return format!("{c:?}"),
+        _ => "character",
+    };
+    format!("U+{:04X} ({name})", u32::from(c))
+}
+
+/// Characters that take no room on screen.
+fn zero_width(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}'
+    )
+}
+
+/// `name` with what cannot be seen folded away: zero-width characters
+/// dropped; special spaces, quotes, dashes and full-width forms made plain;
+/// letters decomposed.
+fn fold_name(name: &str) -> String {
+    fold(name, Level::Typography)
+        .chars()
+        .filter(|&c| !zero_width(c))
+        .collect()
+}
+
+/// The first character where `asked` and `found`, equal once folded, differ.
+fn unseen(asked: &str, found: &str) -> Unseen {
+    let (asked, found): (String, String) = (asked.nfc().collect(), found.nfc().collect());
+    let mut a = asked.chars().peekable();
+    let mut b = found.chars().peekable();
+    loop {
+        match (a.peek().copied(), b.peek().copied()) {
+            (Some(x), Some(y)) if x == y => {
+                a.next();
+                b.next();
+            }
+            (x, Some(y)) if zero_width(y) && x.is_none_or(|x| !zero_width(x)) => {
+                return Unseen {
+                    found: Some(y),
+                    asked: None,
+                };
+            }
+            (Some(x), y) if zero_width(x) && y.is_none_or(|y| !zero_width(y)) => {
+                return Unseen {
+                    found: None,
+                    asked: Some(x),
+                };
+            }
+            (x, y) if x.is_some() || y.is_some() => return Unseen { found: y, asked: x },
+            _ => {
+                return Unseen {
+                    found: None,
+                    asked: None,
+                };
+            }
+        }
+    }
+}
+
+/// The invisible or look-alike characters of `name` that `asked` lacks,
+/// spelled out for a suggestion, or `None` when it has none.
+fn unseen_in(name: &str, asked: &str) -> Option<String> {
+    let special = |c: char| !c.is_ascii() && fold_name(&c.to_string()) != c.to_string();
+    let mut odd: Vec<String> = Vec::new();
+    for c in name.chars().filter(|&c| special(c) && !asked.contains(c)) {
+        let text = spelled(c);
+        if !odd.contains(&text) {
+            odd.push(text);
+        }
+    }
+    (!odd.is_empty()).then(|| format!("it has {}", odd.join(", ")))
+}
 
 /// One repair made to a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +182,8 @@ pub enum Repair {
     CurlyQuotes,
     /// The name has straight quotes where the path had curly ones.
     StraightQuotes,
+    /// A name in the path differs from the one on disk only invisibly.
+    Unseen(Unseen),
     /// The file this spelling was repaired to earlier in the session.
     Remembered,
 }
@@ -76,6 +212,7 @@ impl fmt::Display for Repair {
             Repair::Composed => f.write_str("the name is stored in composed Unicode (NFC)"),
             Repair::CurlyQuotes => f.write_str("the name has curly quotes or apostrophes"),
             Repair::StraightQuotes => f.write_str("the name has straight quotes or apostrophes"),
+            Repair::Unseen(unseen) => unseen.fmt(f),
             Repair::Remembered => f.write_str("the file this path was repaired to earlier"),
         }
     }
@@ -210,7 +347,10 @@ pub fn find<F: HostFs + ?Sized>(
         }
     }
     match found.len() {
-        0 => Ok(None),
+        0 => match resolve_arg(config, path) {
+            Ok(rel) => find_unseen(fs, &rel),
+            Err(_) => Ok(None),
+        },
         1 => Ok(found.pop()),
         _ => Err(ToolError::AmbiguousPath {
             path: path.to_owned(),
@@ -220,6 +360,65 @@ pub fn find<F: HostFs + ?Sized>(
                 .collect(),
         }),
     }
+}
+
+/// `rel` found component by component, each missing name matched in its
+/// directory to the one name that differs from it only invisibly; several
+/// such names are listed, never guessed.
+fn find_unseen<F: HostFs + ?Sized>(fs: &F, rel: &str) -> Result<Option<Found>, ToolError> {
+    let mut resolved = String::new();
+    let mut difference = None;
+    for part in rel.split('/') {
+        let joined = |name: &str| {
+            if resolved.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{resolved}/{name}")
+            }
+        };
+        if fs.stat(&joined(part)).is_ok() {
+            resolved = joined(part);
+            continue;
+        }
+        let dir = if resolved.is_empty() {
+            "."
+        } else {
+            resolved.as_str()
+        };
+        let Ok(entries) = fs.list_dir(dir) else {
+            return Ok(None);
+        };
+        let want = fold_name(part);
+        let matches: Vec<String> = entries
+            .into_iter()
+            .filter(|entry| fold_name(&entry.name) == want)
+            .map(|entry| entry.name)
+            .collect();
+        match matches.as_slice() {
+            [] => return Ok(None),
+            [one] => {
+                difference.get_or_insert(unseen(part, one));
+                resolved = joined(one);
+            }
+            many => {
+                return Err(ToolError::AmbiguousPath {
+                    path: rel.to_owned(),
+                    candidates: many
+                        .iter()
+                        .map(|name| format!("{} ({})", joined(name), unseen(part, name)))
+                        .collect(),
+                });
+            }
+        }
+    }
+    let (Some(unseen), Ok(meta)) = (difference, fs.stat(&resolved)) else {
+        return Ok(None);
+    };
+    Ok(Some(Found {
+        rel: resolved,
+        meta,
+        repair: Repair::Unseen(unseen),
+    }))
 }
 
 /// Where a tool's path leads, after repair.
@@ -317,11 +516,14 @@ pub fn not_found<F: HostFs + ?Sized>(config: &Config, fs: &F, path: &str, rel: &
                     let distance = distance(&entry.name.to_lowercase(), &name.to_lowercase());
                     let allowed = (name.chars().count() / 3).max(2);
                     (distance <= allowed).then(|| {
-                        let full = if dir == "." {
-                            entry.name
+                        let mut full = if dir == "." {
+                            entry.name.clone()
                         } else {
                             format!("{dir}/{}", entry.name)
                         };
+                        if let Some(odd) = unseen_in(&entry.name, name) {
+                            full = format!("{full} ({odd})");
+                        }
                         (distance, full)
                     })
                 })
@@ -429,6 +631,49 @@ mod tests {
         assert!(
             matches!(err, ToolError::AmbiguousPath { ref candidates, .. } if candidates.len() == 2),
             "{err:?}"
+        );
+    }
+
+    #[test]
+    fn a_screenshot_in_a_directory_spelled_with_am_is_repaired() {
+        // The directory's name has a plain space before AM; the file's, U+202F.
+        let fs = MemFs::new();
+        let dir = "Shots 10.04 AM";
+        fs.add_file(&format!("{dir}/Screenshot 1.02\u{202F}PM.png"), b"x");
+        let found = find(
+            &Config::default(),
+            &fs,
+            "Shots 10.04 AM/Screenshot 1.02 PM.png",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(found.rel, format!("{dir}/Screenshot 1.02\u{202F}PM.png"));
+        assert_eq!(
+            found.repair.to_string(),
+            "the name has U+202F (narrow no-break space) where the path has a plain space"
+        );
+    }
+
+    #[test]
+    fn invisible_characters_are_found_and_named() {
+        let fs = MemFs::new();
+        fs.add_file("weird\u{200B}name.png", b"x");
+        let found = find(&Config::default(), &fs, "weirdname.png")
+            .unwrap()
+            .unwrap();
+        assert_eq!(found.rel, "weird\u{200B}name.png");
+        assert_eq!(
+            found.repair.to_string(),
+            "the name has an invisible U+200B (zero width space)"
+        );
+        // A typo as well: only suggested, with the invisible part named.
+        let err = not_found(&Config::default(), &fs, "weirdnme.png", "weirdnme.png");
+        let ToolError::NotFound { suggestions, .. } = &err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(
+            suggestions,
+            &vec!["weird\u{200B}name.png (it has U+200B (zero width space))".to_owned()]
         );
     }
 

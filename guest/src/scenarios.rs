@@ -162,6 +162,21 @@ fn a_change_or_a_write_defeats_dedup() {
 }
 
 #[test]
+fn a_same_size_change_with_its_mtime_put_back_is_not_stubbed() {
+    let mut s = session();
+    s.fs().add_file("d.txt", LONG.as_bytes());
+    read(&mut s, "d.txt");
+    let changed = LONG.replacen('a', "b", 1);
+    assert_eq!(changed.len(), LONG.len());
+    s.fs().replace_keeping_mtime("d.txt", changed.as_bytes());
+    let again = read(&mut s, "d.txt");
+    assert!(!again.text().starts_with("[unchanged"), "{}", again.text());
+    // A touch alone leaves the content, so the repeat is stubbed.
+    s.fs().touch("d.txt");
+    assert!(read(&mut s, "d.txt").text().starts_with("[unchanged"));
+}
+
+#[test]
 fn dedup_can_be_switched_off() {
     let mut s = Session::open(r#"{"dedup": false}"#, MemFs::new()).unwrap();
     s.fs().add_file("d.txt", LONG.as_bytes());

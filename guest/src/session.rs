@@ -22,6 +22,7 @@ use crate::args::{EditArgs, ReadArgs, Tool, UndoArgs, WriteArgs};
 use crate::config::Config;
 use crate::error::ToolError;
 use crate::fs::HostFs;
+use crate::guard;
 use crate::ledger::ReadKey;
 use crate::notice::Notice;
 use crate::repair::{self, Target};
@@ -135,11 +136,21 @@ impl<F: HostFs> Session<F> {
             limit: args.limit.unwrap_or(self.config.max_lines),
             char_offset: args.char_offset,
         };
+        // An unchanged repeat is stubbed: the fingerprint decides where the
+        // session has one (a same-size change with its mtime put back is a
+        // change), size and mtime where it has not.
+        let unchanged = |record: &crate::ledger::Record| match record.fingerprint {
+            Some(seen) => {
+                record.size == meta.size
+                    && guard::fingerprint(&self.fs, &rel, self.config.chunk_bytes) == Ok(seen)
+            }
+            None => record.size == meta.size && record.mtime_ns == meta.mtime_ns,
+        };
         if self.config.dedup
-            && let Some(record) = self.state.ledger.get_mut(&rel)
+            && let Some(record) = self.state.ledger.get(&rel)
             && record.dedup == Some(key)
-            && record.size == meta.size
-            && record.mtime_ns == meta.mtime_ns
+            && unchanged(record)
+            && let Some(record) = self.state.ledger.get_mut(&rel)
         {
             record.dedup = None;
             let notice = Notice::Unchanged {

@@ -36,6 +36,52 @@ pub struct State {
     /// it the same way reach the same file (SPEC R8).
     #[serde(default)]
     pub repairs: BTreeMap<String, String>,
+    /// The last edits this session made, newest last, so the same edit sent
+    /// again is recognised as already made (not kept in the saved form).
+    #[serde(skip)]
+    pub recent_edits: Vec<RecentEdit>,
+}
+
+/// Edits remembered to recognise a repeat.
+pub const MAX_RECENT_EDITS: usize = 16;
+
+/// An edit this session made.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecentEdit {
+    /// The file, root-relative.
+    pub rel: String,
+    /// Fingerprint of the content the edit wrote.
+    pub after: u64,
+    /// Its `(old_string, new_string, replace_all)`s, with LF line ends.
+    pub ops: Vec<(String, String, bool)>,
+    /// The first changed line.
+    pub line: u64,
+}
+
+impl State {
+    /// Remembers an edit just made, forgetting the oldest beyond
+    /// [`MAX_RECENT_EDITS`].
+    pub fn remember_edit(&mut self, edit: RecentEdit) {
+        self.recent_edits.retain(|e| e.rel != edit.rel);
+        if self.recent_edits.len() >= MAX_RECENT_EDITS {
+            self.recent_edits.remove(0);
+        }
+        self.recent_edits.push(edit);
+    }
+
+    /// The line of the edit `ops` when this session made exactly it to
+    /// `rel`, and the file still holds what it wrote (`fingerprint`).
+    pub fn made_edit(
+        &self,
+        rel: &str,
+        fingerprint: u64,
+        ops: &[(String, String, bool)],
+    ) -> Option<u64> {
+        self.recent_edits
+            .iter()
+            .find(|e| e.rel == rel && e.after == fingerprint && e.ops == ops)
+            .map(|e| e.line)
+    }
 }
 
 #[derive(Serialize)]

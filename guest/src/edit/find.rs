@@ -5,7 +5,11 @@
 //!    carried into the new text);
 //! 3. both again with read's line-number gutter removed from the strings,
 //!    when every line carries one;
-//! 4. an "already applied" check: `new_string` present, `old_string` not;
+//! 4. an "already applied" check: `old_string` absent and `new_string`
+//!    standing where it would have been — once, meaningfully (whole lines,
+//!    or at least [`MIN_APPLIED_CHARS`] characters), and either sharing a
+//!    whole line of context with `old_string` or on the lines nearest to it.
+//!    Anything less is "not found", with the nearest lines;
 //! 5. only without `replace_all`: typography folded (dashes, spaces, widths,
 //!    NFC/NFD), then whole lines ignoring trailing whitespace and a consistent
 //!    indentation shift.
@@ -54,6 +58,73 @@ pub(crate) enum Miss {
 
 type Step = Result<Option<Found>, Miss>;
 
+/// Characters (spaces not counted) a `new_string` that is not whole lines
+/// needs before finding it can mean the edit was already made: shorter
+/// text (`}`, `x`, `+= 1`) turns up everywhere.
+pub const MIN_APPLIED_CHARS: usize = 16;
+
+/// Where `new` stands in `view` as the result of this very edit, when the
+/// edit was already made (`old` being absent): once, meaningfully, and where
+/// `old` would have been.
+fn already_applied(view: &str, old: &str, new: &str) -> Option<usize> {
+    if new.trim().is_empty() {
+        return None;
+    }
+    let mut hits = memmem::find_iter(view.as_bytes(), new.as_bytes());
+    let at = hits.next()?;
+    if hits.next().is_some() {
+        return None;
+    }
+    let end = at + new.len();
+    let whole_lines = blank_to_line_start(view, at) && blank_to_line_end(view, end);
+    let long = new.chars().filter(|c| !c.is_whitespace()).count() >= MIN_APPLIED_CHARS;
+    if !(whole_lines || long) {
+        return None;
+    }
+    let (first, last) = (
+        line_of(view, at),
+        line_of(view, end.saturating_sub(1).max(at)),
+    );
+    let placed = shares_a_line(old, new)
+        || nearest(view, old).is_some_and(|n| n.first <= last && first <= n.last);
+    placed.then_some(at)
+}
+
+/// Whether only spaces and tabs lie between the start of `at`'s line and `at`.
+fn blank_to_line_start(view: &str, at: usize) -> bool {
+    view[..at]
+        .rsplit('\n')
+        .next()
+        .is_none_or(|rest| rest.trim().is_empty())
+}
+
+/// Whether only spaces and tabs lie between `end` and the end of its line.
+fn blank_to_line_end(view: &str, end: usize) -> bool {
+    view[end..]
+        .split('\n')
+        .next()
+        .is_none_or(|rest| rest.trim().is_empty())
+}
+
+/// The 1-based line of byte `at`.
+fn line_of(view: &str, at: usize) -> u64 {
+    memchr::memchr_iter(b'\n', &view.as_bytes()[..at]).count() as u64 + 1
+}
+
+/// Whether `old` and `new` begin or end with the same whole line: the edit
+/// changed what lies between, in context the file still has.
+fn shares_a_line(old: &str, new: &str) -> bool {
+    let (old, new) = (old.trim_end_matches('\n'), new.trim_end_matches('\n'));
+    let (Some((old_first, _)), Some((new_first, _))) = (old.split_once('\n'), new.split_once('\n'))
+    else {
+        return false;
+    };
+    let old_last = old.rsplit('\n').next().unwrap_or_default();
+    let new_last = new.rsplit('\n').next().unwrap_or_default();
+    (!old_first.trim().is_empty() && old_first == new_first)
+        || (!old_last.trim().is_empty() && old_last == new_last)
+}
+
 /// Decides where `op` applies in `view`.
 pub(crate) fn find(view: &str, op: &EditOp) -> Result<Found, Miss> {
     let mut tries = vec![(op.old_string.clone(), op.new_string.clone(), None)];
@@ -69,10 +140,8 @@ pub(crate) fn find(view: &str, op: &EditOp) -> Result<Found, Miss> {
             return Ok(found);
         }
     }
-    for (_, new, _) in &tries {
-        if !new.trim().is_empty()
-            && let Some(at) = memmem::find(view.as_bytes(), new.as_bytes())
-        {
+    for (old, new, _) in &tries {
+        if let Some(at) = already_applied(view, old, new) {
             return Err(Miss::AlreadyApplied { at });
         }
     }
@@ -232,6 +301,39 @@ mod tests {
             find("let x = 2;", &op("let x = 1;", "let x = 2;")),
             Err(Miss::AlreadyApplied { at: 0 })
         );
+    }
+
+    #[test]
+    fn new_text_found_elsewhere_is_not_an_applied_edit() {
+        let view = "fn f() {\n    count = count + 1\n    x\n    count += 1\n}\n";
+        // The new text is on line 4; the old text would have been line 2.
+        let miss = find(view, &op("count = count + 2", "count += 1")).unwrap_err();
+        let Miss::NoMatch(Some(nearest)) = miss else {
+            panic!("{miss:?}")
+        };
+        assert_eq!(nearest.line, 2);
+        // Text found everywhere proves nothing.
+        for new in ["}", "x", "count"] {
+            assert!(
+                matches!(find(view, &op("zzz qqq", new)), Err(Miss::NoMatch(_))),
+                "{new}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_applied_edit_is_recognised_by_its_place_or_its_context() {
+        let view = "a\nfn handler(request: Request) {\n    respond(request)\n}\n";
+        let old = "fn handler(request: Request) {\n    reply(request)\n}";
+        let new = "fn handler(request: Request) {\n    respond(request)\n}";
+        assert!(matches!(
+            find(view, &op(old, new)),
+            Err(Miss::AlreadyApplied { at: 2 })
+        ));
+        assert!(matches!(
+            find("    total += 1\n", &op("total = total + 1", "total += 1")),
+            Err(Miss::AlreadyApplied { at: 4 })
+        ));
     }
 
     #[test]

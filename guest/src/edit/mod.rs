@@ -17,7 +17,7 @@
 //! ```
 
 mod find;
-mod fold;
+pub(crate) mod fold;
 mod lines;
 mod nearest;
 mod quotes;
@@ -30,6 +30,7 @@ use crate::args::{EditArgs, EditOp, Tool};
 use crate::commit::{Commit, Replaced, commit};
 use crate::decode::Encoding;
 use crate::error::ToolError;
+use crate::fingerprint::Fingerprint;
 use crate::fs::HostFs;
 use crate::guard::{self, Current};
 use crate::ledger::Coverage;
@@ -38,6 +39,7 @@ use crate::repair::Target;
 use crate::report::{Report, Tolerance};
 use crate::result::ToolResult;
 use crate::session::Ctx;
+use crate::state::RecentEdit;
 use crate::textfile::{Style, TextFile, line_count};
 use crate::write::{answer, create};
 use find::Miss;
@@ -73,6 +75,23 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     }
     let current = guard::load(ctx.fs, &rel, path, meta, ctx.config.chunk_bytes, max)?;
     let record = guard::fresh(ctx.state.ledger.get(&rel), &current, path, Tool::Edit)?.clone();
+    // The very edit this session made, sent again: certainly applied.
+    if let Some(line) = ctx
+        .state
+        .made_edit(&rel, current.fingerprint, &op_keys(&ops))
+    {
+        let lines = current.bytes.as_deref().map_or(0, |b| {
+            TextFile::decode(b).map_or(0, |file| line_count(&file.text))
+        });
+        return Ok(already_applied(
+            ctx.config,
+            &rel,
+            path,
+            line,
+            lines,
+            current.len,
+        ));
+    }
     let bytes = current
         .bytes
         .as_deref()
@@ -107,16 +126,12 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     )?;
     if applied.replacements == 0 && done.index == 0 {
         let line = applied.already.first().map_or(1, |&(_, line)| line);
-        let report = Report::AlreadyApplied {
-            path: path.to_owned(),
-            line,
-        };
         let lines = line_count(&file.text);
-        return Ok(answer(
+        return Ok(already_applied(
             ctx.config,
-            &report,
             &rel,
-            "already_applied",
+            path,
+            line,
             lines,
             current.len,
         ));
@@ -130,7 +145,30 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         .into());
     }
     let full = record.full();
-    save(ctx, &rel, path, &current, file.style, full, applied)
+    save(ctx, &rel, path, &current, file.style, full, applied, &ops)
+}
+
+/// The answer to an edit found already made: nothing is written.
+fn already_applied(
+    config: &crate::config::Config,
+    rel: &str,
+    path: &str,
+    line: u64,
+    lines: u64,
+    size: u64,
+) -> ToolResult {
+    let report = Report::AlreadyApplied {
+        path: path.to_owned(),
+        line,
+    };
+    answer(config, &report, rel, "already_applied", lines, size)
+}
+
+/// The `(old_string, new_string, replace_all)` of each edit.
+fn op_keys(ops: &[EditOp]) -> Vec<(String, String, bool)> {
+    ops.iter()
+        .map(|op| (op.old_string.clone(), op.new_string.clone(), op.replace_all))
+        .collect()
 }
 
 /// The edits of `args` with LF line ends, refusing an empty list and an
@@ -160,6 +198,7 @@ fn checked_ops(args: &EditArgs) -> Result<Vec<EditOp>, ToolError> {
 
 /// Writes the edited text in the file's style and answers with the changed
 /// lines.
+#[expect(clippy::too_many_arguments, reason = "one edit's whole outcome")]
 fn save<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
     rel: &str,
@@ -168,6 +207,7 @@ fn save<F: HostFs + ?Sized>(
     old_style: Style,
     full: bool,
     applied: Applied,
+    ops: &[EditOp],
 ) -> Result<ToolResult, ToolError> {
     let new_text = applied.view.file_text();
     let style = Style::of_text(&new_text, old_style.encoding, old_style.bom);
@@ -192,6 +232,15 @@ fn save<F: HostFs + ?Sized>(
             style,
         },
     )?;
+    let first_line = applied.regions.first().map_or(1, |&(start, _)| {
+        applied.view.text[..start].matches('\n').count() as u64 + 1
+    });
+    ctx.state.remember_edit(RecentEdit {
+        rel: rel.to_owned(),
+        after: Fingerprint::of(&new_bytes),
+        ops: op_keys(ops),
+        line: first_line,
+    });
     let report = Report::Edited {
         path: path.to_owned(),
         replacements: applied.replacements,

@@ -5,7 +5,9 @@
 //!
 //! Lines are compared by their sets of words (Jaccard similarity); a window
 //! of as many lines as `old_string` has is scored by its mean similarity and
-//! must reach [`MIN_SIMILARITY`] to be offered.
+//! must reach [`MIN_SIMILARITY`] to be offered. A single-line `old_string`
+//! is also compared by its character pairs (Dice similarity), so a near miss
+//! inside one word — `def fob():` for `def foo():` — still finds its line.
 
 use crate::echo::strip_gutter;
 use crate::edit::fold::{Level, fold};
@@ -13,6 +15,9 @@ use crate::refusal::{Nearest, Why};
 
 /// Mean similarity a region needs to be offered as the nearest.
 pub const MIN_SIMILARITY: f64 = 0.5;
+/// Character-pair similarity a single line needs to count at all: below
+/// it, lines that merely share common pairs (` c`, `nt`) would be offered.
+pub const MIN_PAIR_SIMILARITY: f64 = 0.65;
 /// Line comparisons allowed before only anchored regions are scored.
 pub const MAX_COMPARISONS: usize = 4_000_000;
 /// Regions scored at most when anchored.
@@ -26,6 +31,36 @@ fn words(line: &str) -> Vec<&str> {
     words.sort_unstable();
     words.dedup();
     words
+}
+
+/// The distinct pairs of adjacent characters of `line`, trimmed, sorted.
+fn pairs(line: &str) -> Vec<(char, char)> {
+    let chars: Vec<char> = line.trim().chars().collect();
+    let mut pairs: Vec<(char, char)> = chars.windows(2).map(|w| (w[0], w[1])).collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// Dice similarity of two sorted, distinct pair lists.
+#[expect(clippy::cast_precision_loss, reason = "pair counts are small")]
+fn dice(a: &[(char, char)], b: &[(char, char)]) -> f64 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let (mut i, mut j, mut common) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    2.0 * f64::from(common) / (a.len() + b.len()) as f64
 }
 
 #[expect(clippy::cast_precision_loss, reason = "word counts are small")]
@@ -100,16 +135,30 @@ pub(crate) fn nearest(view: &str, old: &str) -> Option<Nearest> {
             .take(MAX_ANCHORS)
             .collect()
     };
+    // One line: its character pairs count too, so one wrong letter is a
+    // near miss, not "not found".
+    let single = (old_lines.len() == 1).then(|| pairs(old_lines[0]));
     let mut best: Option<(f64, usize)> = None;
     for j in starts {
         let total: f64 = (0..n)
             .map(|i| {
-                similarity(
+                let words = similarity(
                     file_lines[j + i],
                     old_lines[i],
                     &file_words[j + i],
                     &old_words[i],
-                )
+                );
+                match &single {
+                    Some(old_pairs) => {
+                        let by_pairs = dice(&pairs(file_lines[j + i]), old_pairs);
+                        if by_pairs >= MIN_PAIR_SIMILARITY {
+                            words.max(by_pairs)
+                        } else {
+                            words
+                        }
+                    }
+                    None => words,
+                }
             })
             .sum();
         let score = total / old_lines.len() as f64;
@@ -162,6 +211,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(n.why, Why::LineNumbers);
+    }
+
+    #[test]
+    fn a_one_letter_miss_in_one_line_finds_its_line() {
+        let file = "class A:\n    def foo():\n        pass\n";
+        let n = nearest(file, "    def fob():").unwrap();
+        assert_eq!((n.first, n.line, n.why), (2, 2, Why::Text));
+        assert_eq!(n.file_text, "    def foo():");
+        let n = nearest("count = count + 1\nx\ncount += 1\n", "count = count + 2").unwrap();
+        assert_eq!(n.line, 1);
     }
 
     #[test]

@@ -366,6 +366,7 @@ fn render(config: &Config, outcome: Outcome, meta: &mut ReadMeta) -> String {
             text: lines,
             first,
             last,
+            budget_cut_at,
             cut,
             total,
             next,
@@ -395,6 +396,7 @@ fn render(config: &Config, outcome: Outcome, meta: &mut ReadMeta) -> String {
                     &Notice::LinesCut {
                         count: cut,
                         max_chars: config.max_line_chars,
+                        budget_cut_at,
                     },
                 );
             }

@@ -34,6 +34,8 @@ pub(crate) enum Outcome {
         text: String,
         first: u64,
         last: u64,
+        /// Characters shown of a line the budget cut below the per-line cap.
+        budget_cut_at: Option<u64>,
         /// Lines cut at the per-line cap.
         cut: u64,
         total: Total,
@@ -107,6 +109,7 @@ fn page<F: HostFs + ?Sized>(
     let mut used: u64 = 0;
     let mut real_width: u64 = 1;
     let mut cut: u64 = 0;
+    let mut budget_cut_at = None;
     let mut budget_hit = false;
     let mut unfinished = false;
     let next = loop {
@@ -140,6 +143,9 @@ fn page<F: HostFs + ?Sized>(
         let shown_end = cut_point(line, config.max_line_chars, keep_bytes);
         let scanned = cursor.consumed - page_start;
         let marker = cut_marker(&captured, shown_end, end, number, scanned);
+        let budget_cut = (marker.is_some()
+            && shown_end < cut_point(line, config.max_line_chars, usize::MAX))
+        .then(|| count_chars(&line[..shown_end]));
         text = captured.into_buffer();
         // A widening gutter costs one byte more on every line already taken.
         let widened = gutter::digits(number).max(real_width);
@@ -156,6 +162,10 @@ fn page<F: HostFs + ?Sized>(
         }
         used += cost;
         real_width = widened;
+        // Cut shorter than the per-line cap alone would cut it: the budget did.
+        if let Some(chars) = budget_cut {
+            budget_cut_at = Some(chars);
+        }
         text.truncate(text_start + shown_end);
         if let Some(marker) = marker {
             text.push_str(&marker);
@@ -183,6 +193,7 @@ fn page<F: HostFs + ?Sized>(
         text,
         first: request.offset,
         last,
+        budget_cut_at,
         cut,
         total,
         next,
