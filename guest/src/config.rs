@@ -37,6 +37,11 @@ pub const DEFAULT_MAX_IMAGE_PIXELS: u64 = 1_150_000;
 pub const DEFAULT_MAX_IMAGE_BYTES: u64 = 1024 * 1024;
 /// Bytes of an image file that is decoded at all.
 pub const DEFAULT_MAX_IMAGE_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// Pixels of an image that is decoded at all, checked against the size its
+/// header claims before anything is decoded: at four bytes a pixel, 24 MP
+/// (6000x4000) leaves room in the default 256 MiB session memory for the
+/// file itself and the decoder's own buffers.
+pub const DEFAULT_MAX_DECODE_PIXELS: u64 = 24_000_000;
 /// A read without a range of a file estimated above this many tokens gets
 /// its outline (or head and tail), and no outline is longer (SPEC R5).
 pub const DEFAULT_OUTLINE_BUDGET_TOKENS: u64 = 10_000;
@@ -100,6 +105,9 @@ pub struct Config {
     pub max_image_bytes: u64,
     /// Bytes of an image file decoded at all; larger ones are described.
     pub max_image_file_bytes: u64,
+    /// Pixels of an image decoded at all (as its header claims); larger
+    /// ones are described.
+    pub max_decode_pixels: u64,
     /// Answer a read without a range of a file too large to show whole with
     /// its outline, or its head and tail (SPEC R5).
     pub outline: bool,
@@ -135,6 +143,7 @@ impl Default for Config {
             max_image_pixels: DEFAULT_MAX_IMAGE_PIXELS,
             max_image_bytes: DEFAULT_MAX_IMAGE_BYTES,
             max_image_file_bytes: DEFAULT_MAX_IMAGE_FILE_BYTES,
+            max_decode_pixels: DEFAULT_MAX_DECODE_PIXELS,
             outline: true,
             outline_budget_tokens: DEFAULT_OUTLINE_BUDGET_TOKENS,
             outline_max_percent: DEFAULT_OUTLINE_MAX_PERCENT,
@@ -165,6 +174,7 @@ impl Config {
             ("max_image_edge", self.max_image_edge),
             ("max_image_pixels", self.max_image_pixels),
             ("max_image_bytes", self.max_image_bytes),
+            ("max_decode_pixels", self.max_decode_pixels),
             ("outline_budget_tokens", self.outline_budget_tokens),
         ];
         for (name, value) in positive {

@@ -16,6 +16,7 @@
 
 pub mod case;
 pub mod cli;
+pub mod hostile;
 pub mod hosts;
 pub mod images;
 pub mod pdfs;

@@ -65,22 +65,32 @@ impl PdfSpec {
             ));
         }
         objects.push("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned());
-        let mut out = String::from("%PDF-1.4\n");
-        let mut offsets = Vec::new();
-        for (n, body) in objects.iter().enumerate() {
-            offsets.push(out.len());
-            let _ = write!(out, "{} 0 obj\n{body}\nendobj\n", n + 1);
-        }
-        let xref = out.len();
-        let _ = write!(out, "xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);
-        for offset in offsets {
-            let _ = writeln!(out, "{offset:010} 00000 n ");
-        }
-        let _ = write!(
-            out,
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        );
-        out.into_bytes()
+        let objects: Vec<Vec<u8>> = objects.into_iter().map(String::into_bytes).collect();
+        document(&objects)
     }
+}
+
+/// A PDF file of `objects` (bodies, numbered from 1), with its cross-reference
+/// table and a trailer whose root is object 1.
+pub fn document(objects: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (n, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n", n + 1).as_bytes());
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = out.len();
+    let mut tail = format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);
+    for offset in offsets {
+        let _ = writeln!(tail, "{offset:010} 00000 n ");
+    }
+    let _ = write!(
+        tail,
+        "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+        objects.len() + 1
+    );
+    out.extend_from_slice(tail.as_bytes());
+    out
 }

@@ -57,19 +57,19 @@ fn parse(tiff: &[u8]) -> Option<Orientation> {
 /// `pixels` (RGBA, `width`×`height`) turned upright; returns the new size.
 pub(crate) fn apply(
     orientation: Orientation,
-    pixels: &[u8],
+    pixels: Vec<u8>,
     width: usize,
     height: usize,
-) -> (Vec<u8>, usize, usize) {
+) -> Result<(Vec<u8>, usize, usize), String> {
     if orientation == Orientation::UPRIGHT {
-        return (pixels.to_vec(), width, height);
+        return Ok((pixels, width, height));
     }
     let (out_w, out_h) = if orientation.swaps() {
         (height, width)
     } else {
         (width, height)
     };
-    let mut out = vec![0u8; pixels.len()];
+    let mut out = crate::image::fit::try_vec(pixels.len())?;
     for y in 0..height {
         for x in 0..width {
             let (nx, ny) = match orientation.0 {
@@ -87,7 +87,7 @@ pub(crate) fn apply(
             out[to..to + 4].copy_from_slice(&pixels[from..from + 4]);
         }
     }
-    (out, out_w, out_h)
+    Ok((out, out_w, out_h))
 }
 
 #[cfg(test)]
@@ -134,10 +134,10 @@ mod tests {
     fn a_quarter_turn_swaps_the_sides() {
         // 2x1: red, blue. Orientation 6 (rotate 90° clockwise) gives 1x2: red over blue.
         let pixels = [255, 0, 0, 255, 0, 0, 255, 255];
-        let (out, w, h) = apply(Orientation(6), &pixels, 2, 1);
+        let (out, w, h) = apply(Orientation(6), pixels.to_vec(), 2, 1).unwrap();
         assert_eq!((w, h), (1, 2));
         assert_eq!(out, vec![255, 0, 0, 255, 0, 0, 255, 255]);
-        let (out, _, _) = apply(Orientation(3), &pixels, 2, 1);
+        let (out, _, _) = apply(Orientation(3), pixels.to_vec(), 2, 1).unwrap();
         assert_eq!(out, vec![0, 0, 255, 255, 255, 0, 0, 255]);
     }
 }

@@ -44,18 +44,19 @@ pub(crate) fn target_size(
 }
 
 /// `pixels` scaled down to `width`×`height` by averaging the source area
-/// each target pixel covers (weights in 1/256ths of a source pixel).
-pub(crate) fn downscale(pixels: &Pixels, width: usize, height: usize) -> Pixels {
+/// each target pixel covers (weights in 1/256ths of a source pixel). Rows
+/// are averaged across as they are needed, so besides the result only two
+/// rows of sums are held, whatever the source's size.
+pub(crate) fn downscale(pixels: &Pixels, width: usize, height: usize) -> Result<Pixels, String> {
     if (width, height) == (pixels.width, pixels.height) {
-        return pixels.clone();
+        return Ok(pixels.clone());
     }
     let columns = spans(pixels.width, width);
     let rows = spans(pixels.height, height);
-    // Horizontal pass into u32 sums, then vertical.
-    let mut wide = vec![0u32; width * pixels.height * 4];
-    for y in 0..pixels.height {
-        let line = &pixels.rgba[y * pixels.width * 4..(y + 1) * pixels.width * 4];
-        for (x, weights) in columns.iter().enumerate() {
+    let across = |sy: usize, into: &mut Vec<u32>| {
+        into.clear();
+        let line = &pixels.rgba[sy * pixels.width * 4..(sy + 1) * pixels.width * 4];
+        for weights in &columns {
             let mut sum = [0u32; 4];
             let mut total = 0u32;
             for &(sx, w) in weights {
@@ -64,33 +65,58 @@ pub(crate) fn downscale(pixels: &Pixels, width: usize, height: usize) -> Pixels 
                 }
                 total += w;
             }
-            for c in 0..4 {
-                wide[(y * width + x) * 4 + c] = (sum[c] + total / 2) / total;
-            }
+            into.extend(sum.iter().map(|&s| (s + total / 2) / total));
         }
-    }
-    let mut rgba = vec![0u8; width * height * 4];
+    };
+    let mut rgba = try_vec(width * height * 4)?;
+    // The two most recent source rows averaged across: a target row's
+    // source rows overlap the previous one's by at most one.
+    let mut cache: [(Option<usize>, Vec<u32>); 2] = [(None, Vec::new()), (None, Vec::new())];
+    let mut sums = vec![0u64; width * 4];
     for (y, weights) in rows.iter().enumerate() {
-        for x in 0..width {
-            let mut sum = [0u64; 4];
-            let mut total = 0u64;
-            for &(sy, w) in weights {
-                for c in 0..4 {
-                    sum[c] += u64::from(wide[(sy * width + x) * 4 + c]) * u64::from(w);
-                }
-                total += u64::from(w);
+        sums.fill(0);
+        let mut total = 0u64;
+        for &(sy, w) in weights {
+            let slot = cache
+                .iter()
+                .position(|(row, _)| *row == Some(sy))
+                .unwrap_or_else(|| {
+                    let slot = usize::from(cache[0].0 > cache[1].0);
+                    across(sy, &mut cache[slot].1);
+                    cache[slot].0 = Some(sy);
+                    slot
+                });
+            for (sum, &value) in sums.iter_mut().zip(&cache[slot].1) {
+                *sum += u64::from(value) * u64::from(w);
             }
-            for c in 0..4 {
-                rgba[(y * width + x) * 4 + c] =
-                    u8::try_from((sum[c] + total / 2) / total).unwrap_or(255);
-            }
+            total += u64::from(w);
+        }
+        for (out, &sum) in rgba[y * width * 4..(y + 1) * width * 4]
+            .iter_mut()
+            .zip(&sums)
+        {
+            *out = u8::try_from((sum + total / 2) / total).unwrap_or(255);
         }
     }
-    Pixels {
+    Ok(Pixels {
         width,
         height,
         rgba,
-    }
+    })
+}
+
+/// A zeroed buffer of `len` bytes, or an error when the memory is not there
+/// (instead of the abort an ordinary allocation would be).
+pub(crate) fn try_vec(len: usize) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(len).map_err(|_| {
+        format!(
+            "{} of memory is not available to decode it",
+            crate::notice::Size(len as u64)
+        )
+    })?;
+    buf.resize(len, 0);
+    Ok(buf)
 }
 
 /// For each target index, the source indices it covers and their weights.
@@ -165,13 +191,19 @@ mod tests {
             height: 4,
             rgba: [10, 20, 30, 255].repeat(16),
         };
-        assert_eq!(downscale(&flat, 3, 2).rgba, [10, 20, 30, 255].repeat(6));
+        assert_eq!(
+            downscale(&flat, 3, 2).unwrap().rgba,
+            [10, 20, 30, 255].repeat(6)
+        );
         let stripes = Pixels {
             width: 2,
             height: 1,
             rgba: vec![0, 0, 0, 255, 255, 255, 255, 255],
         };
-        assert_eq!(downscale(&stripes, 1, 1).rgba, vec![128, 128, 128, 255]);
+        assert_eq!(
+            downscale(&stripes, 1, 1).unwrap().rgba,
+            vec![128, 128, 128, 255]
+        );
     }
 
     #[test]

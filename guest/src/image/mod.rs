@@ -29,6 +29,7 @@ use crate::error::ToolError;
 use crate::fs::{HostFs, Metadata};
 use crate::notice::Size;
 use crate::result::{Block, ToolResult};
+use decode::Undecoded;
 
 /// What the model is told about an image it is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,6 +95,16 @@ impl fmt::Display for Shown {
     }
 }
 
+/// A pixel count as megapixels, one decimal: `49.0 MP`.
+struct Megapixels(usize);
+
+impl fmt::Display for Megapixels {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tenths = (self.0 + 50_000) / 100_000;
+        write!(f, "{}.{} MP", tenths / 10, tenths % 10)
+    }
+}
+
 fn format_name(mime: &str) -> &'static str {
     match mime {
         "image/png" => "PNG",
@@ -122,9 +133,18 @@ pub(crate) enum Fitted {
 pub(crate) fn fit(config: &Config, data: Vec<u8>, mime: &str) -> Result<Fitted, String> {
     let format = format_name(mime);
     let size = data.len() as u64;
-    let decoded = match decode::decode(&data, mime) {
+    let budget = usize::try_from(config.max_decode_pixels).unwrap_or(usize::MAX);
+    let decoded = match decode::decode(&data, mime, budget) {
         Ok(decoded) => decoded,
-        Err(reason) => {
+        Err(Undecoded::TooLarge { width, height, max }) => {
+            return Ok(Fitted::NotShown(format!(
+                "[image: {format} {width}x{height}, {}; {} is more than the {} decoded here, so it is not shown; a smaller copy of it can be]",
+                Size(size),
+                Megapixels(width * height),
+                Megapixels(max)
+            )));
+        }
+        Err(Undecoded::Broken(reason)) => {
             return Ok(Fitted::NotShown(format!(
                 "[image: {format}, {}; it cannot be decoded ({reason}), so it is not shown]",
                 Size(size)
@@ -153,7 +173,7 @@ pub(crate) fn fit(config: &Config, data: Vec<u8>, mime: &str) -> Result<Fitted, 
         let (mut w, mut h) = fit::target_size(width, height, edge, pixels);
         let mut encoded = None;
         'sizes: for _ in 0..=fit::MAX_SHRINKS {
-            let scaled = fit::downscale(&decoded.pixels, w, h);
+            let scaled = fit::downscale(&decoded.pixels, w, h)?;
             for quality in fit::QUALITIES {
                 let jpeg = fit::jpeg(&scaled, quality)?;
                 if jpeg.len() as u64 <= config.max_image_bytes {

@@ -169,7 +169,7 @@ fn the_first_frame_of_a_gif_is_shown() {
     fs.add_file("anim.gif", &data);
     let result = read(fs, "anim.gif");
     assert_eq!(image_of(&result), ("image/gif", 4, 2, data.len()));
-    let decoded = super::decode::decode(&data, "image/gif").unwrap();
+    let decoded = super::decode::decode(&data, "image/gif", 1 << 20).unwrap();
     assert_eq!(&decoded.pixels.rgba[..4], &[255, 0, 0, 255]);
     assert_eq!(&decoded.pixels.rgba[8..12], &[0, 0, 255, 255]);
 }

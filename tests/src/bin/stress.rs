@@ -1,6 +1,6 @@
 //! `cargo xtask stress`: the reliability suite at full counts, with its
 //! figures. `--bin PATH` measures another build of the CLI (an older one,
-//! say); `--seed N` replays a run; `--only race,swap,kill,fuzz,cache,roots`
+//! say); `--seed N` replays a run; `--only race,swap,kill,fuzz,cache,roots,hostile`
 //! picks scenarios; `--percent P` runs `P`% of every count.
 //!
 //! ```text
@@ -11,8 +11,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context as _, Result, bail};
+use filetools_tests::hostile::Counts;
 use filetools_tests::reliability::{
-    Rng, cache, fresh_dir, fuzz, kill,
+    Rng, cache, fresh_dir, fuzz, hostile, kill,
     race::{self, Op, Writer},
     roots, swap,
 };
@@ -26,34 +27,51 @@ const KILL_MAX_BYTES: u64 = 20 * 1024 * 1024;
 const FUZZ_LINES: u64 = 20_000;
 const FUZZ_LONG_LINE: u64 = 400 * 1024 * 1024;
 const CACHE_TRIALS: u64 = 10;
+const IMAGE_FLIPS: u64 = 250;
+const PDF_FLIPS: u64 = 1000;
+const GARBAGE_BYTES: u64 = 3_900_000;
 
-fn main() -> Result<()> {
+/// What the command line asks for.
+struct Options {
+    bin: PathBuf,
+    seed: u64,
+    only: Option<Vec<String>>,
+    percent: u64,
+}
+
+fn options(workspace: &std::path::Path) -> Result<Options> {
     let mut args = std::env::args().skip(1);
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut bin = workspace.join("target/release/filetools");
-    let mut seed = Rng::seed_from_clock();
-    let mut only: Option<Vec<String>> = None;
-    let mut percent = 100u64;
+    let mut options = Options {
+        bin: workspace.join("target/release/filetools"),
+        seed: Rng::seed_from_clock(),
+        only: None,
+        percent: 100,
+    };
     while let Some(arg) = args.next() {
+        let mut value = || args.next().with_context(|| format!("{arg} needs a value"));
         match arg.as_str() {
-            "--bin" => bin = args.next().context("--bin needs a path")?.into(),
-            "--seed" => seed = args.next().context("--seed needs a number")?.parse()?,
-            "--percent" => percent = args.next().context("--percent needs a number")?.parse()?,
-            "--only" => {
-                only = Some(
-                    args.next()
-                        .context("--only needs names")?
-                        .split(',')
-                        .map(str::to_owned)
-                        .collect(),
-                );
-            }
+            "--bin" => options.bin = value()?.into(),
+            "--seed" => options.seed = value()?.parse()?,
+            "--percent" => options.percent = value()?.parse()?,
+            "--only" => options.only = Some(value()?.split(',').map(str::to_owned).collect()),
             other => bail!("unknown argument {other:?}"),
         }
     }
-    let bin = bin
+    options.bin = options
+        .bin
         .canonicalize()
-        .with_context(|| format!("no filetools binary at {}", bin.display()))?;
+        .with_context(|| format!("no filetools binary at {}", options.bin.display()))?;
+    Ok(options)
+}
+
+fn main() -> Result<()> {
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let Options {
+        bin,
+        seed,
+        only,
+        percent,
+    } = options(&workspace)?;
     let base = workspace.join("target/stress");
     let wanted = |name: &str| {
         only.as_ref()
@@ -112,6 +130,17 @@ fn main() -> Result<()> {
         let dir = fresh_dir(&base, "cache")?;
         let report = timed(|| cache::cli(&bin, &dir, n(CACHE_TRIALS), &mut rng))?;
         println!("damaged precompiled component: {report}");
+    }
+    if wanted("hostile") {
+        let dir = fresh_dir(&base, "hostile")?;
+        let counts = Counts {
+            flips: n(IMAGE_FLIPS),
+            pdf_flips: n(PDF_FLIPS),
+            garbage_bytes: usize::try_from(n(GARBAGE_BYTES))?,
+            large_images: true,
+        };
+        let report = timed(|| hostile::cli(&bin, &dir, counts, &mut rng))?;
+        println!("hostile files, each followed by an edit of a file read before:\n{report}");
     }
     if wanted("roots") {
         let dir = fresh_dir(&base, "roots")?;

@@ -12,6 +12,8 @@
 //!   answer sizes, a session that dies or forgets.
 //! - [`cache`]: a precompiled component damaged on disk: failed starts.
 //! - [`roots`]: the spellings of a root and of paths under it.
+//! - [`hostile`]: files that lie about their size, expand or nest without
+//!   end, or have bytes flipped: traps, and a session that forgets.
 //!
 //! The same code runs in `cargo xtask test` with small counts and behind
 //! `cargo xtask stress` with large ones; since it drives any binary, it can
@@ -19,6 +21,7 @@
 
 pub mod cache;
 pub mod fuzz;
+pub mod hostile;
 pub mod kill;
 pub mod race;
 pub mod roots;

@@ -10,7 +10,7 @@
 //! undo history holds file contents.
 
 use std::fs::File;
-use std::io::Read as _;
+use std::io::{Read as _, Write as _};
 use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -74,10 +74,18 @@ impl OneShot {
         if let Some(state) = &self.state {
             state.save(&self.session.save()?)?;
         }
-        if self.json {
-            println!("{}", result.to_json());
+        let shown = if self.json {
+            result.to_json().to_string()
         } else {
-            println!("{}", result.text());
+            result.text()
+        };
+        // A reader that stopped reading (`| head`) is not an error.
+        let mut stdout = std::io::stdout().lock();
+        match writeln!(stdout, "{shown}").and_then(|()| stdout.flush()) {
+            Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
+                return Err(err).context("writing stdout");
+            }
+            _ => {}
         }
         Ok(if result.is_error {
             ExitCode::FAILURE
