@@ -14,6 +14,8 @@
 
 use std::fmt;
 
+use crate::outline::Stopped;
+
 /// What is known of a count that may have been cut short.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Total {
@@ -196,6 +198,9 @@ pub enum Shown {
         head: u64,
         /// Lines from the end.
         tail: u64,
+        /// Why there is no outline, when the language has one: its
+        /// name, and why the parse stopped.
+        stopped: Option<(&'static str, Stopped)>,
     },
 }
 
@@ -271,9 +276,19 @@ impl fmt::Display for Notice {
                         f,
                         "Its {language} outline follows, each entry with its [first:last] lines.]"
                     ),
-                    Shown::HeadTail { head, tail } => {
-                        write!(f, "Its first {head} and last {tail} lines follow.]")
-                    }
+                    Shown::HeadTail {
+                        head,
+                        tail,
+                        stopped: None,
+                    } => write!(f, "Its first {head} and last {tail} lines follow.]"),
+                    Shown::HeadTail {
+                        head,
+                        tail,
+                        stopped: Some((language, why)),
+                    } => write!(
+                        f,
+                        "Its {language} outline could not be made ({why}), so its first {head} and last {tail} lines follow.]"
+                    ),
                 }
             }
             Notice::OutlineEnd {

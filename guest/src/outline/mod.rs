@@ -76,18 +76,42 @@ impl Symbol {
 /// pathological file cannot exhaust the stack.
 pub const MAX_NESTING: usize = 48;
 
+#[cfg(feature = "code")]
+pub use code::budget::Stopped;
+
+/// Why a parse was stopped (code outlines are not in this build).
+#[cfg(not(feature = "code"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {}
+
+#[cfg(not(feature = "code"))]
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {}
+    }
+}
+
 /// The outline of `text` in `language`, or `None` when the language has no
-/// structure to show (or its grammar is not in this build).
+/// structure to show (or its grammar is not in this build, or its parse
+/// went over its budget).
 pub fn symbols(language: Language, text: &str) -> Option<Vec<Symbol>> {
-    match language {
+    symbols_within_budget(language, text).ok().flatten()
+}
+
+/// [`symbols`], saying when the parse was stopped for going over its budget.
+pub fn symbols_within_budget(
+    language: Language,
+    text: &str,
+) -> Result<Option<Vec<Symbol>>, Stopped> {
+    Ok(match language {
         Language::Markdown => Some(markdown::headings(text)),
         Language::Json => Some(json::keys(text)),
         Language::Yaml => Some(yaml::keys(text)),
         Language::Toml => Some(toml::tables(text)),
         Language::Plain => None,
         #[cfg(feature = "code")]
-        code => code::symbols(code, text),
+        code => code::symbols(code, text)?,
         #[cfg(not(feature = "code"))]
         _ => None,
-    }
+    })
 }

@@ -298,3 +298,33 @@ fn every_top_level_symbol_of_a_large_file_has_its_true_start_line() {
     let got: Vec<_> = found.iter().map(|s| (s.name.clone(), s.start)).collect();
     assert_eq!(got, expected);
 }
+
+#[test]
+fn a_parse_of_garbage_is_stopped_and_the_read_says_why() {
+    use crate::{MemFs, Session};
+    // Tokens that keep tree-sitter's error recovery busy.
+    const TOKENS: [&str; 12] = [
+        "{", "(", "[", "=>", "'", "`", "/*", "function", "if", ":", ")", ";",
+    ];
+    let mut garbage = String::new();
+    let mut x: u64 = 0x9E37_79B9;
+    while garbage.len() < 600_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        garbage.push_str(TOKENS[(x % 12) as usize]);
+        garbage.push(if x.is_multiple_of(16) { '\n' } else { ' ' });
+    }
+    let fs = MemFs::new();
+    fs.add_file("bundle.js", garbage.as_bytes());
+    let mut session = Session::open("{}", fs).unwrap();
+    let result = session.call("read", r#"{"file_path": "bundle.js"}"#);
+    assert!(!result.is_error, "{}", result.text());
+    let text = result.text();
+    assert!(
+        text.contains("Its javascript outline could not be made (its parse was stopped"),
+        "{}",
+        &text[..text.len().min(400)]
+    );
+    assert_eq!(result.metadata["kind"], "head_tail");
+}

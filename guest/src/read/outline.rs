@@ -14,7 +14,7 @@ use crate::fingerprint::Fingerprint;
 use crate::fs::{HostFs, Metadata};
 use crate::image::read_all;
 use crate::notice::{Notice, Shown};
-use crate::outline::{self, Language, Rendered, Symbol};
+use crate::outline::{self, Language, Rendered, Stopped, Symbol};
 use crate::result::ToolResult;
 use crate::textfile::{Style, line_count};
 
@@ -52,10 +52,13 @@ pub(crate) fn instead<F: HostFs + ?Sized>(
         match structure(config, language, rel, meta, &bytes) {
             Structure::Outline(found) => return Ok(Some(*found)),
             Structure::NotWorthIt => return Ok(None),
+            Structure::Stopped(why) => {
+                return head_and_tail(config, fs, args, rel, meta, Some((language.name(), why)));
+            }
             Structure::None => {}
         }
     }
-    head_and_tail(config, fs, args, rel, meta)
+    head_and_tail(config, fs, args, rel, meta, None)
 }
 
 /// What a file's structure gives.
@@ -64,6 +67,8 @@ enum Structure {
     Outline(Box<(ToolResult, Observation)>),
     /// An outline not much shorter than a page showing the whole file.
     NotWorthIt,
+    /// A parse that went over its budget.
+    Stopped(Stopped),
     /// No structure to show.
     None,
 }
@@ -82,9 +87,10 @@ fn structure(
     decoder.feed(bytes, &mut text);
     decoder.finish(&mut text);
     let lines = line_count(&text);
-    let symbols = match outline::symbols(language, &text) {
-        Some(symbols) if !symbols.is_empty() && lines >= 2 => symbols,
-        _ => return Structure::None,
+    let symbols = match outline::symbols_within_budget(language, &text) {
+        Ok(Some(symbols)) if !symbols.is_empty() && lines >= 2 => symbols,
+        Ok(_) => return Structure::None,
+        Err(why) => return Structure::Stopped(why),
     };
     let budget = usize::try_from(outline_bytes(config, meta.size)).unwrap_or(usize::MAX);
     let budget = budget - NOTICE_BYTES.min(budget / 4);
@@ -186,6 +192,7 @@ fn head_and_tail<F: HostFs + ?Sized>(
     args: &ReadArgs,
     rel: &str,
     meta: Metadata,
+    stopped: Option<(&'static str, Stopped)>,
 ) -> Result<Option<(ToolResult, Observation)>, ToolError> {
     let mut part = config.clone();
     part.max_output_tokens = (config.max_output_tokens / 2)
@@ -208,6 +215,7 @@ fn head_and_tail<F: HostFs + ?Sized>(
         shown: Shown::HeadTail {
             head: HEAD_LINES,
             tail: TAIL_LINES,
+            stopped,
         },
     }
     .to_string();

@@ -4,6 +4,7 @@
 //! look inside (`export`, decorators, `#ifdef`, templates) or neither.
 //! Statements are never entered, so locals stay out of the outline.
 
+pub(crate) mod budget;
 #[cfg(any(feature = "lang-c", feature = "lang-cpp"))]
 mod c;
 #[cfg(feature = "lang-go")]
@@ -17,7 +18,9 @@ mod python;
 #[cfg(feature = "lang-rust")]
 mod rust;
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::{Node, ParseOptions, Parser};
+
+use budget::{Meter, Stopped};
 
 use super::{Language, MAX_NESTING, Symbol};
 
@@ -54,8 +57,9 @@ type Classify = for<'t> fn(Node<'t>, &str, Scope) -> Step<'t>;
 /// Longest name shown, in characters; longer ones end in `…`.
 pub(crate) const MAX_NAME_CHARS: usize = 80;
 
-/// The symbols of `text`, or `None` when its grammar is not in this build.
-pub(crate) fn symbols(language: Language, text: &str) -> Option<Vec<Symbol>> {
+/// The symbols of `text`: `Ok(None)` when its grammar is not in this build,
+/// an error when the parse went over its [`budget`].
+pub(crate) fn symbols(language: Language, text: &str) -> Result<Option<Vec<Symbol>>, Stopped> {
     let (grammar, classify): (tree_sitter::Language, Classify) = match language {
         #[cfg(feature = "lang-rust")]
         Language::Rust => (tree_sitter_rust::LANGUAGE.into(), rust::classify),
@@ -78,11 +82,23 @@ pub(crate) fn symbols(language: Language, text: &str) -> Option<Vec<Symbol>> {
         Language::C => (tree_sitter_c::LANGUAGE.into(), c::classify),
         #[cfg(feature = "lang-cpp")]
         Language::Cpp => (tree_sitter_cpp::LANGUAGE.into(), c::classify),
-        _ => return None,
+        _ => return Ok(None),
     };
+    let mut meter = Meter::start();
     let mut parser = Parser::new();
-    parser.set_language(&grammar).ok()?;
-    let tree = parser.parse(text, None)?;
+    if parser.set_language(&grammar).is_err() {
+        return Ok(None);
+    }
+    let bytes = text.as_bytes();
+    let mut report = |_: &tree_sitter::ParseState| meter.report();
+    let tree = parser.parse_with_options(
+        &mut |offset, _| &bytes[offset.min(bytes.len())..],
+        None,
+        Some(ParseOptions::new().progress_callback(&mut report)),
+    );
+    let Some(tree) = tree else {
+        return Err(meter.stopped.unwrap_or(Stopped::Time));
+    };
     let mut found = Vec::new();
     walk(
         tree.root_node(),
@@ -93,7 +109,7 @@ pub(crate) fn symbols(language: Language, text: &str) -> Option<Vec<Symbol>> {
         0,
         &mut found,
     );
-    Some(found)
+    Ok(Some(found))
 }
 
 fn walk(
