@@ -39,7 +39,7 @@ pub mod notebook;
 pub mod notice;
 pub mod outline;
 pub mod path;
-mod pdf;
+pub mod pdf;
 pub mod read;
 pub mod refusal;
 pub mod repair;

@@ -25,6 +25,7 @@ use crate::fs::HostFs;
 use crate::guard;
 use crate::ledger::ReadKey;
 use crate::notice::Notice;
+use crate::pdf::PdfCache;
 use crate::repair::{self, Target};
 use crate::result::Block;
 use crate::result::ToolResult;
@@ -47,6 +48,8 @@ pub struct Session<F> {
     config: Config,
     fs: F,
     state: State,
+    /// The last PDF read, parsed, for later page ranges.
+    pub(crate) pdf: PdfCache,
 }
 
 impl<F: HostFs> Session<F> {
@@ -56,6 +59,7 @@ impl<F: HostFs> Session<F> {
             config,
             fs,
             state: State::default(),
+            pdf: PdfCache::default(),
         }
     }
 
@@ -164,7 +168,8 @@ impl<F: HostFs> Session<F> {
             });
             return Ok(noted(ToolResult::from_text(text, metadata), &target));
         }
-        let (result, shown) = read::dispatch(&self.config, &self.fs, args, &rel, meta)?;
+        let (result, shown) =
+            read::dispatch(&self.config, &self.fs, args, &rel, meta, &mut self.pdf)?;
         if let Some(shown) = shown {
             self.state
                 .ledger

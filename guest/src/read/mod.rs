@@ -41,6 +41,7 @@ use crate::listing;
 use crate::notebook;
 use crate::notice::{Next, Notice, Total};
 use crate::pdf;
+use crate::pdf::PdfCache;
 use crate::repair::{self, Target};
 use crate::result::ToolResult;
 use crate::sniff::{Kind, SNIFF_BYTES, sniff};
@@ -97,8 +98,9 @@ struct ReadMeta {
 
 /// Runs `read` and renders its result; failures become error results.
 pub fn read<F: HostFs + ?Sized>(config: &Config, fs: &F, args: &ReadArgs) -> ToolResult {
+    let mut pdf = PdfCache::default();
     target(config, fs, &args.file_path, &BTreeMap::new())
-        .and_then(|(target, meta)| dispatch(config, fs, args, &target.rel, meta))
+        .and_then(|(target, meta)| dispatch(config, fs, args, &target.rel, meta, &mut pdf))
         .map_or_else(
             |err| ToolResult::error(&err, Some(&args.file_path)),
             |(result, _)| result,
@@ -145,6 +147,7 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
     args: &ReadArgs,
     rel: &str,
     meta: Metadata,
+    pdf: &mut PdfCache,
 ) -> Result<(ToolResult, Option<Observation>), ToolError> {
     if meta.kind == FileKind::Directory {
         return Ok((listing::list(config, fs, args, rel)?, None));
@@ -173,7 +176,7 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
             binary(config, rel, mime, meta),
             Some(Observation::whole(meta)),
         )),
-        Kind::Pdf => pdf::read(config, fs, args, rel, meta).map(|(r, o)| (r, Some(o))),
+        Kind::Pdf => pdf::read(config, fs, args, rel, meta, pdf).map(|(r, o)| (r, Some(o))),
     }
 }
 
