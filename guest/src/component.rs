@@ -8,6 +8,8 @@ use crate::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
 use crate::fs::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 use crate::result::{Block, ToolResult};
 use crate::session::Session;
+use crate::state::{Generations, Kept};
+use crate::trapped::{TrapCause, Trapped};
 
 /// The generated bindings, kept apart so lints on generated code stay here.
 #[expect(
@@ -167,6 +169,21 @@ impl wit::Guest for Component {
             })
             .collect()
     }
+
+    fn trapped(
+        tool: String,
+        arguments: String,
+        cause: wit::TrapCause,
+        memory_kept: bool,
+    ) -> wit::ToolResult {
+        let cause = match cause {
+            wit::TrapCause::Memory(limit_bytes) => TrapCause::Memory { limit_bytes },
+            wit::TrapCause::Time(limit_ms) => TrapCause::Time { limit_ms },
+            wit::TrapCause::Stack => TrapCause::Stack,
+            wit::TrapCause::Fault(detail) => TrapCause::Fault { detail },
+        };
+        to_wit(Trapped::new(&tool, &arguments, cause, memory_kept).result())
+    }
 }
 
 impl wit::GuestSession for SessionResource {
@@ -227,6 +244,49 @@ impl wit::GuestSession for SessionResource {
 
     fn restore(&self, state: String) -> Result<(), String> {
         self.0.borrow_mut().restore(&state)
+    }
+
+    fn checkpoint(&self, held: wit::Generations) -> wit::Checkpoint {
+        let held = Generations {
+            ledger: held.ledger,
+            history: held.history,
+        };
+        let checkpoint = self.0.borrow().checkpoint(held);
+        let kept = |(sha256, data)| wit::KeptVersion { sha256, data };
+        wit::Checkpoint {
+            core: checkpoint.core,
+            generations: to_wit_generations(checkpoint.generations),
+            ledger: checkpoint.ledger.map(|change| wit::LedgerChange {
+                changed: change.changed,
+                paths: change.paths,
+            }),
+            history: checkpoint.history.map(|change| wit::HistoryChange {
+                index: change.index,
+                versions: change.versions,
+                added: change.added.into_iter().map(kept).collect(),
+            }),
+        }
+    }
+
+    fn resume(&self, kept: wit::KeptMemory) -> Result<wit::Generations, String> {
+        let kept = Kept {
+            core: kept.core,
+            records: kept.records,
+            index: kept.index,
+            versions: kept
+                .versions
+                .into_iter()
+                .map(|v| (v.sha256, v.data))
+                .collect(),
+        };
+        self.0.borrow_mut().resume(kept).map(to_wit_generations)
+    }
+}
+
+fn to_wit_generations(generations: Generations) -> wit::Generations {
+    wit::Generations {
+        ledger: generations.ledger,
+        history: generations.history,
     }
 }
 

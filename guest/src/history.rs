@@ -62,11 +62,48 @@ pub struct Entry {
 }
 
 /// Kept file content and how many entries point at it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Blob {
     #[serde(serialize_with = "to_base64", deserialize_with = "from_base64")]
     data: Vec<u8>,
     refs: u32,
+    /// The history's generation when it was kept, so a checkpoint gives a
+    /// host only the versions it does not hold yet; a restored one counts
+    /// as kept in the first generation.
+    #[serde(skip, default = "first_generation")]
+    born: u64,
+}
+
+/// Blobs are equal when they hold the same content for as many entries.
+impl PartialEq for Blob {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.data, self.refs) == (&other.data, other.refs)
+    }
+}
+
+impl Eq for Blob {}
+
+fn first_generation() -> u64 {
+    1
+}
+
+/// A history's entries and counters without the content of its versions:
+/// what a checkpoint gives whenever the history changed.
+#[derive(Serialize)]
+struct IndexRef<'a> {
+    files: &'a BTreeMap<String, Vec<Entry>>,
+    refs: BTreeMap<&'a str, u32>,
+    bytes: u64,
+    seq: u64,
+}
+
+/// [`IndexRef`] read back.
+#[derive(Deserialize)]
+struct Index {
+    files: BTreeMap<String, Vec<Entry>>,
+    refs: BTreeMap<String, u32>,
+    bytes: u64,
+    seq: u64,
 }
 
 fn to_base64<S: Serializer>(data: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
@@ -79,15 +116,36 @@ fn from_base64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D:
 }
 
 /// Every change a session made, by root-relative path.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct History {
     files: BTreeMap<String, Vec<Entry>>,
     blobs: BTreeMap<String, Blob>,
     bytes: u64,
     seq: u64,
+    /// Changes to the history since it was made or restored, for
+    /// [`History::generation`]; not part of what it holds.
+    #[serde(skip)]
+    changes: u64,
 }
 
+/// Histories are equal when they hold the same changes, however they came
+/// to.
+impl PartialEq for History {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.files, &self.blobs, self.bytes, self.seq)
+            == (&other.files, &other.blobs, other.bytes, other.seq)
+    }
+}
+
+impl Eq for History {}
+
 impl History {
+    /// A number that changes whenever the history does (never 0), so a host
+    /// keeping a copy knows when to take a new one.
+    pub fn generation(&self) -> u64 {
+        self.changes + 1
+    }
+
     /// Records a change of `path` that replaced `before` (`None`: the file
     /// did not exist), keeping at most `cap` bytes of versions in all.
     /// `after` is the fingerprint and size of what the change wrote.
@@ -99,6 +157,7 @@ impl History {
         after: (u64, u64),
         cap: u64,
     ) {
+        self.changes += 1;
         let before = before.map_or(Before::Absent, |data| self.keep(data, cap));
         self.push_entry(path, before, record, after, cap);
     }
@@ -112,6 +171,7 @@ impl History {
         after: (u64, u64),
         cap: u64,
     ) {
+        self.changes += 1;
         self.push_entry(path, Before::Lost { size }, record, after, cap);
     }
 
@@ -145,9 +205,11 @@ impl History {
             return Before::Lost { size };
         }
         let sha256 = sha256_hex(data);
+        let born = self.generation();
         let blob = self.blobs.entry(sha256.clone()).or_insert_with(|| Blob {
             data: data.to_vec(),
             refs: 0,
+            born,
         });
         if blob.refs == 0 {
             self.bytes += size;
@@ -201,6 +263,7 @@ impl History {
     pub fn pop(&mut self, path: &str) -> Option<(Entry, Option<Vec<u8>>)> {
         let entries = self.files.get_mut(path)?;
         let entry = entries.pop()?;
+        self.changes += 1;
         if entries.is_empty() {
             self.files.remove(path);
         }
@@ -215,6 +278,64 @@ impl History {
     /// Bytes of versions kept.
     pub fn bytes(&self) -> u64 {
         self.bytes
+    }
+
+    /// The entries and counters without the versions' content, as JSON.
+    pub fn index(&self) -> String {
+        serde_json::to_string(&IndexRef {
+            files: &self.files,
+            refs: self
+                .blobs
+                .iter()
+                .map(|(sha256, blob)| (sha256.as_str(), blob.refs))
+                .collect(),
+            bytes: self.bytes,
+            seq: self.seq,
+        })
+        .unwrap_or_default()
+    }
+
+    /// The SHA-256 of every version kept.
+    pub fn version_ids(&self) -> Vec<String> {
+        self.blobs.keys().cloned().collect()
+    }
+
+    /// The versions kept after `generation`, by SHA-256.
+    pub fn versions_since(&self, generation: u64) -> Vec<(String, Vec<u8>)> {
+        self.blobs
+            .iter()
+            .filter(|(_, blob)| blob.born > generation)
+            .map(|(sha256, blob)| (sha256.clone(), blob.data.clone()))
+            .collect()
+    }
+
+    /// A history from its [`History::index`] and the content of every
+    /// version it names; one missing is an error.
+    pub fn from_index(
+        index: &str,
+        mut versions: BTreeMap<String, Vec<u8>>,
+    ) -> Result<Self, String> {
+        let index: Index =
+            serde_json::from_str(index).map_err(|err| format!("invalid session history: {err}"))?;
+        let mut blobs = BTreeMap::new();
+        for (sha256, refs) in index.refs {
+            let data = versions
+                .remove(&sha256)
+                .ok_or_else(|| format!("invalid session history: version {sha256} is missing"))?;
+            let blob = Blob {
+                data,
+                refs,
+                born: first_generation(),
+            };
+            blobs.insert(sha256, blob);
+        }
+        Ok(Self {
+            files: index.files,
+            blobs,
+            bytes: index.bytes,
+            seq: index.seq,
+            changes: 0,
+        })
     }
 }
 

@@ -187,41 +187,141 @@ impl Record {
 }
 
 /// Every record of a session, by root-relative path.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Ledger(BTreeMap<String, Record>);
+pub struct Ledger {
+    records: BTreeMap<String, Record>,
+    /// Changes since the ledger was made or restored, for
+    /// [`Ledger::generation`]; not part of what it holds.
+    #[serde(skip)]
+    changes: u64,
+    /// The generation in which each record last changed; a record without
+    /// one has not changed since the ledger was restored.
+    #[serde(skip)]
+    stamps: BTreeMap<String, u64>,
+    /// `stamps` the other way round, so the records changed since a
+    /// generation are found without looking at the others.
+    #[serde(skip)]
+    stamped: BTreeMap<u64, String>,
+    /// The generation in which a record was last removed.
+    #[serde(skip)]
+    removed: u64,
+}
+
+/// Ledgers are equal when they hold the same records, however they came
+/// to.
+impl PartialEq for Ledger {
+    fn eq(&self, other: &Self) -> bool {
+        self.records == other.records
+    }
+}
+
+impl Eq for Ledger {}
+
+/// What changed in a ledger since a generation: the records that changed,
+/// and every path it holds when one was removed since.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LedgerChange {
+    /// Changed records, as JSON, by path.
+    pub changed: Vec<(String, String)>,
+    /// Every path the ledger holds, when a record was removed since.
+    pub paths: Option<Vec<String>>,
+}
 
 impl Ledger {
+    /// A number that changes whenever the ledger does (never 0), so a host
+    /// keeping a copy knows when to take a new one.
+    pub fn generation(&self) -> u64 {
+        self.changes + 1
+    }
+
+    /// Marks `path`'s record as changed now.
+    fn stamp(&mut self, path: &str) {
+        self.changes += 1;
+        let now = self.generation();
+        if let Some(stamp) = self.stamps.get_mut(path) {
+            let path = self.stamped.remove(stamp).unwrap_or_default();
+            *stamp = now;
+            self.stamped.insert(now, path);
+        } else {
+            self.stamps.insert(path.to_owned(), now);
+            self.stamped.insert(now, path.to_owned());
+        }
+    }
+
+    /// What changed after generation `held` (0: everything). Records not
+    /// changed since the ledger was restored count as changed in its first
+    /// generation.
+    pub fn changes_since(&self, held: u64) -> LedgerChange {
+        let as_json = |(path, record): (&String, &Record)| {
+            let json = serde_json::to_string(record).unwrap_or_default();
+            (path.clone(), json)
+        };
+        let changed = if held == 0 {
+            self.records.iter().map(as_json).collect()
+        } else {
+            self.stamped
+                .range(held + 1..)
+                .filter_map(|(_, path)| self.records.get_key_value(path))
+                .map(as_json)
+                .collect()
+        };
+        LedgerChange {
+            changed,
+            paths: (self.removed > held).then(|| self.records.keys().cloned().collect()),
+        }
+    }
+
+    /// A ledger of records given as JSON, by path.
+    pub fn from_records(records: Vec<(String, String)>) -> Result<Self, String> {
+        let records = records
+            .into_iter()
+            .map(|(path, json)| {
+                serde_json::from_str(&json)
+                    .map(|record| (path, record))
+                    .map_err(|err| format!("invalid session ledger: {err}"))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Self {
+            records,
+            ..Self::default()
+        })
+    }
+
     /// The record of `path`.
     pub fn get(&self, path: &str) -> Option<&Record> {
-        self.0.get(path)
+        self.records.get(path)
     }
 
     /// The record of `path`, for changes.
     pub fn get_mut(&mut self, path: &str) -> Option<&mut Record> {
-        self.0.get_mut(path)
+        if self.records.contains_key(path) {
+            self.stamp(path);
+        }
+        self.records.get_mut(path)
     }
 
     /// Stores `record`, forgetting the least recently used file when full.
     pub fn insert(&mut self, path: &str, record: Record) {
-        if self.0.len() >= MAX_RECORDS && !self.0.contains_key(path) {
+        if self.records.len() >= MAX_RECORDS && !self.records.contains_key(path) {
             let oldest = self
-                .0
+                .records
                 .iter()
                 .min_by_key(|(_, r)| r.call)
                 .map(|(p, _)| p.clone());
             if let Some(oldest) = oldest {
-                self.0.remove(&oldest);
+                self.remove(&oldest);
             }
         }
-        self.0.insert(path.to_owned(), record);
+        self.stamp(path);
+        self.records.insert(path.to_owned(), record);
     }
 
     /// Records what a read showed of `path` at call `call`. Lines add to
     /// what was seen of the same content; a changed file starts afresh.
     pub(crate) fn observe(&mut self, path: &str, shown: &Observation, call: u64, key: ReadKey) {
         let dedup = shown.content.then_some(key);
-        if let Some(record) = self.0.get_mut(path)
+        if let Some(record) = self.get_mut(path)
             && record.same_content(shown.size, shown.mtime_ns, shown.fingerprint)
         {
             record.size = shown.size;
@@ -259,13 +359,51 @@ impl Ledger {
 
     /// Forgets `path`.
     pub fn remove(&mut self, path: &str) -> Option<Record> {
-        self.0.remove(path)
+        let removed = self.records.remove(path)?;
+        if let Some(stamp) = self.stamps.remove(path) {
+            self.stamped.remove(&stamp);
+        }
+        self.changes += 1;
+        self.removed = self.generation();
+        Some(removed)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn record(call: u64) -> Record {
+        Record {
+            size: 3,
+            mtime_ns: 7,
+            fingerprint: Some(42),
+            seen: Coverage::all(1),
+            total_lines: Some(1),
+            style: Style::default(),
+            call,
+            dedup: None,
+        }
+    }
+
+    #[test]
+    fn changes_since_a_generation_name_only_what_changed() {
+        let mut ledger = Ledger::default();
+        ledger.insert("a", record(1));
+        ledger.insert("b", record(2));
+        let held = ledger.generation();
+        assert_eq!(ledger.changes_since(held).changed, []);
+        ledger.get_mut("b").unwrap().call = 3;
+        let change = ledger.changes_since(held);
+        assert_eq!(change.changed.len(), 1);
+        assert_eq!(change.changed[0].0, "b");
+        assert_eq!(change.paths, None);
+        let held = ledger.generation();
+        ledger.remove("a");
+        assert_eq!(ledger.changes_since(held).paths, Some(vec!["b".to_owned()]));
+        let all = ledger.changes_since(0).changed;
+        assert_eq!(Ledger::from_records(all).unwrap(), ledger);
+    }
 
     fn ranges(seen: &Coverage) -> Vec<(u64, u64)> {
         seen.0.clone()

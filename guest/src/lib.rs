@@ -52,6 +52,7 @@ mod session;
 pub mod sniff;
 pub mod state;
 pub mod textfile;
+pub mod trapped;
 mod undo;
 mod write;
 

@@ -29,7 +29,7 @@ use crate::pdf::PdfCache;
 use crate::repair::{self, Target};
 use crate::result::Block;
 use crate::result::ToolResult;
-use crate::state::State;
+use crate::state::{Checkpoint, Generations, Kept, State};
 use crate::{edit, read, undo, write};
 
 /// What a tool that changes files works with.
@@ -81,6 +81,19 @@ impl<F: HostFs> Session<F> {
     /// The session's memory, saved as versioned JSON.
     pub fn save(&self) -> String {
         self.state.save()
+    }
+
+    /// The session's memory for a host to keep after each call (see
+    /// [`State::checkpoint`]).
+    pub fn checkpoint(&self, held: Generations) -> Checkpoint {
+        self.state.checkpoint(held)
+    }
+
+    /// Replaces the session's memory with what a host kept of it (see
+    /// [`State::resume`]) and returns its generations now.
+    pub fn resume(&mut self, kept: Kept) -> Result<Generations, String> {
+        self.state = State::resume(kept)?;
+        Ok(self.state.generations())
     }
 
     /// Replaces the session's memory with a saved one.

@@ -5,11 +5,16 @@
 //! rather than half understood.
 //!
 //! ```
-//! use filetools_core::state::State;
+//! use filetools_core::state::{Generations, Kept, State};
 //! let state = State::default();
 //! let saved = state.save();
 //! assert_eq!(State::restore(&saved).unwrap(), state);
 //! assert!(State::restore("{\"version\": 99}").is_err());
+//! let checkpoint = state.checkpoint(Generations::default());
+//! let history = checkpoint.history.clone().unwrap();
+//! let kept = Kept { core: checkpoint.core, index: history.index, ..Kept::default() };
+//! assert_eq!(State::resume(kept).unwrap(), state);
+//! assert_eq!(state.checkpoint(checkpoint.generations).history, None);
 //! ```
 
 use std::collections::BTreeMap;
@@ -17,7 +22,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::history::History;
-use crate::ledger::Ledger;
+use crate::ledger::{Ledger, LedgerChange};
 
 /// The version of the saved form this build writes and reads.
 pub const STATE_VERSION: u32 = 1;
@@ -58,6 +63,20 @@ pub struct RecentEdit {
     pub line: u64,
 }
 
+/// Refuses a saved state of another version, by name.
+fn check_version(text: &str) -> Result<(), String> {
+    let version: Version =
+        serde_json::from_str(text).map_err(|err| format!("invalid session state: {err}"))?;
+    if version.version == STATE_VERSION {
+        Ok(())
+    } else {
+        Err(format!(
+            "invalid session state: version {} cannot be read by this build (it reads version {STATE_VERSION}); start a new state file",
+            version.version
+        ))
+    }
+}
+
 impl State {
     /// Remembers an edit just made, forgetting the oldest beyond
     /// [`MAX_RECENT_EDITS`].
@@ -91,6 +110,72 @@ struct SavedRef<'a> {
     state: &'a State,
 }
 
+/// A checkpoint's core: the state but its ledger and history.
+#[derive(Serialize)]
+struct CoreRef<'a> {
+    version: u32,
+    calls: u64,
+    repairs: &'a BTreeMap<String, String>,
+}
+
+/// A checkpoint's core, read back.
+#[derive(Deserialize)]
+struct Core {
+    calls: u64,
+    #[serde(default)]
+    repairs: BTreeMap<String, String>,
+}
+
+/// The generations of the ledger and the history: a host passes the ones
+/// it holds (0: none) to [`State::checkpoint`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Generations {
+    /// The ledger's.
+    pub ledger: u64,
+    /// The history's.
+    pub history: u64,
+}
+
+/// What a host keeps to bring a session back after a trap (see
+/// [`State::checkpoint`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// The state but its ledger and history, as versioned JSON.
+    pub core: String,
+    /// The generations now.
+    pub generations: Generations,
+    /// What changed in the ledger, when its generation is not the one held.
+    pub ledger: Option<LedgerChange>,
+    /// What changed in the history, when its generation is not the one
+    /// held.
+    pub history: Option<HistoryChange>,
+}
+
+/// What changed in a history: its index, and the versions it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryChange {
+    /// [`History::index`].
+    pub index: String,
+    /// The SHA-256 of every version the history keeps; a host drops the
+    /// others.
+    pub versions: Vec<String>,
+    /// The versions kept since the generation held, by SHA-256.
+    pub added: Vec<(String, Vec<u8>)>,
+}
+
+/// Everything a host holds of a session, to resume it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Kept {
+    /// The last checkpoint's core.
+    pub core: String,
+    /// Every ledger record, as JSON, by path.
+    pub records: Vec<(String, String)>,
+    /// The last history index.
+    pub index: String,
+    /// The content of the versions it names, by SHA-256.
+    pub versions: BTreeMap<String, Vec<u8>>,
+}
+
 #[derive(Deserialize)]
 struct Version {
     version: u32,
@@ -116,16 +201,157 @@ impl State {
 
     /// A state from [`State::save`]'s output.
     pub fn restore(text: &str) -> Result<Self, String> {
-        let version: Version =
-            serde_json::from_str(text).map_err(|err| format!("invalid session state: {err}"))?;
-        if version.version != STATE_VERSION {
-            return Err(format!(
-                "invalid session state: version {} cannot be read by this build (it reads version {STATE_VERSION}); start a new state file",
-                version.version
-            ));
-        }
+        check_version(text)?;
         let saved: Saved =
             serde_json::from_str(text).map_err(|err| format!("invalid session state: {err}"))?;
         Ok(saved.state)
+    }
+
+    /// The memory for a host to keep after a call: the core always; the
+    /// ledger's changed records, and the history's index and new versions,
+    /// only when their generation is not the one `held`. A read costs its
+    /// record, whatever else the session holds; a change costs its record,
+    /// the history's index and the version it kept.
+    pub fn checkpoint(&self, held: Generations) -> Checkpoint {
+        let core = serde_json::to_string(&CoreRef {
+            version: STATE_VERSION,
+            calls: self.calls,
+            repairs: &self.repairs,
+        })
+        .unwrap_or_default();
+        let generations = Generations {
+            ledger: self.ledger.generation(),
+            history: self.history.generation(),
+        };
+        Checkpoint {
+            core,
+            generations,
+            ledger: (generations.ledger != held.ledger)
+                .then(|| self.ledger.changes_since(held.ledger)),
+            history: (generations.history != held.history).then(|| HistoryChange {
+                index: self.history.index(),
+                versions: self.history.version_ids(),
+                added: self.history.versions_since(held.history),
+            }),
+        }
+    }
+
+    /// A state from what a host kept of its checkpoints.
+    pub fn resume(kept: Kept) -> Result<Self, String> {
+        check_version(&kept.core)?;
+        let core: Core = serde_json::from_str(&kept.core)
+            .map_err(|err| format!("invalid session state: {err}"))?;
+        Ok(Self {
+            calls: core.calls,
+            ledger: Ledger::from_records(kept.records)?,
+            history: History::from_index(&kept.index, kept.versions)?,
+            repairs: core.repairs,
+            recent_edits: Vec::new(),
+        })
+    }
+
+    /// The generations now.
+    pub fn generations(&self) -> Generations {
+        Generations {
+            ledger: self.ledger.generation(),
+            history: self.history.generation(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::{Coverage, Record};
+    use crate::textfile::Style;
+
+    /// What a host holds after taking checkpoints in order.
+    fn hold(kept: &mut Kept, checkpoint: &Checkpoint) {
+        kept.core.clone_from(&checkpoint.core);
+        if let Some(change) = &checkpoint.ledger {
+            if let Some(paths) = &change.paths {
+                kept.records.retain(|(path, _)| paths.contains(path));
+            }
+            for (path, json) in &change.changed {
+                kept.records.retain(|(p, _)| p != path);
+                kept.records.push((path.clone(), json.clone()));
+            }
+        }
+        if let Some(change) = &checkpoint.history {
+            kept.index.clone_from(&change.index);
+            kept.versions.extend(change.added.iter().cloned());
+            kept.versions
+                .retain(|sha256, _| change.versions.contains(sha256));
+        }
+    }
+
+    fn record(call: u64) -> Record {
+        Record {
+            size: 1,
+            mtime_ns: 1,
+            fingerprint: Some(call),
+            seen: Coverage::all(1),
+            total_lines: Some(1),
+            style: Style::default(),
+            call,
+            dedup: None,
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_gives_only_what_changed_and_resumes_the_same_state() {
+        let mut state = State {
+            calls: 3,
+            ..State::default()
+        };
+        state
+            .repairs
+            .insert("a b.png".into(), "a\u{202f}b.png".into());
+        state.ledger.insert("a.txt", record(1));
+        state.ledger.insert("b.txt", record(2));
+        state
+            .history
+            .push("a.txt", Some(b"first"), None, (1, 5), 1 << 20);
+        let mut kept = Kept::default();
+
+        let first = state.checkpoint(Generations::default());
+        assert_eq!(first.ledger.as_ref().unwrap().changed.len(), 2);
+        assert_eq!(first.history.as_ref().unwrap().added.len(), 1);
+        hold(&mut kept, &first);
+        let again = state.checkpoint(first.generations);
+        assert_eq!((again.ledger, again.history), (None, None));
+
+        state.ledger.get_mut("b.txt").unwrap().call = 4;
+        state.ledger.remove("a.txt");
+        state
+            .history
+            .push("a.txt", Some(b"second"), None, (2, 6), 1 << 20);
+        state.history.pop("a.txt");
+        state.history.pop("a.txt");
+        state
+            .history
+            .push("b.txt", Some(b"third"), None, (3, 5), 1 << 20);
+        let second = state.checkpoint(first.generations);
+        let ledger = second.ledger.as_ref().unwrap();
+        assert_eq!(ledger.changed.len(), 1, "only the record changed since");
+        assert_eq!(ledger.paths.as_deref(), Some(&["b.txt".to_owned()][..]));
+        let history = second.history.as_ref().unwrap();
+        assert_eq!(history.added.len(), 1, "only the version kept since");
+        assert_eq!(history.added[0].1, b"third");
+        hold(&mut kept, &second);
+        assert_eq!(kept.versions.len(), 1, "the versions dropped are dropped");
+        assert_eq!(kept.records.len(), 1, "the records removed are removed");
+
+        let resumed = State::resume(kept.clone()).unwrap();
+        assert_eq!(resumed, state);
+        let held = resumed.generations();
+        let after = resumed.checkpoint(held);
+        assert_eq!(
+            (after.ledger, after.history),
+            (None, None),
+            "a resumed state is held at its generations"
+        );
+        kept.versions.clear();
+        assert!(State::resume(kept).is_err(), "a version is missing");
     }
 }

@@ -5,6 +5,7 @@
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
+use crate::limiter::MemoryCap;
 use crate::sandbox::{Bounded, Deadline, Sandbox};
 use filetools_core::{self as core, HostFs as _};
 use std::sync::Arc;
@@ -23,7 +24,7 @@ pub(crate) struct StoreState {
     pub wasi: WasiCtx,
     pub table: ResourceTable,
     pub sandbox: Arc<Sandbox>,
-    pub limits: wasmtime::StoreLimits,
+    pub limits: MemoryCap,
     /// When host work for the current call must stop.
     pub deadline: Deadline,
 }

@@ -27,6 +27,7 @@ mod bindings;
 mod cache;
 mod engine;
 pub mod imports;
+mod limiter;
 pub mod protocol;
 pub mod sandbox;
 mod session;
@@ -44,7 +45,7 @@ pub use engine::LoadSource;
 pub use filetools_core::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
 pub use filetools_core::{Block, HostFs, ToolResult};
 pub use sandbox::Sandbox;
-pub use session::Session;
+pub use session::{CheckpointCost, Session};
 
 use bindings::{FiletoolsPre, StoreState};
 use cache::Cache;

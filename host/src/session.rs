@@ -1,18 +1,24 @@
 //! [`Session`]: one conversation's instance of the component. Each session
 //! has its own store (memory limit) and every call its own deadline (epoch
 //! interruption). A trap — a guest bug, the memory limit, the deadline — never
-//! takes the host down: the call answers with an error result and the
-//! session is re-created with empty state (SPEC S2).
+//! takes the host down, nor the session's memory (SPEC S2): after every call
+//! the host keeps a checkpoint of that memory (the ledger, dedup records and
+//! repairs each time, the history only when it changed), and a trapped call
+//! brings a fresh instance back with it and answers with the instance's own
+//! account of what stopped, naming the file and the limit.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
+use serde_json::json;
 use wasmtime::component::{ResourceAny, ResourceTable};
-use wasmtime::{Store, StoreLimitsBuilder};
+use wasmtime::{Store, Trap};
 use wasmtime_wasi::WasiCtx;
 
 use crate::bindings::{Filetools, StoreState, wit};
+use crate::limiter::MemoryCap;
 use crate::sandbox::Deadline;
 use crate::{Definition, Inner};
 use filetools_core::ToolResult;
@@ -21,9 +27,18 @@ use filetools_core::args::{EditArgs, ReadArgs, UndoArgs, WriteArgs};
 /// One conversation's tools.
 pub struct Session {
     inner: Arc<Inner>,
-    store: Store<StoreState>,
-    bindings: Filetools,
-    handle: ResourceAny,
+    live: Live,
+    memory: Memory,
+    last_checkpoint: Option<CheckpointCost>,
+}
+
+/// What keeping the session's memory cost after one call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckpointCost {
+    /// Time to take the checkpoint and keep it.
+    pub time: Duration,
+    /// Bytes it carried out of the instance.
+    pub bytes: usize,
 }
 
 impl std::fmt::Debug for Session {
@@ -32,17 +47,20 @@ impl std::fmt::Debug for Session {
     }
 }
 
-impl Session {
-    pub(crate) fn new(inner: Arc<Inner>) -> Result<Self> {
-        let limits = StoreLimitsBuilder::new()
-            .memory_size(inner.memory_limit)
-            .instances(8)
-            .build();
+/// An instance of the component with its session open.
+struct Live {
+    store: Store<StoreState>,
+    bindings: Filetools,
+    handle: ResourceAny,
+}
+
+impl Live {
+    fn new(inner: &Inner) -> Result<Self> {
         let state = StoreState {
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),
             sandbox: Arc::clone(&inner.sandbox),
-            limits,
+            limits: MemoryCap::new(inner.memory_limit),
             deadline: Deadline::NEVER,
         };
         let mut store = Store::new(&inner.engine.engine, state);
@@ -55,62 +73,171 @@ impl Session {
             .call_open(&mut store, &inner.config_json)?
             .map_err(anyhow::Error::msg)?;
         Ok(Self {
-            inner,
             store,
             bindings,
             handle,
         })
     }
+}
+
+/// The session's memory as of its last call that returned.
+#[derive(Debug)]
+struct Memory {
+    /// The checkpoint's core; `None` before the first.
+    core: Option<String>,
+    /// Every ledger record, as JSON, by path.
+    records: HashMap<String, String>,
+    /// The history's index.
+    index: String,
+    /// The content of the versions `index` names, by SHA-256.
+    versions: HashMap<String, Vec<u8>>,
+    /// The generations held of the live instance's ledger and history
+    /// (0: none).
+    held: wit::Generations,
+    /// Whether a trap cost the session its memory (a checkpoint that could
+    /// not be resumed), so that a saved state would be a poorer one.
+    lost: bool,
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Self {
+            core: None,
+            records: HashMap::new(),
+            index: String::new(),
+            versions: HashMap::new(),
+            held: wit::Generations {
+                ledger: 0,
+                history: 0,
+            },
+            lost: false,
+        }
+    }
+}
+
+impl Memory {
+    /// Takes in a checkpoint: the core, and what changed in the ledger and
+    /// the history. Returns the bytes it carried.
+    fn take(&mut self, checkpoint: wit::Checkpoint) -> usize {
+        let mut bytes = checkpoint.core.len();
+        self.core = Some(checkpoint.core);
+        self.held = checkpoint.generations;
+        if let Some(change) = checkpoint.ledger {
+            if let Some(paths) = change.paths {
+                let kept: HashSet<String> = paths.into_iter().collect();
+                self.records.retain(|path, _| kept.contains(path));
+            }
+            for (path, record) in change.changed {
+                bytes += path.len() + record.len();
+                self.records.insert(path, record);
+            }
+        }
+        if let Some(change) = checkpoint.history {
+            bytes += change.index.len();
+            self.index = change.index;
+            for version in change.added {
+                bytes += version.data.len();
+                self.versions.insert(version.sha256, version.data);
+            }
+            let kept: HashSet<String> = change.versions.into_iter().collect();
+            self.versions.retain(|sha256, _| kept.contains(sha256));
+        }
+        bytes
+    }
+
+    /// Everything held, as `resume` takes it.
+    fn kept(&self, core: &str) -> wit::KeptMemory {
+        wit::KeptMemory {
+            core: core.to_owned(),
+            records: self
+                .records
+                .iter()
+                .map(|(path, record)| (path.clone(), record.clone()))
+                .collect(),
+            index: self.index.clone(),
+            versions: self
+                .versions
+                .iter()
+                .map(|(sha256, data)| wit::KeptVersion {
+                    sha256: sha256.clone(),
+                    data: data.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Session {
+    pub(crate) fn new(inner: Arc<Inner>) -> Result<Self> {
+        let live = Live::new(&inner)?;
+        Ok(Self {
+            inner,
+            live,
+            memory: Memory::default(),
+            last_checkpoint: None,
+        })
+    }
 
     /// Runs `tool` with the model's raw JSON arguments.
     pub fn call(&mut self, tool: &str, arguments: &str) -> ToolResult {
-        self.arm();
-        let outcome = self.bindings.filetools_core_tools().session().call_call(
-            &mut self.store,
-            self.handle,
+        self.run(
             tool,
-            arguments,
-        );
-        self.finish(outcome)
+            || arguments.to_owned(),
+            |live| {
+                live.bindings.filetools_core_tools().session().call_call(
+                    &mut live.store,
+                    live.handle,
+                    tool,
+                    arguments,
+                )
+            },
+        )
     }
 
     /// `read` with typed arguments.
     pub fn read(&mut self, args: &ReadArgs) -> ToolResult {
-        self.arm();
-        let args = wit::ReadArgs {
+        let wit_args = wit::ReadArgs {
             file_path: args.file_path.clone(),
             offset: args.offset,
             limit: args.limit,
             char_offset: args.char_offset,
             pages: args.pages.clone(),
         };
-        let outcome = self.bindings.filetools_core_tools().session().call_read(
-            &mut self.store,
-            self.handle,
-            &args,
-        );
-        self.finish(outcome)
+        self.run(
+            "read",
+            || naming(&args.file_path),
+            |live| {
+                live.bindings.filetools_core_tools().session().call_read(
+                    &mut live.store,
+                    live.handle,
+                    &wit_args,
+                )
+            },
+        )
     }
 
     /// `write` with typed arguments.
     pub fn write(&mut self, args: &WriteArgs) -> ToolResult {
-        self.arm();
-        let args = wit::WriteArgs {
+        let wit_args = wit::WriteArgs {
             file_path: args.file_path.clone(),
             content: args.content.clone(),
         };
-        let outcome = self.bindings.filetools_core_tools().session().call_write(
-            &mut self.store,
-            self.handle,
-            &args,
-        );
-        self.finish(outcome)
+        self.run(
+            "write",
+            || naming(&args.file_path),
+            |live| {
+                live.bindings.filetools_core_tools().session().call_write(
+                    &mut live.store,
+                    live.handle,
+                    &wit_args,
+                )
+            },
+        )
     }
 
     /// `edit` with typed arguments.
     pub fn edit(&mut self, args: &EditArgs) -> ToolResult {
-        self.arm();
-        let args = wit::EditArgs {
+        let wit_args = wit::EditArgs {
             file_path: args.file_path.clone(),
             edits: args
                 .edits
@@ -122,57 +249,91 @@ impl Session {
                 })
                 .collect(),
         };
-        let outcome = self.bindings.filetools_core_tools().session().call_edit(
-            &mut self.store,
-            self.handle,
-            &args,
-        );
-        self.finish(outcome)
+        self.run(
+            "edit",
+            || naming(&args.file_path),
+            |live| {
+                live.bindings.filetools_core_tools().session().call_edit(
+                    &mut live.store,
+                    live.handle,
+                    &wit_args,
+                )
+            },
+        )
     }
 
     /// `undo` with typed arguments.
     pub fn undo(&mut self, args: &UndoArgs) -> ToolResult {
-        self.arm();
-        let args = wit::UndoArgs {
+        let wit_args = wit::UndoArgs {
             file_path: args.file_path.clone(),
         };
-        let outcome = self.bindings.filetools_core_tools().session().call_undo(
-            &mut self.store,
-            self.handle,
-            &args,
-        );
-        self.finish(outcome)
+        self.run(
+            "undo",
+            || naming(&args.file_path),
+            |live| {
+                live.bindings.filetools_core_tools().session().call_undo(
+                    &mut live.store,
+                    live.handle,
+                    &wit_args,
+                )
+            },
+        )
     }
 
     /// The session's memory (ledger, dedup records, history) as versioned
-    /// JSON; give it to [`Session::restore`] in another process.
+    /// JSON; give it to [`Session::restore`] in another process. Refused
+    /// once a trap cost the session its memory, so a saved state is never
+    /// replaced by a poorer one.
     pub fn save(&mut self) -> Result<String> {
+        if self.memory.lost {
+            return Err(anyhow!(
+                "the session lost its memory when a call stopped, so its state is not saved"
+            ));
+        }
         self.arm();
-        let saved = self
+        let live = &mut self.live;
+        let saved = live
             .bindings
             .filetools_core_tools()
             .session()
-            .call_save(&mut self.store, self.handle)?;
-        Ok(saved)
+            .call_save(&mut live.store, live.handle);
+        saved.map_err(|trap| {
+            self.restart();
+            trap.into()
+        })
     }
 
     /// Replaces the session's memory with a saved one; a state that is not
     /// JSON or from an incompatible version is refused with a message.
     pub fn restore(&mut self, state: &str) -> Result<()> {
         self.arm();
-        self.bindings
-            .filetools_core_tools()
-            .session()
-            .call_restore(&mut self.store, self.handle, state)?
-            .map_err(anyhow::Error::msg)
+        let live = &mut self.live;
+        let restored = live.bindings.filetools_core_tools().session().call_restore(
+            &mut live.store,
+            live.handle,
+            state,
+        );
+        match restored {
+            Ok(Ok(())) => {
+                self.memory = Memory::default();
+                self.keep();
+                Ok(())
+            }
+            Ok(Err(message)) => Err(anyhow::Error::msg(message)),
+            Err(trap) => {
+                self.restart();
+                Err(trap.into())
+            }
+        }
     }
 
     /// The tool definitions.
     pub fn definitions(&mut self) -> Result<Vec<Definition>> {
-        let defs = self
+        let live = &mut self.live;
+        let defs = live
             .bindings
             .filetools_core_tools()
-            .call_definitions(&mut self.store)?;
+            .call_definitions(&mut live.store)?;
         Ok(defs
             .into_iter()
             .map(|d| Definition {
@@ -183,38 +344,141 @@ impl Session {
             .collect())
     }
 
-    /// Starts a call's clock: the epoch deadline for guest code, and the
-    /// same deadline for host work done on its behalf.
-    fn arm(&mut self) {
-        self.store.set_epoch_deadline(self.inner.deadline_ticks);
-        self.store.data_mut().deadline = Deadline::at(Instant::now() + self.inner.call_timeout);
-    }
-
-    fn finish(&mut self, outcome: wasmtime::Result<wit::ToolResult>) -> ToolResult {
-        match outcome {
-            Ok(result) => result.into(),
+    /// Runs one tool call: `call` on the live instance, then a checkpoint;
+    /// on a trap, the instance's replacement answers for it. `arguments`
+    /// gives the call's JSON arguments, for that answer only.
+    fn run(
+        &mut self,
+        tool: &str,
+        arguments: impl FnOnce() -> String,
+        call: impl FnOnce(&mut Live) -> wasmtime::Result<wit::ToolResult>,
+    ) -> ToolResult {
+        self.arm();
+        match call(&mut self.live) {
+            Ok(result) => {
+                self.keep();
+                result.into()
+            }
             Err(trap) => {
-                let reason = match trap.downcast_ref::<wasmtime::Trap>() {
-                    Some(wasmtime::Trap::Interrupt) => {
-                        format!("it ran longer than {:?}", self.inner.call_timeout)
-                    }
-                    Some(code) => format!("{code}"),
-                    None => format!("{trap:#}"),
-                };
-                let restarted = match Session::new(Arc::clone(&self.inner)) {
-                    Ok(fresh) => {
-                        *self = fresh;
-                        "the session was restarted with empty state"
-                    }
-                    Err(_) => "the session could not be restarted",
-                };
-                ToolResult::failure(
-                    format!(
-                        "Error: the tool stopped because {reason}; {restarted}. Retry with a smaller request (a range or limit)."
-                    ),
-                    "guest_trap",
-                )
+                let cause = self.cause(&trap);
+                self.restart();
+                self.trapped(tool, &arguments(), &cause)
             }
         }
     }
+
+    /// Starts a call's clock: the epoch deadline for guest code, and the
+    /// same deadline for host work done on its behalf.
+    fn arm(&mut self) {
+        let store = &mut self.live.store;
+        store.set_epoch_deadline(self.inner.deadline_ticks);
+        store.data_mut().deadline = Deadline::at(Instant::now() + self.inner.call_timeout);
+        store.data_mut().limits.clear();
+    }
+
+    /// What keeping the session's memory cost after the last call, when
+    /// it was kept (see the README's *Benchmarks*).
+    pub fn last_checkpoint(&self) -> Option<CheckpointCost> {
+        self.last_checkpoint
+    }
+
+    /// Takes a checkpoint of the live instance's memory. One that traps
+    /// leaves the previous checkpoint, and a fresh instance resumed from it.
+    fn keep(&mut self) {
+        let started = Instant::now();
+        self.last_checkpoint = None;
+        self.arm();
+        let live = &mut self.live;
+        let checkpoint = live
+            .bindings
+            .filetools_core_tools()
+            .session()
+            .call_checkpoint(&mut live.store, live.handle, self.memory.held);
+        match checkpoint {
+            Ok(checkpoint) => {
+                let bytes = self.memory.take(checkpoint);
+                self.last_checkpoint = Some(CheckpointCost {
+                    time: started.elapsed(),
+                    bytes,
+                });
+            }
+            Err(_) => self.restart(),
+        }
+    }
+
+    /// Why `trap` stopped the live instance.
+    fn cause(&self, trap: &wasmtime::Error) -> wit::TrapCause {
+        if self.live.store.data().limits.refused() {
+            return wit::TrapCause::Memory(self.live.store.data().limits.limit() as u64);
+        }
+        match trap.downcast_ref::<Trap>() {
+            Some(Trap::Interrupt) => wit::TrapCause::Time(
+                u64::try_from(self.inner.call_timeout.as_millis()).unwrap_or(u64::MAX),
+            ),
+            Some(Trap::StackOverflow) => wit::TrapCause::Stack,
+            Some(code) => wit::TrapCause::Fault(code.to_string()),
+            None => wit::TrapCause::Fault(format!("{trap:#}")),
+        }
+    }
+
+    /// Replaces the live instance with a fresh one resumed from the last
+    /// checkpoint. When that fails, the session goes on with empty memory
+    /// and [`Session::save`] refuses from then on; when no instance can be
+    /// made, the dead one stays and the next call tries again.
+    fn restart(&mut self) {
+        let Ok(mut live) = Live::new(&self.inner) else {
+            self.memory.lost = true;
+            return;
+        };
+        if let Some(core) = &self.memory.core {
+            let kept = self.memory.kept(core);
+            let resumed = live.bindings.filetools_core_tools().session().call_resume(
+                &mut live.store,
+                live.handle,
+                &kept,
+            );
+            if let Ok(Ok(held)) = resumed {
+                self.memory.held = held;
+            } else {
+                self.memory = Memory {
+                    lost: true,
+                    ..Memory::default()
+                };
+                // A failed resume may have left the instance dead too.
+                if let Ok(fresh) = Live::new(&self.inner) {
+                    live = fresh;
+                }
+            }
+        }
+        self.live = live;
+    }
+
+    /// The answer to the call `tool` that trapped for `cause`, from the
+    /// live instance (restarted after the trap).
+    fn trapped(&mut self, tool: &str, arguments: &str, cause: &wit::TrapCause) -> ToolResult {
+        self.arm();
+        let kept = !self.memory.lost;
+        let live = &mut self.live;
+        let answer = live.bindings.filetools_core_tools().call_trapped(
+            &mut live.store,
+            tool,
+            arguments,
+            cause,
+            kept,
+        );
+        match answer {
+            Ok(result) => result.into(),
+            Err(err) => ToolResult::failure(
+                format!(
+                    "Error: the {tool} call stopped ({cause:?}), and no new instance could answer ({err}); start a new session."
+                ),
+                "guest_trap",
+            ),
+        }
+    }
+}
+
+/// A call's JSON arguments as far as a trapped call's answer needs them.
+fn naming(file_path: &str) -> String {
+    json!({ "file_path": file_path }).to_string()
 }

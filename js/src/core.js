@@ -46,36 +46,89 @@ export async function createToolsWith({ fs, config = {}, loadCore }) {
     throw new Error(`filetools could not start: ${err?.payload ?? err?.message ?? err}`);
   }
 
-  // A trap (a guest bug, running out of memory) never reaches the caller as
-  // an exception: the call answers with an error and the session restarts
-  // with empty state, as in the Rust host.
-  const guarded = async (run) => {
+  // The session's memory as of its last call that returned: after every
+  // call the core (calls, repairs), the ledger records that changed, and
+  // the history's index and new versions when it changed. A trap (a guest
+  // bug, running out of memory or stack) never reaches the caller as an
+  // exception: a fresh instance is resumed from this memory and answers for
+  // the call, as in the Rust host.
+  const emptyMemory = (lost) => ({
+    core: undefined,
+    records: new Map(),
+    index: '',
+    versions: new Map(),
+    held: { ledger: 0n, history: 0n },
+    lost,
+  });
+  let memory = emptyMemory(false);
+  // A restart a synchronous caller started; the next call waits for it.
+  let restarting;
+  const keep = () => {
     try {
-      return protocol(run());
-    } catch (err) {
-      let restarted = 'the session was restarted with empty state';
-      try {
-        await open();
-      } catch {
-        restarted = 'the session could not be restarted';
-      }
-      const reason = err instanceof Error ? err.message : String(err);
-      return {
-        content: [{ type: 'text', text: `Error: the tool stopped because ${reason}; ${restarted}. Retry with a smaller request (a range or limit).` }],
-        isError: true,
-        structuredContent: { error: 'guest_trap' },
-      };
+      take(memory, session.checkpoint(memory.held));
+    } catch {
+      restarting = restart();
     }
   };
+  const restart = async () => {
+    try {
+      await open();
+    } catch {
+      memory.lost = true;
+      return;
+    }
+    if (memory.core === undefined) {
+      return;
+    }
+    try {
+      memory.held = session.resume({
+        core: memory.core,
+        records: [...memory.records],
+        index: memory.index,
+        versions: [...memory.versions].map(([sha256, data]) => ({ sha256, data })),
+      });
+    } catch {
+      memory = emptyMemory(true);
+      await open().catch(() => {});
+    }
+  };
+  const guarded = async (tool, argumentsJson, run) => {
+    if (restarting) {
+      await restarting;
+      restarting = undefined;
+    }
+    let result;
+    try {
+      result = run();
+    } catch (err) {
+      const cause = trapCause(err);
+      await restart();
+      try {
+        return protocol(exports.tools.trapped(tool, argumentsJson(), cause, !memory.lost));
+      } catch (again) {
+        return {
+          content: [{ type: 'text', text: `Error: the ${tool} call stopped (${describe(err)}), and no new instance could answer (${describe(again)}); start a new session.` }],
+          isError: true,
+          structuredContent: { error: 'guest_trap' },
+        };
+      }
+    }
+    keep();
+    return protocol(result);
+  };
+  const naming = (args) => () => JSON.stringify({ file_path: args.filePath ?? args.file_path ?? null });
 
   return {
     /** Calls `tool` with the model's raw arguments (an object or JSON text). */
-    call: (tool, args = {}) =>
-      guarded(() => session.call(String(tool), typeof args === 'string' ? args : JSON.stringify(args))),
-    read: (args) => guarded(() => session.read(readArgs(args))),
-    write: (args) => guarded(() => session.write({ filePath: args.filePath ?? args.file_path, content: args.content })),
-    edit: (args) => guarded(() => session.edit(editArgs(args))),
-    undo: (args) => guarded(() => session.undo({ filePath: args.filePath ?? args.file_path })),
+    call: (tool, args = {}) => {
+      const json = typeof args === 'string' ? args : JSON.stringify(args);
+      return guarded(String(tool), () => json, () => session.call(String(tool), json));
+    },
+    read: (args) => guarded('read', naming(args), () => session.read(readArgs(args))),
+    write: (args) =>
+      guarded('write', naming(args), () => session.write({ filePath: args.filePath ?? args.file_path, content: args.content })),
+    edit: (args) => guarded('edit', naming(args), () => session.edit(editArgs(args))),
+    undo: (args) => guarded('undo', naming(args), () => session.undo({ filePath: args.filePath ?? args.file_path })),
     /** The tool definitions for the model: name, description, JSON Schema. */
     definitions: () =>
       exports.tools.definitions().map((d) => ({
@@ -83,10 +136,65 @@ export async function createToolsWith({ fs, config = {}, loadCore }) {
         description: d.description,
         inputSchema: JSON.parse(d.inputSchema),
       })),
-    /** The session's state as JSON text, to `restore` in a later process. */
-    save: () => session.save(),
-    restore: (state) => session.restore(state),
+    /**
+     * The session's state as JSON text, to `restore` in a later process.
+     * Throws once a trap cost the session its memory, so a saved state is
+     * never replaced by a poorer one.
+     */
+    save: () => {
+      if (memory.lost) {
+        throw new Error('the session lost its memory when a call stopped, so its state is not saved');
+      }
+      return session.save();
+    },
+    restore: (state) => {
+      session.restore(state);
+      memory = emptyMemory(false);
+      keep();
+    },
   };
+}
+
+/** Takes a checkpoint into `memory`: its core and what changed. */
+function take(memory, checkpoint) {
+  memory.core = checkpoint.core;
+  memory.held = checkpoint.generations;
+  const { ledger, history } = checkpoint;
+  if (ledger !== undefined) {
+    if (ledger.paths !== undefined) {
+      retainKeys(memory.records, new Set(ledger.paths));
+    }
+    for (const [path, record] of ledger.changed) {
+      memory.records.set(path, record);
+    }
+  }
+  if (history !== undefined) {
+    memory.index = history.index;
+    for (const { sha256, data } of history.added) {
+      memory.versions.set(sha256, data);
+    }
+    retainKeys(memory.versions, new Set(history.versions));
+  }
+}
+
+function retainKeys(map, keep) {
+  for (const key of map.keys()) {
+    if (!keep.has(key)) {
+      map.delete(key);
+    }
+  }
+}
+
+/** Why the instance stopped, as the component's `trap-cause`. */
+function trapCause(err) {
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return { tag: 'stack' };
+  }
+  return { tag: 'fault', val: describe(err) };
+}
+
+function describe(err) {
+  return err instanceof Error ? `${err.constructor.name}: ${err.message}` : String(err);
 }
 
 function optionalBig(value) {

@@ -74,8 +74,12 @@ export interface Tools {
   edit(args: Args): Promise<CallToolResult>;
   undo(args: Args): Promise<CallToolResult>;
   definitions(): ToolDefinition[];
-  /** The session state as JSON text. */
+  /**
+   * The session state as JSON text. Throws once a call that trapped cost
+   * the session its memory, so a saved state is never replaced by a poorer one.
+   */
   save(): string;
+  /** Replaces the session state with one from `save`; throws on a bad one. */
   restore(state: string): void;
 }
 

@@ -8,10 +8,10 @@
 //!
 //! A hostile PDF costs a clear answer, never the session: its raw bytes are
 //! checked first ([`scan`]: nesting, objects, how far streams inflate),
-//! parsing and extraction are fallible throughout ([`extract`]), and the
+//! parsing and extraction are fallible throughout, and the
 //! pages of one call are extracted within [`MAX_EXTRACT_TIME`]. A parsed
 //! document and the text of its pages are kept for the session's next call
-//! on the same file version ([`PdfCache`]), so reading a 4,000-page PDF
+//! on the same file version, so reading a 4,000-page PDF
 //! range by range parses it once.
 
 pub(crate) mod extract;

@@ -151,3 +151,48 @@ fn one_shot_commands_sharing_a_state_file_keep_every_record() {
         .collect();
     assert_eq!(names, ["state.json"], "no temporary files are left");
 }
+
+#[test]
+fn a_trapped_one_shot_call_keeps_the_state_file_whole() {
+    let (root, outside) = root_and_outside("cli-state-trap");
+    let state = outside.join("state.json");
+    std::fs::write(root.join("small.txt"), "fine\n").unwrap();
+    std::fs::write(root.join("big.txt"), "m".repeat(64 << 20)).unwrap();
+    let one_shot = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .arg("--root")
+            .arg(&root)
+            .arg("--state")
+            .arg(&state)
+            .args(["--memory-mib", "24", "--config"])
+            .arg(r#"{"max_output_tokens": 100000000, "max_line_chars": 100000000}"#)
+            .output()
+            .unwrap()
+    };
+    assert!(one_shot(&["read", "small.txt"]).status.success());
+    assert!(
+        one_shot(&["write", "new.txt", "--content", "one\n"])
+            .status
+            .success()
+    );
+    let before = std::fs::read_to_string(&state).unwrap();
+
+    let trapped = one_shot(&["read", "big.txt"]);
+    assert_eq!(trapped.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&trapped.stdout);
+    assert!(
+        said.starts_with("Error: reading big.txt stopped: it needed more than the 24 MiB"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), before);
+
+    let edited = one_shot(&["edit", "small.txt", "--old", "fine", "--new", "finer"]);
+    assert!(
+        edited.status.success(),
+        "{}",
+        String::from_utf8_lossy(&edited.stdout)
+    );
+    assert!(one_shot(&["undo", "new.txt"]).status.success());
+    assert!(!root.join("new.txt").exists());
+}

@@ -120,7 +120,7 @@ fn reads_a_file(tools: &Tools) -> bool {
 }
 
 #[test]
-fn hitting_the_memory_limit_is_a_tool_error_and_a_fresh_session() {
+fn hitting_the_memory_limit_is_a_tool_error_that_keeps_the_sessions_memory() {
     let (root, _) = root_and_outside("session-memory");
     std::fs::write(root.join("big.txt"), "m".repeat(64 << 20)).unwrap();
     std::fs::write(root.join("small.txt"), "fine\n").unwrap();
@@ -132,12 +132,73 @@ fn hitting_the_memory_limit_is_a_tool_error_and_a_fresh_session() {
         .build()
         .unwrap();
     let mut session = tools.session().unwrap();
+    let read = session.call("read", &read_args("small.txt"));
+    assert!(!read.is_error, "{}", read.text());
+    let written = session.call("write", r#"{"file_path": "new.txt", "content": "one\n"}"#);
+    assert!(!written.is_error, "{}", written.text());
+    let edited = session.call(
+        "edit",
+        r#"{"file_path": "small.txt", "old_string": "fine", "new_string": "finer"}"#,
+    );
+    assert!(!edited.is_error, "{}", edited.text());
+
     let result = session.call("read", &read_args("big.txt"));
     assert!(result.is_error, "{}", result.text());
     assert_eq!(result.metadata["error"], "guest_trap");
-    assert!(result.text().contains("restarted"), "{}", result.text());
-    let after = session.call("read", &read_args("small.txt"));
-    assert_eq!(after.text(), "1\tfine\n[lines 1-1 of 1; end of file]");
+    assert_eq!(result.metadata["cause"], "memory");
+    assert!(
+        result.text().starts_with(
+            "Error: reading big.txt stopped: it needed more than the 24 MiB of memory a session may use. The session still knows"
+        ),
+        "{}",
+        result.text()
+    );
+
+    // The ledger survived: the file changed before the trap is edited
+    // again without reading it; and so did the history, versions and all:
+    // both edits and the write are undone.
+    let edited = session.call(
+        "edit",
+        r#"{"file_path": "small.txt", "old_string": "finer", "new_string": "finest"}"#,
+    );
+    assert!(!edited.is_error, "{}", edited.text());
+    for _ in 0..2 {
+        let undone = session.call("undo", &read_args("small.txt"));
+        assert!(!undone.is_error, "{}", undone.text());
+    }
+    assert_eq!(
+        std::fs::read_to_string(root.join("small.txt")).unwrap(),
+        "fine\n"
+    );
+    let undone = session.call("undo", &read_args("new.txt"));
+    assert!(!undone.is_error, "{}", undone.text());
+    assert!(!root.join("new.txt").exists());
+    // And what the session keeps is still saved whole.
+    let saved = session.save().unwrap();
+    assert!(saved.contains("small.txt"), "{saved}");
+}
+
+#[test]
+fn a_trap_in_a_restored_session_keeps_the_restored_memory() {
+    let (root, _) = root_and_outside("session-restored");
+    std::fs::write(root.join("big.txt"), "m".repeat(64 << 20)).unwrap();
+    std::fs::write(root.join("small.txt"), "fine\n").unwrap();
+    let tools = Tools::builder()
+        .root(&root)
+        .memory_limit(24 << 20)
+        .config_json(r#"{"max_output_tokens": 100000000, "max_line_chars": 100000000}"#)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut first = tools.session().unwrap();
+    assert!(!first.call("read", &read_args("small.txt")).is_error);
+    let saved = first.save().unwrap();
+
+    let mut second = tools.session().unwrap();
+    second.restore(&saved).unwrap();
+    let trapped = second.call("read", &read_args("big.txt"));
+    assert_eq!(trapped.metadata["error"], "guest_trap");
+    assert_eq!(second.save().unwrap(), saved);
 }
 
 #[test]
@@ -161,7 +222,9 @@ fn a_call_past_its_deadline_is_interrupted_and_the_host_lives_on() {
     let result = session.call("read", r#"{"file_path":"huge.bin","offset":2}"#);
     assert!(result.is_error, "{}", result.text());
     assert!(
-        result.text().contains("ran longer than"),
+        result.text().starts_with(
+            "Error: reading huge.bin stopped: it ran longer than the 20 ms a call may take."
+        ),
         "{}",
         result.text()
     );

@@ -1,5 +1,6 @@
 /** @module Interface filetools:core/tools@0.1.0 **/
 export function definitions(): Array<ToolDefinition>;
+export function trapped(tool: string, arguments: string, cause: TrapCause, memoryKept: boolean): ToolResult;
 export interface Image {
   mimeType: string,
   data: Uint8Array,
@@ -48,6 +49,51 @@ export interface ToolDefinition {
   description: string,
   inputSchema: string,
 }
+export type TrapCause = TrapCauseMemory | TrapCauseTime | TrapCauseStack | TrapCauseFault;
+export interface TrapCauseMemory {
+  tag: 'memory',
+  val: bigint,
+}
+export interface TrapCauseTime {
+  tag: 'time',
+  val: bigint,
+}
+export interface TrapCauseStack {
+  tag: 'stack',
+}
+export interface TrapCauseFault {
+  tag: 'fault',
+  val: string,
+}
+export interface Generations {
+  ledger: bigint,
+  history: bigint,
+}
+export interface LedgerChange {
+  changed: Array<[string, string]>,
+  paths?: Array<string>,
+}
+export interface KeptVersion {
+  sha256: string,
+  data: Uint8Array,
+}
+export interface HistoryChange {
+  index: string,
+  versions: Array<string>,
+  added: Array<KeptVersion>,
+}
+export interface Checkpoint {
+  core: string,
+  generations: Generations,
+  ledger?: LedgerChange,
+  history?: HistoryChange,
+}
+export interface KeptMemory {
+  core: string,
+  records: Array<[string, string]>,
+  index: string,
+  versions: Array<KeptVersion>,
+}
 
 export class Session {
   /**
@@ -62,4 +108,6 @@ export class Session {
   undo(args: UndoArgs): ToolResult;
   save(): string;
   restore(state: string): void;
+  checkpoint(held: Generations): Checkpoint;
+  resume(kept: KeptMemory): Generations;
 }

@@ -68,6 +68,7 @@ fn main() -> Result<()> {
     );
     per_call(&dir)?;
     edits(&dir)?;
+    session_memory(&dir)?;
     image(&dir)?;
     sessions(&dir)?;
     build_times(&dir)?;
@@ -201,6 +202,122 @@ fn edits(dir: &Path) -> Result<()> {
     println!(
         "  ratio              {:>9.2}x\n",
         wasm_time.as_secs_f64() / native_time.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Files read before the large-ledger case of [`session_memory`].
+const LEDGER_FILES: usize = 1000;
+/// 100 KB files edited twice each before the full-history case: more than
+/// the history's default 8 MiB of versions.
+const HISTORY_FILES: usize = 48;
+
+/// What keeping the session's memory after each call costs in the wasmtime
+/// host: the checkpoint's share of a 100 KB read, of the same read after
+/// 1,000 other files were read, and of a one-line edit once the history
+/// holds its default maximum of versions. Each figure is the median of
+/// [`CALLS`] calls; the spread is the range of [`ROUNDS`] rounds' medians.
+fn session_memory(dir: &Path) -> Result<()> {
+    let root = call_file_in(&dir.join("memory"))?;
+    let text = fs::read_to_string(root.join("file.txt"))?;
+    for i in 0..LEDGER_FILES {
+        fs::write(
+            root.join(format!("small-{i:04}.txt")),
+            format!("file {i}\n"),
+        )?;
+    }
+    for i in 0..HISTORY_FILES {
+        fs::write(root.join(format!("large-{i:02}.txt")), &text)?;
+    }
+    let read = r#"{"file_path": "file.txt"}"#;
+    let forth = r#"{"file_path": "file.txt", "old_string": "   500: the quick", "new_string": "   500: the QUICK"}"#;
+    let back = r#"{"file_path": "file.txt", "old_string": "   500: the QUICK", "new_string": "   500: the quick"}"#;
+    println!(
+        "keeping the session's memory after each call (wasmtime host; median of {CALLS} calls, range of {ROUNDS} rounds)"
+    );
+    println!(
+        "  {:<34} {:>10} {:>22} {:>10}",
+        "", "call", "checkpoint", "carried"
+    );
+
+    let mut session = wasm_session(&root)?;
+    checkpoint_costs("100 KB read, new session", &mut session, |s| {
+        s.call("read", read)
+    })?;
+    for i in 0..LEDGER_FILES {
+        session.call("read", &format!(r#"{{"file_path": "small-{i:04}.txt"}}"#));
+    }
+    checkpoint_costs("same, 1,000 files read", &mut session, |s| {
+        s.call("read", read)
+    })?;
+    for i in 0..HISTORY_FILES {
+        let file = format!("large-{i:02}.txt");
+        session.call("read", &format!(r#"{{"file_path": "{file}", "limit": 1}}"#));
+        for (old, new) in [("the quick", "the QUICK"), ("the QUICK", "the quick")] {
+            let edit = serde_json::json!({
+                "file_path": file, "old_string": format!("   500: {old}"),
+                "new_string": format!("   500: {new}"),
+            });
+            let result = session.call("edit", &edit.to_string());
+            if result.is_error {
+                bail!("filling the history: {}", result.text());
+            }
+        }
+    }
+    let mut flip = false;
+    checkpoint_costs("one-line edit, full history", &mut session, |s| {
+        flip = !flip;
+        s.call("edit", if flip { forth } else { back })
+    })?;
+    println!();
+    Ok(())
+}
+
+/// Prints the median call time, checkpoint time and bytes carried of
+/// `call` on `session`, with the range of the rounds' medians.
+fn checkpoint_costs(
+    label: &str,
+    session: &mut filetools::Session,
+    mut call: impl FnMut(&mut filetools::Session) -> filetools::ToolResult,
+) -> Result<()> {
+    let mut rounds = Vec::new();
+    for _ in 0..ROUNDS {
+        let (mut calls, mut kept, mut carried) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..CALLS {
+            let started = Instant::now();
+            let result = call(session);
+            calls.push(started.elapsed());
+            if result.is_error {
+                bail!("{label}: {}", result.text());
+            }
+            let cost = session
+                .last_checkpoint()
+                .context("no checkpoint was taken")?;
+            kept.push(cost.time);
+            carried.push(cost.bytes);
+        }
+        carried.sort_unstable();
+        rounds.push((median(calls), median(kept), carried[carried.len() / 2]));
+    }
+    let range = |pick: fn(&(Duration, Duration, usize)) -> Duration| {
+        let values: Vec<Duration> = rounds.iter().map(pick).collect();
+        let (low, high) = (values.iter().min().copied(), values.iter().max().copied());
+        (low.unwrap_or_default(), high.unwrap_or_default())
+    };
+    let (call_low, call_high) = range(|r| r.0);
+    let (kept_low, kept_high) = range(|r| r.1);
+    let middle = median(rounds.iter().map(|r| r.1).collect());
+    let share = middle.as_secs_f64() / median(rounds.iter().map(|r| r.0).collect()).as_secs_f64();
+    println!(
+        "  {label:<34} {:>10} {:>10} ({:>4.1}%) {:>8} B   call {}–{}, checkpoint {}–{}",
+        show(median(rounds.iter().map(|r| r.0).collect())),
+        show(middle),
+        share * 100.0,
+        rounds[0].2,
+        show(call_low),
+        show(call_high),
+        show(kept_low),
+        show(kept_high),
     );
     Ok(())
 }

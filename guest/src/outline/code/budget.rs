@@ -37,9 +37,9 @@ static LIVE: AtomicUsize = AtomicUsize::new(0);
 /// Why a parse was stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stopped {
-    /// It took longer than [`MAX_PARSE_TIME`].
+    /// It took longer than `MAX_PARSE_TIME`.
     Time,
-    /// It held more than [`MAX_PARSE_BYTES`].
+    /// It held more than `MAX_PARSE_BYTES`.
     Memory,
 }
 

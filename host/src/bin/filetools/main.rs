@@ -1,13 +1,13 @@
 //! `filetools`: the tools from a shell (SPEC H2).
 //!
 //! ```text
-//! filetools session --root DIR [--read-only] [--config JSON] [--max-line-bytes N]
+//! filetools session --root DIR [--read-only] [--config JSON] [--max-line-bytes N] [--memory-mib N]
 //! filetools read PATH [--offset N] [--limit N] [--char-offset N] [COMMON]
 //! filetools write PATH [--content TEXT | --content-file FILE] [COMMON]
 //! filetools edit PATH (--old TEXT --new TEXT [--replace-all] | --edits JSON) [COMMON]
 //! filetools undo PATH [COMMON]
 //! filetools imports
-//! COMMON: [--root DIR] [--state FILE] [--config JSON] [--json]
+//! COMMON: [--root DIR] [--state FILE] [--config JSON] [--memory-mib N] [--json]
 //! ```
 
 mod args;
@@ -27,7 +27,7 @@ use filetools::{Builder, Tools};
 
 const USAGE: &str = "\
 usage:
-  filetools session --root DIR [--read-only] [--config JSON] [--max-line-bytes N]
+  filetools session --root DIR [--read-only] [--config JSON] [--max-line-bytes N] [--memory-mib N]
       one JSON call per stdin line: {\"tool\": \"read\", \"args\": {...}}
       one JSON result per stdout line: {\"content\": [...], \"isError\": false, \"structuredContent\": {...}}
   filetools read PATH [--offset N] [--limit N] [--char-offset N] [COMMON]
@@ -36,9 +36,10 @@ usage:
   filetools edit PATH (--old TEXT --new TEXT [--replace-all] | --edits JSON) [COMMON]
   filetools undo PATH [COMMON]
       one call each; exit status 1 when the result is an error
-      COMMON: [--root DIR] [--state FILE] [--config JSON] [--json]
+      COMMON: [--root DIR] [--state FILE] [--config JSON] [--memory-mib N] [--json]
       --root defaults to the current directory; --state FILE keeps the
-      session (what was read, dedup, undo history) between invocations
+      session (what was read, dedup, undo history) between invocations;
+      --memory-mib N caps the component's memory (default 256)
   filetools imports
       lists the component's imports and checks them against the allowed set";
 
@@ -91,9 +92,18 @@ pub fn build(builder: Builder) -> Result<Tools> {
     Ok(tools)
 }
 
-/// A builder rooted at `root`, with the environment's switches applied.
-pub fn builder(root: &Path) -> Result<Builder> {
-    let builder = Tools::builder().root(root);
+/// A builder rooted at `root`, with the environment's switches and the
+/// `--memory-mib` flag applied.
+pub fn builder(root: &Path, args: &args::Args) -> Result<Builder> {
+    let mut builder = Tools::builder().root(root);
+    if let Some(mib) = args.number("memory-mib")? {
+        let bytes = usize::try_from(mib)
+            .ok()
+            .and_then(|mib| mib.checked_mul(1 << 20))
+            .filter(|&bytes| bytes > 0)
+            .ok_or_else(|| anyhow::anyhow!("--memory-mib must be at least 1, got {mib}"))?;
+        builder = builder.memory_limit(bytes);
+    }
     if std::env::var(DEDUP_ENV).is_ok_and(|v| v == "0") {
         return builder.config_json(r#"{"dedup": false}"#);
     }

@@ -22,7 +22,7 @@ use serde_json::json;
 use crate::args::Args;
 
 /// Flags every one-shot command takes with a value.
-pub const VALUE_FLAGS: [&str; 3] = ["root", "config", "state"];
+pub const VALUE_FLAGS: [&str; 4] = ["root", "config", "state", "memory-mib"];
 /// Switches every one-shot command takes.
 pub const SWITCHES: [&str; 1] = ["json"];
 
@@ -39,7 +39,7 @@ impl OneShot {
     pub fn open(args: &Args) -> Result<Self> {
         let cwd = std::env::current_dir().context("no current directory")?;
         let root = args.value("root").map_or_else(|| cwd.clone(), Into::into);
-        let mut builder = crate::builder(&root)?;
+        let mut builder = crate::builder(&root, args)?;
         if let Ok(inside) = cwd.canonicalize()?.strip_prefix(root.canonicalize()?) {
             let rel = inside.to_string_lossy();
             let rel = if rel.is_empty() { ".".into() } else { rel };
@@ -68,12 +68,25 @@ impl OneShot {
         })
     }
 
+    #[expect(clippy::print_stderr, reason = "the CLI reports to its user on stderr")]
     /// Saves the state, prints `result` (the model's text, or with `--json`
     /// the protocol line) and exits 1 when it is an error.
     pub fn finish(mut self, result: &ToolResult) -> Result<ExitCode> {
-        if let Some(state) = &self.state {
-            state.save(&self.session.save()?)?;
-        }
+        // A session that lost its memory in a trap is not saved over the
+        // state it was restored from; the call's answer is still printed.
+        let unsaved = match &self.state {
+            Some(state) => match self.session.save() {
+                Ok(text) => {
+                    state.save(&text)?;
+                    None
+                }
+                Err(err) => Some(format!(
+                    "{} was left as it was: {err:#}",
+                    state.path.display()
+                )),
+            },
+            None => None,
+        };
         let shown = if self.json {
             result.to_json().to_string()
         } else {
@@ -86,6 +99,10 @@ impl OneShot {
                 return Err(err).context("writing stdout");
             }
             _ => {}
+        }
+        if let Some(why) = unsaved {
+            eprintln!("filetools: warning: {why}.");
+            return Ok(ExitCode::FAILURE);
         }
         Ok(if result.is_error {
             ExitCode::FAILURE

@@ -14,12 +14,16 @@ use filetools::protocol::{DEFAULT_MAX_LINE_BYTES, Lines, answer};
 use crate::args::Args;
 
 pub fn run(argv: Vec<String>) -> Result<ExitCode> {
-    let args = Args::parse(argv, &["root", "config", "max-line-bytes"], &["read-only"])?;
+    let args = Args::parse(
+        argv,
+        &["root", "config", "max-line-bytes", "memory-mib"],
+        &["read-only"],
+    )?;
     let root = args.value("root").context("session needs --root DIR")?;
     let cap = args
         .number("max-line-bytes")?
         .unwrap_or(DEFAULT_MAX_LINE_BYTES);
-    let mut builder = crate::builder(root.as_ref())?.read_only(args.switch("read-only"));
+    let mut builder = crate::builder(root.as_ref(), &args)?.read_only(args.switch("read-only"));
     if let Some(config) = args.value("config") {
         builder = builder.config_json(config)?;
     }

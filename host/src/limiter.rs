@@ -1,0 +1,65 @@
+//! [`MemoryCap`]: a store's memory limit that remembers when it said no, so
+//! a trap that follows is told apart from a guest fault: a guest whose
+//! allocation fails aborts, and the abort alone does not say why.
+
+use wasmtime::{ResourceLimiter, Result};
+
+/// Instances a store may hold: the component's own, with room to spare.
+const MAX_INSTANCES: usize = 8;
+
+/// Refuses memory growth beyond `limit` bytes and records the refusal.
+#[derive(Debug, Clone)]
+pub(crate) struct MemoryCap {
+    limit: usize,
+    refused: bool,
+}
+
+impl MemoryCap {
+    pub(crate) fn new(limit: usize) -> Self {
+        Self {
+            limit,
+            refused: false,
+        }
+    }
+
+    /// The limit, in bytes.
+    pub(crate) fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Whether growth was refused since the last [`MemoryCap::clear`].
+    pub(crate) fn refused(&self) -> bool {
+        self.refused
+    }
+
+    /// Forgets refusals, at the start of a call.
+    pub(crate) fn clear(&mut self) {
+        self.refused = false;
+    }
+}
+
+impl ResourceLimiter for MemoryCap {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> Result<bool> {
+        let allowed = desired <= self.limit;
+        self.refused |= !allowed;
+        Ok(allowed)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        _desired: usize,
+        _maximum: Option<usize>,
+    ) -> Result<bool> {
+        Ok(true)
+    }
+
+    fn instances(&self) -> usize {
+        MAX_INSTANCES
+    }
+}
