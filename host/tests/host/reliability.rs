@@ -6,8 +6,9 @@
 
 use std::path::Path;
 
+use filetools_tests::hostile::Counts;
 use filetools_tests::reliability::{
-    Rng, cache, fresh_dir, fuzz, kill,
+    Rng, cache, fresh_dir, fuzz, hostile, kill,
     race::{self, Op, Writer},
     roots, swap,
 };
@@ -109,4 +110,19 @@ fn every_spelling_of_a_root_works_and_kernel_files_stay_refused() {
     let report = roots::cli(Path::new(BIN), &dir).unwrap();
     println!("{report}");
     assert!(report.failed.is_empty(), "{report}");
+}
+
+#[test]
+fn hostile_files_never_trap_and_the_session_remembers_what_it_read() {
+    let dir = scratch("reliability-hostile");
+    let (mut rng, seed) = rng("hostile");
+    let counts = Counts {
+        flips: 12,
+        pdf_flips: 40,
+        garbage_bytes: 2 << 20,
+        large_images: false,
+    };
+    let report = hostile::cli(Path::new(BIN), &dir, counts, &mut rng).unwrap();
+    println!("hostile files:\n{report}");
+    assert_eq!(report.failures(), 0, "seed {seed}:\n{report}");
 }

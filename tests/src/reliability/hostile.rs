@@ -19,7 +19,7 @@ use crate::cli::{SessionProcess, error_code, succeeded};
 use crate::hostile::{Class, Counts, corpus};
 
 /// A hostile read unanswered for this long is taken to hang.
-const HANG_AFTER: Duration = Duration::from_mins(2);
+pub const HANG_AFTER: Duration = Duration::from_mins(2);
 
 /// What one class came to.
 #[derive(Debug, Default, Clone)]
