@@ -2,6 +2,7 @@
 //! run. Each task first installs what it needs and is missing.
 
 mod demo;
+mod fuzz;
 mod run;
 
 use std::process::ExitCode;
@@ -22,6 +23,8 @@ cargo xtask <task>
   stress    the reliability suite at full counts: racing writers, swapped-in FIFOs and
             devices, kill -9 during writes, protocol fuzz, a damaged cache, root spellings
             (options: --bin PATH to measure another build, --seed N, --percent P, --only NAMES)
+  fuzz      the coverage-guided fuzz targets (argument parser, text pager, edit matcher)
+            on stable Rust (options: --seconds N per target, default 60; --only NAMES)
   tokens    what outlines save on real files: ratios and the reach-a-symbol figure
   imports   list the component's imports and check them against the allowed set";
 
@@ -41,7 +44,7 @@ fn main() -> ExitCode {
 }
 
 fn dispatch(task: &str, rest: &[String]) -> Result<()> {
-    if !rest.is_empty() && task != "stress" {
+    if !rest.is_empty() && task != "stress" && task != "fuzz" {
         bail!("{task} takes no arguments");
     }
     match task {
@@ -51,6 +54,7 @@ fn dispatch(task: &str, rest: &[String]) -> Result<()> {
         "lint" => lint(),
         "bench" => bench(),
         "stress" => stress(rest),
+        "fuzz" => fuzz::run(rest),
         "tokens" => tokens(),
         "imports" => imports(),
         "" | "help" | "-h" | "--help" => {
@@ -89,6 +93,19 @@ fn lint() -> Result<()> {
         "wasm32-wasip2",
         "--target-dir",
         "target/clippy-wasm",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+    // The fuzz targets are a crate of their own (see `cargo xtask fuzz`).
+    let fuzz = "tests/fuzz/Cargo.toml";
+    run::cargo(&["fmt", "--manifest-path", fuzz, "--check"])?;
+    run::cargo(&[
+        "clippy",
+        "--manifest-path",
+        fuzz,
+        "--target-dir",
+        "target/clippy-fuzz",
         "--",
         "-D",
         "warnings",
