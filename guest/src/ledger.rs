@@ -370,10 +370,11 @@ impl Ledger {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn record(call: u64) -> Record {
+    /// A record of a one-line file of 3 bytes read whole at `call`.
+    pub(crate) fn record(call: u64) -> Record {
         Record {
             size: 3,
             mtime_ns: 7,
@@ -439,16 +440,7 @@ mod tests {
 
     #[test]
     fn the_fingerprint_decides_when_both_are_known() {
-        let record = Record {
-            size: 3,
-            mtime_ns: 7,
-            fingerprint: Some(42),
-            seen: Coverage::all(1),
-            total_lines: Some(1),
-            style: Style::default(),
-            call: 1,
-            dedup: None,
-        };
+        let record = record(1);
         assert!(record.same_content(3, 99, Some(42)));
         assert!(!record.same_content(3, 7, Some(43)));
         assert!(record.same_content(3, 7, None));

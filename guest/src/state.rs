@@ -262,8 +262,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::{Coverage, Record};
-    use crate::textfile::Style;
+    use crate::ledger::tests::record;
 
     /// What a host holds after taking checkpoints in order.
     fn hold(kept: &mut Kept, checkpoint: &Checkpoint) {
@@ -282,19 +281,6 @@ mod tests {
             kept.versions.extend(change.added.iter().cloned());
             kept.versions
                 .retain(|sha256, _| change.versions.contains(sha256));
-        }
-    }
-
-    fn record(call: u64) -> Record {
-        Record {
-            size: 1,
-            mtime_ns: 1,
-            fingerprint: Some(call),
-            seen: Coverage::all(1),
-            total_lines: Some(1),
-            style: Style::default(),
-            call,
-            dedup: None,
         }
     }
 

@@ -4,6 +4,7 @@
 //! prints what the model would see; one-shot commands sharing a state file
 //! wait for each other.
 
+use std::path::Path;
 use std::process::Command;
 
 use filetools_tests::cli::text;
@@ -111,16 +112,7 @@ fn one_shot_commands_sharing_a_state_file_keep_every_record() {
     for name in &files {
         std::fs::write(root.join(name), format!("{name}\n")).unwrap();
     }
-    let one_shot = |args: &[&str]| {
-        Command::new(BIN)
-            .args(args)
-            .arg("--root")
-            .arg(&root)
-            .arg("--state")
-            .arg(&state)
-            .output()
-            .unwrap()
-    };
+    let one_shot = |args: &[&str]| one_shot_with_state(&root, &state, args);
     std::thread::scope(|scope| {
         let reads: Vec<_> = files
             .iter()
@@ -158,18 +150,9 @@ fn a_trapped_one_shot_call_keeps_the_state_file_whole() {
     let state = outside.join("state.json");
     std::fs::write(root.join("small.txt"), "fine\n").unwrap();
     std::fs::write(root.join("big.txt"), "m".repeat(64 << 20)).unwrap();
-    let one_shot = |args: &[&str]| {
-        Command::new(BIN)
-            .args(args)
-            .arg("--root")
-            .arg(&root)
-            .arg("--state")
-            .arg(&state)
-            .args(["--memory-mib", "24", "--config"])
-            .arg(r#"{"max_output_tokens": 100000000, "max_line_chars": 100000000}"#)
-            .output()
-            .unwrap()
-    };
+    let config = r#"{"max_output_tokens": 100000000, "max_line_chars": 100000000}"#;
+    let limits = ["--memory-mib", "24", "--config", config];
+    let one_shot = |args: &[&str]| one_shot_with_state(&root, &state, &[args, &limits].concat());
     assert!(one_shot(&["read", "small.txt"]).status.success());
     assert!(
         one_shot(&["write", "new.txt", "--content", "one\n"])
@@ -195,4 +178,16 @@ fn a_trapped_one_shot_call_keeps_the_state_file_whole() {
     );
     assert!(one_shot(&["undo", "new.txt"]).status.success());
     assert!(!root.join("new.txt").exists());
+}
+
+/// Runs the one-shot command `args` over `root` with the state file `state`.
+fn one_shot_with_state(root: &Path, state: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(BIN)
+        .args(args)
+        .arg("--root")
+        .arg(root)
+        .arg("--state")
+        .arg(state)
+        .output()
+        .unwrap()
 }

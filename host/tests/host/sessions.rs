@@ -2,6 +2,7 @@
 //! once and cached; a trap or a deadline is a tool error and a fresh session,
 //! never a dead host; the component imports nothing beyond the allowed set.
 
+use std::path::Path;
 use std::time::Duration;
 
 use filetools::{LoadSource, ReadArgs, Tools};
@@ -119,18 +120,24 @@ fn reads_a_file(tools: &Tools) -> bool {
         .is_error
 }
 
-#[test]
-fn hitting_the_memory_limit_is_a_tool_error_that_keeps_the_sessions_memory() {
-    let (root, _) = root_and_outside("session-memory");
+/// Tools whose memory limit (24 MiB) `big.txt` (64 MiB, one line, read
+/// whole) exceeds, and `small.txt` beside it.
+fn tools_over_a_file_too_large_for_memory(root: &Path) -> Tools {
     std::fs::write(root.join("big.txt"), "m".repeat(64 << 20)).unwrap();
     std::fs::write(root.join("small.txt"), "fine\n").unwrap();
-    let tools = Tools::builder()
-        .root(&root)
+    Tools::builder()
+        .root(root)
         .memory_limit(24 << 20)
         .config_json(r#"{"max_output_tokens": 100000000, "max_line_chars": 100000000}"#)
         .unwrap()
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn hitting_the_memory_limit_is_a_tool_error_that_keeps_the_sessions_memory() {
+    let (root, _) = root_and_outside("session-memory");
+    let tools = tools_over_a_file_too_large_for_memory(&root);
     let mut session = tools.session().unwrap();
     let read = session.call("read", &read_args("small.txt"));
     assert!(!read.is_error, "{}", read.text());
@@ -181,15 +188,7 @@ fn hitting_the_memory_limit_is_a_tool_error_that_keeps_the_sessions_memory() {
 #[test]
 fn a_trap_in_a_restored_session_keeps_the_restored_memory() {
     let (root, _) = root_and_outside("session-restored");
-    std::fs::write(root.join("big.txt"), "m".repeat(64 << 20)).unwrap();
-    std::fs::write(root.join("small.txt"), "fine\n").unwrap();
-    let tools = Tools::builder()
-        .root(&root)
-        .memory_limit(24 << 20)
-        .config_json(r#"{"max_output_tokens": 100000000, "max_line_chars": 100000000}"#)
-        .unwrap()
-        .build()
-        .unwrap();
+    let tools = tools_over_a_file_too_large_for_memory(&root);
     let mut first = tools.session().unwrap();
     assert!(!first.call("read", &read_args("small.txt")).is_error);
     let saved = first.save().unwrap();
