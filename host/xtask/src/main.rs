@@ -21,7 +21,8 @@ cargo xtask <task>
   bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file; then
             Node vs wasmtime per call and the npm package's size
   stress    the reliability suite at full counts: racing writers, swapped-in FIFOs and
-            devices, kill -9 during writes, protocol fuzz, a damaged cache, root spellings
+            devices, kill -9 during writes, protocol fuzz, a damaged cache, hostile files,
+            root spellings
             (options: --bin PATH to measure another build, --seed N, --percent P, --only NAMES)
   fuzz      the coverage-guided fuzz targets (argument parser, text pager, edit matcher)
             on stable Rust (options: --seconds N per target, default 60; --only NAMES)
