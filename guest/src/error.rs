@@ -241,7 +241,8 @@ impl fmt::Display for ToolError {
                 got,
             } => write!(
                 f,
-                "Error: {name} must be {expected}, got {got}; {}.",
+                "Error: {name} must be {expected}, got {}; {}.",
+                cut(got),
                 tool.schema()
             ),
             ToolError::UnknownTool { name } => {

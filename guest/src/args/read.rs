@@ -122,6 +122,23 @@ mod tests {
     }
 
     #[test]
+    fn a_malformed_range_is_echoed_cut_to_its_first_characters() {
+        let long = "x-".repeat(5000);
+        for args in [
+            serde_json::json!({"file_path": "a", "lines": long}),
+            serde_json::json!({"file_path": "a", "pages": long}),
+            serde_json::json!({"file_path": "a", "pages": [long]}),
+        ] {
+            let err = parse(&args.to_string())
+                .and_then(ReadArgs::checked)
+                .unwrap_err()
+                .to_string();
+            assert!(err.len() < 600, "{} bytes: {err}", err.len());
+            assert!(err.contains(" chars)"), "{err}");
+        }
+    }
+
+    #[test]
     fn pages_are_a_page_or_a_range() {
         assert_eq!(
             parse(r#"{"file_path":"a","pages":"3-7"}"#)

@@ -138,6 +138,7 @@ fn fuzz_one(bin: &Path, dir: &Path, target: &str, seconds: u64) -> Result<()> {
     }
     let mut prefix = findings.clone().into_os_string();
     prefix.push("/");
+    let started = std::time::Instant::now();
     let out = Command::new(bin)
         .arg(&corpus)
         .arg(&seeds)
@@ -154,6 +155,7 @@ fn fuzz_one(bin: &Path, dir: &Path, target: &str, seconds: u64) -> Result<()> {
         .stdout(Stdio::null())
         .output()
         .with_context(|| format!("running {}", bin.display()))?;
+    let took = started.elapsed().as_secs();
     let log = String::from_utf8_lossy(&out.stderr);
     let stat = |name: &str| {
         log.lines()
@@ -165,7 +167,7 @@ fn fuzz_one(bin: &Path, dir: &Path, target: &str, seconds: u64) -> Result<()> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     println!(
-        "fuzz {target}: {} runs in {seconds} s ({}/s), corpus {} inputs, {} findings",
+        "fuzz {target}: {} runs in {took} s ({}/s), corpus {} inputs, {} findings",
         stat("stat::number_of_executed_units:"),
         stat("stat::average_exec_per_sec:"),
         std::fs::read_dir(&corpus)?.count(),
