@@ -30,12 +30,16 @@ fn number_after(text: &str, name: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
-/// The line (and character in it) a page says to continue from.
+/// The line (and character in it) a page's footer says to continue from.
+/// Only a line that starts with `[` is a footer: the file's own lines come
+/// numbered, so a file that says "continue with offset=" says nothing.
 fn next_position(text: &str) -> Option<(u64, Option<u64>)> {
-    let line = number_after(text, "continue with offset=")?;
-    let tail = &text[text.rfind("continue with offset=")?..];
-    let tail = &tail[..tail.find(']').unwrap_or(tail.len())];
-    Some((line, number_after(tail, "char_offset=")))
+    let footer = text
+        .lines()
+        .rev()
+        .find(|line| line.starts_with('[') && line.contains("continue with offset="))?;
+    let line = number_after(footer, "continue with offset=")?;
+    Some((line, number_after(footer, "char_offset=")))
 }
 
 fuzz_target!(|data: &[u8]| {
