@@ -42,12 +42,8 @@ fn pairs(line: &str) -> Vec<(char, char)> {
     pairs
 }
 
-/// Dice similarity of two sorted, distinct pair lists.
-#[expect(clippy::cast_precision_loss, reason = "pair counts are small")]
-fn dice(a: &[(char, char)], b: &[(char, char)]) -> f64 {
-    if a.is_empty() || b.is_empty() {
-        return 0.0;
-    }
+/// How many items two sorted, distinct lists share.
+fn common<T: Ord>(a: &[T], b: &[T]) -> usize {
     let (mut i, mut j, mut common) = (0, 0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
@@ -60,9 +56,20 @@ fn dice(a: &[(char, char)], b: &[(char, char)]) -> f64 {
             }
         }
     }
-    2.0 * f64::from(common) / (a.len() + b.len()) as f64
+    common
 }
 
+/// Dice similarity of two sorted, distinct pair lists.
+#[expect(clippy::cast_precision_loss, reason = "pair counts are small")]
+fn dice(a: &[(char, char)], b: &[(char, char)]) -> f64 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    2.0 * common(a, b) as f64 / (a.len() + b.len()) as f64
+}
+
+/// Jaccard similarity of two lines' sorted, distinct words (1 when the
+/// lines are equal but for surrounding whitespace).
 #[expect(clippy::cast_precision_loss, reason = "word counts are small")]
 fn similarity(a: &str, b: &str, a_words: &[&str], b_words: &[&str]) -> f64 {
     if a.trim() == b.trim() {
@@ -71,18 +78,7 @@ fn similarity(a: &str, b: &str, a_words: &[&str], b_words: &[&str]) -> f64 {
     if a_words.is_empty() || b_words.is_empty() {
         return 0.0;
     }
-    let (mut i, mut j, mut common) = (0, 0, 0);
-    while i < a_words.len() && j < b_words.len() {
-        match a_words[i].cmp(b_words[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                common += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
+    let common = common(a_words, b_words);
     common as f64 / (a_words.len() + b_words.len() - common) as f64
 }
 
