@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use crate::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
 use crate::fs::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 use crate::result::{Block, ToolResult};
+use crate::schema::{Format, render};
 use crate::session::Session;
 use crate::state::{Generations, Kept};
 use crate::trapped::{TrapCause, Trapped};
@@ -160,7 +161,7 @@ impl wit::Guest for Component {
     type Session = SessionResource;
 
     fn definitions() -> Vec<wit::ToolDefinition> {
-        crate::definitions::definitions()
+        crate::definitions::definitions(&crate::Config::default())
             .into_iter()
             .map(|d| wit::ToolDefinition {
                 name: d.name.to_owned(),
@@ -190,6 +191,11 @@ impl wit::GuestSession for SessionResource {
     fn open(config: String) -> Result<wit::Session, String> {
         let session = Session::open(&config, ImportedFs)?;
         Ok(wit::Session::new(SessionResource(RefCell::new(session))))
+    }
+
+    fn schema(&self, format: String) -> Result<String, String> {
+        let format = Format::parse(&format)?;
+        Ok(serde_json::Value::Array(render(self.0.borrow().config(), format)).to_string())
     }
 
     fn call(&self, tool: String, arguments: String) -> wit::ToolResult {

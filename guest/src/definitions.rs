@@ -1,10 +1,20 @@
-//! The tool definitions a host gives the model: name, description and JSON
-//! Schema of the arguments (SPEC §2). The description states the caps and the
-//! paging contract, so the model knows how to continue before it has to.
+//! The tool definitions a host gives the model: name, description, JSON
+//! Schema of the arguments, annotations and the shape of the metadata. The
+//! descriptions are rendered from the session's [`Config`], so the caps the
+//! model is told are the caps it meets; [`crate::schema`] puts them in the
+//! form each API expects.
+//!
+//! ```
+//! use filetools_core::Config;
+//! let config = Config::from_json(r#"{"max_lines": 1000}"#).unwrap();
+//! let read = &filetools_core::definitions::definitions(&config)[0];
+//! assert!(read.description.contains("up to 1000 lines"));
+//! ```
 
 use serde_json::{Value, json};
 
-use crate::config::{DEFAULT_MAX_LINE_CHARS, DEFAULT_MAX_LINES, DEFAULT_MAX_OUTPUT_TOKENS};
+use crate::config::Config;
+use crate::pdf::{MAX_PAGES_PER_CALL, MAX_PAGES_WITHOUT_RANGE};
 
 /// One tool as the model sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -13,14 +23,35 @@ pub struct Definition {
     pub name: &'static str,
     /// What the model is told.
     pub description: String,
-    /// JSON Schema of the arguments.
+    /// JSON Schema of the arguments, in its exact form: every required
+    /// property listed, no other property allowed. [`crate::schema`]
+    /// loosens or tightens it per API.
     pub input_schema: Value,
+    /// JSON Schema of the result's metadata (`structuredContent`) when the
+    /// call succeeds: the properties every kind of answer shares.
+    pub output_schema: Value,
+    /// What calling the tool does to the files.
+    pub annotations: Annotations,
 }
 
-/// Every tool's definition, in the order of [`crate::args::Tool::ALL`].
-pub fn definitions() -> Vec<Definition> {
+/// What a tool does to the files, as MCP tool annotations state it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Annotations {
+    /// A short title for people.
+    pub title: &'static str,
+    /// Never changes a file.
+    pub read_only: bool,
+    /// May replace or remove what a file held.
+    pub destructive: bool,
+    /// Calling it twice with the same arguments does no more than once.
+    pub idempotent: bool,
+}
+
+/// Every tool's definition for a session with `config`, in the order of
+/// [`crate::args::Tool::ALL`].
+pub fn definitions(config: &Config) -> Vec<Definition> {
     vec![
-        read_definition(),
+        read_definition(config),
         write_definition(),
         edit_definition(),
         undo_definition(),
@@ -31,6 +62,21 @@ fn path_property() -> Value {
     json!({
         "type": "string",
         "description": "Path of the file, relative to the working directory or absolute inside the workspace."
+    })
+}
+
+/// The metadata every change answers with.
+fn change_output() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "action": {"type": "string", "description": "What happened: created, replaced, edited, restored or removed."},
+            "path": {"type": "string"},
+            "bytes": {"type": "integer", "description": "Size of the file afterwards."},
+            "lines": {"type": "integer", "description": "Lines of the file afterwards."},
+            "estimated_tokens": {"type": "integer"}
+        },
+        "required": ["action", "path"]
     })
 }
 
@@ -52,6 +98,13 @@ fn write_definition() -> Definition {
             "required": ["file_path", "content"],
             "additionalProperties": false
         }),
+        output_schema: change_output(),
+        annotations: Annotations {
+            title: "Write a file",
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+        },
     }
 }
 
@@ -77,6 +130,8 @@ fn edit_definition() -> Definition {
             }
         }),
     );
+    let mut output = change_output();
+    output["properties"]["replacements"] = json!({"type": "integer"});
     Definition {
         name: "edit",
         description: "Replace text in a file you have read (any part of it) in this session. \
@@ -91,6 +146,13 @@ fn edit_definition() -> Definition {
             "required": ["file_path"],
             "additionalProperties": false
         }),
+        output_schema: output,
+        annotations: Annotations {
+            title: "Edit a file",
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+        },
     }
 }
 
@@ -107,19 +169,51 @@ fn undo_definition() -> Definition {
             "required": ["file_path"],
             "additionalProperties": false
         }),
+        output_schema: change_output(),
+        annotations: Annotations {
+            title: "Undo a change",
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+        },
     }
 }
 
-fn read_definition() -> Definition {
+/// What `read` says of the kinds beyond text, and of big files.
+fn kinds(config: &Config) -> String {
+    let big = if config.outline {
+        format!(
+            " A file above about {} tokens read without offset or limit shows its outline \
+             (definitions with their line numbers) or its head and tail instead; read a range \
+             to see the lines.",
+            config.outline_budget_tokens
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        " A directory is listed (up to {} entries). Images (PNG, JPEG, GIF, WebP) come back as \
+         an image of at most {} pixels on the long edge. A PDF shows its text by page: pages is \
+         required past {MAX_PAGES_WITHOUT_RANGE} pages, at most {MAX_PAGES_PER_CALL} per call. \
+         A Jupyter notebook shows its cells with their outputs.{big}",
+        config.max_dir_entries, config.max_image_edge
+    )
+}
+
+fn read_definition(config: &Config) -> Definition {
+    let max_lines = config.max_lines;
     Definition {
         name: "read",
         description: format!(
-            "Read a text file. Lines come numbered `N<tab>text` (1-based); the numbers are not part \
-             of the file. Shows up to {DEFAULT_MAX_LINES} lines, {DEFAULT_MAX_LINE_CHARS} characters \
-             per line and about {DEFAULT_MAX_OUTPUT_TOKENS} tokens per call; the last line says what \
-             was shown and gives the exact offset to continue with. A cut line ends with a marker \
-             giving the offset and char_offset that show the rest of it. Reading the same range of \
-             an unchanged file again answers with a short \"unchanged\" notice once."
+            "Read a file or directory. Lines come numbered `N<tab>text` (1-based); the numbers are \
+             not part of the file. Shows up to {max_lines} lines, {} characters per line and about \
+             {} tokens per call; the last line says what was shown and gives the exact offset to \
+             continue with. A cut line ends with a marker giving the offset and char_offset that \
+             show the rest of it. Reading the same range of an unchanged file again answers with a \
+             short \"unchanged\" notice once.{}",
+            config.max_line_chars,
+            config.max_output_tokens,
+            kinds(config)
         ),
         input_schema: json!({
             "type": "object",
@@ -133,11 +227,11 @@ fn read_definition() -> Definition {
                 "limit": {
                     "type": "integer",
                     "minimum": 1,
-                    "description": format!("Maximum number of lines to show. Default {DEFAULT_MAX_LINES}.")
+                    "description": format!("Maximum number of lines to show. Default {max_lines}.")
                 },
                 "pages": {
                     "type": "string",
-                    "description": "PDF only: a page or range, e.g. \"3\" or \"3-7\"; required past 10 pages, at most 20 pages per call."
+                    "description": format!("PDF only: a page or range, e.g. \"3\" or \"3-7\"; required past {MAX_PAGES_WITHOUT_RANGE} pages, at most {MAX_PAGES_PER_CALL} pages per call.")
                 },
                 "char_offset": {
                     "type": "integer",
@@ -148,6 +242,21 @@ fn read_definition() -> Definition {
             "required": ["file_path"],
             "additionalProperties": false
         }),
+        output_schema: json!({
+            "type": "object",
+            "properties": {
+                "kind": {"type": "string", "description": "What was read: text, directory, image, pdf, notebook, outline, ..."},
+                "path": {"type": "string"},
+                "estimated_tokens": {"type": "integer"},
+                "next_offset": {"type": ["integer", "null"], "description": "The offset that continues the reading, when there is more."}
+            }
+        }),
+        annotations: Annotations {
+            title: "Read a file",
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+        },
     }
 }
 
@@ -159,7 +268,7 @@ mod tests {
 
     #[test]
     fn every_tool_is_defined_and_every_schema_property_is_accepted() {
-        let defs = definitions();
+        let defs = definitions(&Config::default());
         let names: Vec<&str> = defs.iter().map(|d| d.name).collect();
         let tools: Vec<&str> = Tool::ALL.iter().map(|t| t.name()).collect();
         assert_eq!(names, tools);
@@ -175,5 +284,36 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn read_description_follows_the_config_and_names_every_kind() {
+        let config = Config::from_json(
+            r#"{"max_lines": 1000, "max_output_tokens": 9000, "max_dir_entries": 50, "outline": false}"#,
+        )
+        .unwrap();
+        let read = &definitions(&config)[0];
+        for expected in [
+            "up to 1000 lines",
+            "about 9000 tokens",
+            "up to 50 entries",
+            "Images",
+            "PDF",
+            "notebook",
+        ] {
+            assert!(
+                read.description.contains(expected),
+                "{expected}: {}",
+                read.description
+            );
+        }
+        assert!(!read.description.contains("outline"));
+        assert_eq!(
+            read.input_schema["properties"]["limit"]["description"],
+            "Maximum number of lines to show. Default 1000."
+        );
+        let default = &definitions(&Config::default())[0];
+        assert!(default.description.contains("up to 2000 lines"));
+        assert!(default.description.contains("outline"));
     }
 }

@@ -48,6 +48,7 @@ pub mod result;
 #[cfg(test)]
 #[expect(clippy::format_collect, reason = "test inputs; speed does not matter")]
 mod scenarios;
+pub mod schema;
 mod session;
 pub mod sniff;
 pub mod state;

@@ -81,9 +81,14 @@ impl EditArgs {
         let map = object(Tool::Edit, text)?;
         known_keys(Tool::Edit, &map)?;
         let file_path = required_string(Tool::Edit, &map, "file_path")?;
+        // `replace_all: false` says nothing: a strict schema makes the
+        // model fill every field, and false is its default.
         let single = ["old_string", "new_string", "replace_all"]
             .iter()
-            .any(|key| map.get(*key).is_some_and(|v| !v.is_null()));
+            .any(|key| {
+                map.get(*key)
+                    .is_some_and(|v| !v.is_null() && *v != Value::Bool(false))
+            });
         let edits = match map.get("edits") {
             None | Some(Value::Null) => vec![op(&map, &[])?],
             Some(_) if single => {

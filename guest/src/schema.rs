@@ -1,0 +1,356 @@
+//! The tool definitions in the form each API expects: MCP's `tools/list`,
+//! Anthropic's `tools`, OpenAI's function tools, and OpenAI's strict
+//! function tools.
+//!
+//! The loose forms (everything but `openai-strict`) list no required
+//! property and allow any other: a validating SDK then lets the names and
+//! numeric strings the arguments parser accepts (`filePath`, `"offset":
+//! "10"`) through to it, and it stays the one judge of arguments. The
+//! strict form follows OpenAI's rules (every property required, optional
+//! ones nullable, nothing else allowed); the parser takes `null` as absent,
+//! so a model filling it calls the same tool.
+//!
+//! ```
+//! use filetools_core::schema::{Format, render};
+//! let tools = render(&filetools_core::Config::default(), Format::OpenaiStrict);
+//! let read = &tools[0]["function"];
+//! assert_eq!(read["strict"], true);
+//! assert_eq!(read["parameters"]["properties"]["offset"]["type"][1], "null");
+//! ```
+
+use serde_json::{Map, Value, json};
+
+use crate::config::Config;
+use crate::definitions::{Definition, definitions};
+
+/// A form of the tool definitions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// MCP `tools/list` entries: `name`, `title`, `description`,
+    /// `inputSchema`, `outputSchema`, `annotations`.
+    Mcp,
+    /// Anthropic Messages API `tools`: `name`, `description`,
+    /// `input_schema`.
+    Anthropic,
+    /// OpenAI Chat Completions function tools: `{"type": "function",
+    /// "function": {name, description, parameters}}`.
+    Openai,
+    /// As [`Format::Openai`], with `strict: true` and strict parameters.
+    OpenaiStrict,
+}
+
+impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Format; 4] = [
+        Format::Mcp,
+        Format::Anthropic,
+        Format::Openai,
+        Format::OpenaiStrict,
+    ];
+
+    /// The format called `name` (`mcp`, `anthropic`, `openai`,
+    /// `openai-strict`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|format| format.name() == name)
+    }
+
+    /// The format called `name`, or an error that lists the known names.
+    pub fn parse(name: &str) -> Result<Self, String> {
+        Self::from_name(name).ok_or_else(|| {
+            let known: Vec<&str> = Self::ALL.iter().map(|f| f.name()).collect();
+            format!(
+                "unknown schema format {:?}; use one of {}",
+                crate::args::cut(name),
+                known.join(", ")
+            )
+        })
+    }
+
+    /// The format's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Mcp => "mcp",
+            Format::Anthropic => "anthropic",
+            Format::Openai => "openai",
+            Format::OpenaiStrict => "openai-strict",
+        }
+    }
+}
+
+/// The definitions of a session with `config`, in `format`: a JSON array.
+pub fn render(config: &Config, format: Format) -> Vec<Value> {
+    definitions(config)
+        .iter()
+        .map(|def| one(def, format))
+        .collect()
+}
+
+fn one(def: &Definition, format: Format) -> Value {
+    match format {
+        Format::Mcp => {
+            let a = def.annotations;
+            json!({
+                "name": def.name,
+                "title": a.title,
+                "description": def.description,
+                "inputSchema": loose(&def.input_schema),
+                "outputSchema": def.output_schema,
+                "annotations": {
+                    "title": a.title,
+                    "readOnlyHint": a.read_only,
+                    "destructiveHint": a.destructive,
+                    "idempotentHint": a.idempotent,
+                    "openWorldHint": false
+                }
+            })
+        }
+        Format::Anthropic => json!({
+            "name": def.name,
+            "description": def.description,
+            "input_schema": loose(&def.input_schema),
+        }),
+        Format::Openai => json!({
+            "type": "function",
+            "function": {
+                "name": def.name,
+                "description": def.description,
+                "parameters": loose(&def.input_schema),
+            }
+        }),
+        Format::OpenaiStrict => json!({
+            "type": "function",
+            "function": {
+                "name": def.name,
+                "description": def.description,
+                "parameters": strict(&def.input_schema),
+                "strict": true,
+            }
+        }),
+    }
+}
+
+/// `schema` without `required` and `additionalProperties`, its integers
+/// also allowed as numeric strings; a required property says so in its
+/// description instead.
+fn loose(schema: &Value) -> Value {
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    let required = names(map.get("required"));
+    let mut out = Map::new();
+    for (key, value) in map {
+        match key.as_str() {
+            "required" | "additionalProperties" => {}
+            "properties" => {
+                let properties = value
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(name, property)| {
+                        let mut property = loose(property);
+                        if required.contains(&name.as_str()) {
+                            mark_required(&mut property);
+                        }
+                        (name.clone(), property)
+                    })
+                    .collect();
+                out.insert(key.clone(), Value::Object(properties));
+            }
+            "items" => {
+                out.insert(key.clone(), loose(value));
+            }
+            "type" if value == "integer" => {
+                out.insert(key.clone(), json!(["integer", "string"]));
+            }
+            _ => {
+                out.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+fn mark_required(property: &mut Value) {
+    if let Some(Value::String(text)) = property.get_mut("description") {
+        text.insert_str(0, "Required. ");
+    }
+}
+
+/// `schema` under OpenAI's strict rules: every property required, the
+/// optional ones nullable, no other property allowed, and none of the
+/// keywords strict mode refuses.
+fn strict(schema: &Value) -> Value {
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    let required = names(map.get("required"));
+    let mut out = Map::new();
+    for (key, value) in map {
+        match key.as_str() {
+            // `required` is rebuilt from the properties.
+            "minimum" | "minItems" | "required" => {}
+            "properties" => {
+                let properties: Map<String, Value> = value
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(name, property)| {
+                        let mut property = strict(property);
+                        if !required.contains(&name.as_str()) {
+                            nullable(&mut property);
+                        }
+                        (name.clone(), property)
+                    })
+                    .collect();
+                let all: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
+                out.insert("required".to_owned(), Value::Array(all));
+                out.insert(key.clone(), Value::Object(properties));
+            }
+            "items" => {
+                out.insert(key.clone(), strict(value));
+            }
+            _ => {
+                out.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    if out.get("type").is_some_and(|t| t == "object") {
+        out.insert("additionalProperties".to_owned(), Value::Bool(false));
+    }
+    Value::Object(out)
+}
+
+fn nullable(property: &mut Value) {
+    if let Some(kind) = property.get_mut("type")
+        && let Value::String(name) = kind
+    {
+        *kind = json!([name.clone(), "null"]);
+    }
+}
+
+fn names(value: Option<&Value>) -> Vec<&str> {
+    value
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MemFs, Session};
+
+    /// Every object schema under `value`, with its path.
+    fn objects<'a>(value: &'a Value, path: &str, out: &mut Vec<(String, &'a Value)>) {
+        if value.get("type").is_some_and(|t| t == "object") {
+            out.push((path.to_owned(), value));
+        }
+        if let Some(properties) = value.get("properties").and_then(Value::as_object) {
+            for (name, property) in properties {
+                objects(property, &format!("{path}/{name}"), out);
+            }
+        }
+        if let Some(items) = value.get("items") {
+            objects(items, &format!("{path}/items"), out);
+        }
+    }
+
+    #[test]
+    fn strict_schemas_require_every_property_and_allow_no_other() {
+        for tool in render(&Config::default(), Format::OpenaiStrict) {
+            let function = &tool["function"];
+            let mut found = Vec::new();
+            objects(&function["parameters"], "", &mut found);
+            assert!(!found.is_empty());
+            for (path, object) in found {
+                let properties: Vec<&String> =
+                    object["properties"].as_object().unwrap().keys().collect();
+                let required: Vec<&str> = names(object.get("required"));
+                assert_eq!(
+                    properties.len(),
+                    required.len(),
+                    "{} {path}",
+                    function["name"]
+                );
+                assert_eq!(object["additionalProperties"], false, "{path}");
+            }
+            let text = function["parameters"].to_string();
+            assert!(
+                !text.contains("minimum") && !text.contains("minItems"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_call_with_every_optional_field_null_is_the_call_without_them() {
+        let files = || {
+            let fs = MemFs::new();
+            fs.add_file("a.txt", b"one\ntwo\nthree\n");
+            fs
+        };
+        let nulls = [
+            (
+                "read",
+                r#"{"file_path": "a.txt", "offset": null, "limit": null, "pages": null, "char_offset": null}"#,
+                r#"{"file_path": "a.txt"}"#,
+            ),
+            (
+                "edit",
+                r#"{"file_path": "a.txt", "old_string": "two", "new_string": "2", "replace_all": null, "edits": null}"#,
+                r#"{"file_path": "a.txt", "old_string": "two", "new_string": "2"}"#,
+            ),
+            (
+                "edit",
+                r#"{"file_path": "a.txt", "old_string": null, "new_string": null, "replace_all": false, "edits": [{"old_string": "two", "new_string": "2", "replace_all": null}]}"#,
+                r#"{"file_path": "a.txt", "edits": [{"old_string": "two", "new_string": "2"}]}"#,
+            ),
+        ];
+        for (tool, with_nulls, without) in nulls {
+            let answer = |arguments: &str| {
+                let mut session = Session::open("{}", files()).unwrap();
+                session.call("read", r#"{"file_path": "a.txt"}"#);
+                let result = session.call(tool, arguments);
+                (
+                    result.text(),
+                    result.is_error,
+                    session.fs().contents("a.txt"),
+                )
+            };
+            assert_eq!(answer(with_nulls), answer(without), "{with_nulls}");
+            assert!(!answer(with_nulls).1, "{}", answer(with_nulls).0);
+        }
+    }
+
+    #[test]
+    fn loose_schemas_let_aliases_and_numeric_strings_through() {
+        for tool in render(&Config::default(), Format::Anthropic) {
+            let schema = &tool["input_schema"];
+            let text = schema.to_string();
+            assert!(!text.contains("additionalProperties"), "{text}");
+            assert!(schema.get("required").is_none(), "{text}");
+            assert!(
+                schema["properties"]["file_path"]["description"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("Required. ")
+            );
+        }
+        let read = &render(&Config::default(), Format::Mcp)[0];
+        assert_eq!(
+            read["inputSchema"]["properties"]["offset"]["type"],
+            json!(["integer", "string"])
+        );
+        assert_eq!(read["annotations"]["readOnlyHint"], true);
+    }
+
+    #[test]
+    fn every_format_has_a_name_it_is_found_by() {
+        for format in Format::ALL {
+            assert_eq!(Format::from_name(format.name()), Some(format));
+        }
+        assert_eq!(Format::from_name("gemini"), None);
+    }
+}
