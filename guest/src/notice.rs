@@ -391,6 +391,9 @@ pub struct Size(pub u64);
 impl fmt::Display for Size {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+        if self.0 == 1 {
+            return f.write_str("1 byte");
+        }
         if self.0 < 1024 {
             return write!(f, "{} bytes", self.0);
         }
@@ -528,6 +531,7 @@ mod tests {
     #[test]
     fn sizes_are_short() {
         assert_eq!(Size(512).to_string(), "512 bytes");
+        assert_eq!(Size(1).to_string(), "1 byte");
         assert_eq!(Size(16 << 20).to_string(), "16 MiB");
         assert_eq!(Size(1536).to_string(), "1.5 KiB");
         assert_eq!(Size(1 << 30).to_string(), "1 GiB");
