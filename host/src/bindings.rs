@@ -9,6 +9,7 @@ use crate::limiter::MemoryCap;
 use crate::sandbox::{Bounded, Deadline, Sandbox};
 use filetools_core::{self as core, HostFs as _};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 wasmtime::component::bindgen!({
     path: "../wit",
@@ -25,8 +26,11 @@ pub(crate) struct StoreState {
     pub table: ResourceTable,
     pub sandbox: Arc<Sandbox>,
     pub limits: MemoryCap,
-    /// When host work for the current call must stop.
+    /// When the current call must stop: guest code at the next epoch tick
+    /// past it, host work between pieces.
     pub deadline: Deadline,
+    /// Set by another thread to stop the current call at the next tick.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl StoreState {

@@ -28,6 +28,7 @@ mod cache;
 mod engine;
 pub mod imports;
 mod limiter;
+pub mod mcp;
 pub mod protocol;
 pub mod sandbox;
 mod session;
@@ -43,6 +44,7 @@ use wasmtime::component::{Component, Linker};
 
 pub use engine::LoadSource;
 pub use filetools_core::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
+pub use filetools_core::schema::Format;
 pub use filetools_core::{Block, HostFs, ToolResult};
 pub use sandbox::Sandbox;
 pub use session::{CheckpointCost, Session};
@@ -181,7 +183,6 @@ impl Builder {
             None => (Component::new(&engine.engine, wasm)?, LoadSource::Compiled),
         };
         let pre = prepare(&engine, &component)?;
-        let ticks = self.call_timeout.as_millis() / engine::EPOCH_TICK.as_millis();
         let tools = Tools {
             inner: Arc::new(Inner {
                 engine,
@@ -190,7 +191,6 @@ impl Builder {
                 sandbox: Arc::new(sandbox),
                 config_json: Value::Object(config).to_string(),
                 memory_limit: self.memory_limit,
-                deadline_ticks: u64::try_from(ticks).unwrap_or(u64::MAX).max(1),
                 call_timeout: self.call_timeout,
                 load_source,
                 cache_refusal,
@@ -216,7 +216,6 @@ pub(crate) struct Inner {
     sandbox: Arc<Sandbox>,
     config_json: String,
     memory_limit: usize,
-    deadline_ticks: u64,
     call_timeout: Duration,
     load_source: LoadSource,
     cache_refusal: Option<String>,
@@ -287,5 +286,11 @@ impl Tools {
     /// The tool definitions to give the model.
     pub fn definitions(&self) -> Result<Vec<Definition>> {
         self.session()?.definitions()
+    }
+
+    /// The tool definitions for this config in `format`, one JSON value per
+    /// tool, as [`Session::schema`] gives them.
+    pub fn schema(&self, format: Format) -> Result<Vec<Value>> {
+        self.session()?.schema(format)
     }
 }

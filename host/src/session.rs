@@ -9,12 +9,13 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow};
 use serde_json::json;
 use wasmtime::component::{ResourceAny, ResourceTable};
-use wasmtime::{Store, Trap};
+use wasmtime::{Store, Trap, UpdateDeadline};
 use wasmtime_wasi::WasiCtx;
 
 use crate::bindings::{Filetools, StoreState, wit};
@@ -23,6 +24,7 @@ use crate::sandbox::Deadline;
 use crate::{Definition, Inner};
 use filetools_core::ToolResult;
 use filetools_core::args::{EditArgs, ReadArgs, UndoArgs, WriteArgs};
+use filetools_core::schema::Format;
 
 /// One conversation's tools.
 pub struct Session {
@@ -61,11 +63,28 @@ impl Live {
             table: ResourceTable::new(),
             sandbox: Arc::clone(&inner.sandbox),
             limits: MemoryCap::new(inner.memory_limit),
-            deadline: Deadline::NEVER,
+            deadline: Deadline::at(Instant::now() + inner.call_timeout),
+            cancel: None,
         };
         let mut store = Store::new(&inner.engine.engine, state);
         store.limiter(|s| &mut s.limits);
-        store.set_epoch_deadline(inner.deadline_ticks);
+        // Every tick, the call stops if it was cancelled or ran past its
+        // deadline.
+        store.epoch_deadline_callback(|ctx| {
+            let state = ctx.data();
+            if state
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                return Err(Cancelled.into());
+            }
+            if state.deadline.passed() {
+                return Err(Trap::Interrupt.into());
+            }
+            Ok(UpdateDeadline::Continue(1))
+        });
+        store.set_epoch_deadline(1);
         let bindings = inner.pre.instantiate(&mut store)?;
         let handle = bindings
             .filetools_core_tools()
@@ -192,6 +211,40 @@ impl Session {
                 )
             },
         )
+    }
+
+    /// As [`Session::call`], stopped within one epoch tick once `cancel`
+    /// is set, with a "Cancelled" error result. Only a `read` is stopped:
+    /// a change is short and atomic, and stopping the component after the
+    /// host made it would leave the session not knowing of it, so a change
+    /// runs to its end whatever `cancel` says.
+    pub fn call_cancellable(
+        &mut self,
+        tool: &str,
+        arguments: &str,
+        cancel: &Arc<AtomicBool>,
+    ) -> ToolResult {
+        if tool != "read" {
+            return self.call(tool, arguments);
+        }
+        self.live.store.data_mut().cancel = Some(Arc::clone(cancel));
+        let result = self.call(tool, arguments);
+        self.live.store.data_mut().cancel = None;
+        result
+    }
+
+    /// The tool definitions for this session's config, in `format`: one
+    /// JSON value per tool.
+    pub fn schema(&mut self, format: Format) -> Result<Vec<serde_json::Value>> {
+        self.arm();
+        let live = &mut self.live;
+        let text = live
+            .bindings
+            .filetools_core_tools()
+            .session()
+            .call_schema(&mut live.store, live.handle, format.name())?
+            .map_err(anyhow::Error::msg)?;
+        Ok(serde_json::from_str(&text)?)
     }
 
     /// `read` with typed arguments.
@@ -359,6 +412,15 @@ impl Session {
                 self.keep();
                 result.into()
             }
+            Err(trap) if trap.is::<Cancelled>() => {
+                self.restart();
+                ToolResult::failure(
+                    format!(
+                        "Cancelled: the {tool} call was stopped at the caller's request; no file was changed."
+                    ),
+                    "cancelled",
+                )
+            }
             Err(trap) => {
                 let cause = self.cause(&trap);
                 self.restart();
@@ -367,11 +429,11 @@ impl Session {
         }
     }
 
-    /// Starts a call's clock: the epoch deadline for guest code, and the
-    /// same deadline for host work done on its behalf.
+    /// Starts a call's clock: one deadline for guest code (checked every
+    /// epoch tick) and for host work done on its behalf.
     fn arm(&mut self) {
         let store = &mut self.live.store;
-        store.set_epoch_deadline(self.inner.deadline_ticks);
+        store.set_epoch_deadline(1);
         store.data_mut().deadline = Deadline::at(Instant::now() + self.inner.call_timeout);
         store.data_mut().limits.clear();
     }
@@ -477,6 +539,18 @@ impl Session {
         }
     }
 }
+
+/// The error a cancelled call stops with.
+#[derive(Debug)]
+struct Cancelled;
+
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the call was cancelled")
+    }
+}
+
+impl std::error::Error for Cancelled {}
 
 /// A call's JSON arguments as far as a trapped call's answer needs them.
 fn naming(file_path: &str) -> String {

@@ -21,14 +21,19 @@ impl Deadline {
         Self(Some(instant))
     }
 
+    /// Whether the deadline has passed.
+    pub fn passed(self) -> bool {
+        self.0.is_some_and(|at| Instant::now() >= at)
+    }
+
     /// An error once the deadline has passed.
     pub fn check(self) -> Result<(), FsError> {
-        match self.0 {
-            Some(at) if Instant::now() >= at => Err(FsError::Io(
+        if self.passed() {
+            return Err(FsError::Io(
                 "the call's time limit passed during host work; nothing was changed".to_owned(),
-            )),
-            _ => Ok(()),
+            ));
         }
+        Ok(())
     }
 }
 
