@@ -25,8 +25,18 @@ pub struct SessionProcess {
 impl SessionProcess {
     /// Starts `bin session --root root` with `extra` arguments.
     pub fn start(bin: &Path, root: &Path, extra: &[&str]) -> Result<Self> {
+        Self::start_command(bin, "session", root, extra)
+    }
+
+    /// Starts `bin mcp --root root` with `extra` arguments: an MCP server
+    /// spoken to in JSON-RPC lines (see [`McpClient`]).
+    pub fn start_mcp(bin: &Path, root: &Path, extra: &[&str]) -> Result<Self> {
+        Self::start_command(bin, "mcp", root, extra)
+    }
+
+    fn start_command(bin: &Path, command: &str, root: &Path, extra: &[&str]) -> Result<Self> {
         let mut child = Command::new(bin)
-            .args(["session", "--root"])
+            .args([command, "--root"])
             .arg(root)
             .args(extra)
             .stdin(Stdio::piped())
@@ -108,6 +118,74 @@ impl Drop for SessionProcess {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+    }
+}
+
+/// A `filetools mcp` process spoken to in raw JSON-RPC lines, as an MCP
+/// client speaks over stdio.
+#[derive(Debug)]
+pub struct McpClient {
+    process: SessionProcess,
+    next_id: u64,
+    /// The progress notifications received while waiting for answers.
+    pub progress: Vec<Value>,
+}
+
+impl McpClient {
+    /// Starts `bin mcp --root root extra…` and initializes it with protocol
+    /// `version`; returns the client and the `initialize` result.
+    pub fn start(bin: &Path, root: &Path, extra: &[&str], version: &str) -> Result<(Self, Value)> {
+        let mut client = Self {
+            process: SessionProcess::start_mcp(bin, root, extra)?,
+            next_id: 0,
+            progress: Vec::new(),
+        };
+        let init = client.request(
+            "initialize",
+            &serde_json::json!({"protocolVersion": version, "capabilities": {},
+                "clientInfo": {"name": "filetools-tests", "version": "1"}}),
+        )?;
+        client.notify("notifications/initialized")?;
+        Ok((client, init))
+    }
+
+    /// Sends a notification without parameters.
+    pub fn notify(&mut self, method: &str) -> Result<()> {
+        let line = serde_json::json!({"jsonrpc": "2.0", "method": method});
+        self.process.send_raw(format!("{line}\n").as_bytes())
+    }
+
+    /// Sends a request and waits for its result (an error answer is an
+    /// error); notifications on the way are kept in `progress`.
+    pub fn request(&mut self, method: &str, params: &Value) -> Result<Value> {
+        self.next_id += 1;
+        let id = self.next_id;
+        let line =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.process.send_raw(format!("{line}\n").as_bytes())?;
+        loop {
+            let message = self
+                .process
+                .answer_within(ANSWER_TIMEOUT)?
+                .with_context(|| format!("no answer within {ANSWER_TIMEOUT:?} to {method}"))?;
+            if message["id"] == id {
+                if let Some(error) = message.get("error") {
+                    bail!("{method} failed: {error}");
+                }
+                return Ok(message["result"].clone());
+            }
+            if message["method"] == "notifications/progress" {
+                self.progress.push(message["params"].clone());
+            }
+        }
+    }
+
+    /// Calls `tool` with `args`: the `CallToolResult`.
+    pub fn call(&mut self, tool: &str, args: &Value) -> Result<Value> {
+        self.request(
+            "tools/call",
+            &serde_json::json!({"name": tool, "arguments": args}),
+        )
     }
 }
 

@@ -191,3 +191,80 @@ fn one_shot_with_state(root: &Path, state: &Path, args: &[&str]) -> std::process
         .output()
         .unwrap()
 }
+
+#[test]
+fn every_command_has_help_and_the_cli_follows_the_conventions() {
+    let run = |args: &[&str]| Command::new(BIN).args(args).output().unwrap();
+    for command in ["session", "mcp", "schema", "read", "write", "edit", "undo"] {
+        let help = run(&[command, "--help"]);
+        assert!(help.status.success(), "{command} --help");
+        assert!(String::from_utf8_lossy(&help.stdout).contains("Usage: filetools"));
+    }
+    assert!(String::from_utf8_lossy(&run(&["read", "--help"]).stdout).contains("--pages"));
+    assert!(
+        String::from_utf8_lossy(&run(&["undo", "-h"]).stdout).contains("Usage: filetools undo")
+    );
+    let version = run(&["--version"]);
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout),
+        format!("filetools {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let unknown = run(&["read", "x.txt", "--offest", "2"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains("--offset"),
+        "a suggestion"
+    );
+
+    let (root, _) = root_and_outside("cli-conventions");
+    std::fs::write(root.join("-dash.txt"), "dash\n").unwrap();
+    let dash = Command::new(BIN)
+        .args(["read", "--root"])
+        .arg(&root)
+        .args(["--", "-dash.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&dash.stdout),
+        "1\tdash\n[lines 1-1 of 1; end of file]\n"
+    );
+    let missing = root.join("no-such-dir");
+    let out = Command::new(BIN)
+        .args(["read", "a.txt", "--root"])
+        .arg(&missing)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&*missing.to_string_lossy())
+            && stderr.contains("give an existing directory"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn schema_prints_every_format_rendered_from_the_config() {
+    for format in ["mcp", "anthropic", "openai", "openai-strict"] {
+        let out = Command::new(BIN)
+            .args([
+                "schema",
+                "--format",
+                format,
+                "--config",
+                r#"{"max_lines": 1000}"#,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{format}");
+        let tools: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(tools.as_array().unwrap().len(), 4, "{format}");
+        assert!(tools.to_string().contains("up to 1000 lines"), "{format}");
+    }
+    let bad = Command::new(BIN)
+        .args(["schema", "--config", r#"{"max_lines": 0}"#])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("max_lines"));
+}

@@ -8,6 +8,7 @@
 mod changes;
 mod cli;
 mod kinds;
+mod mcp;
 mod outlines;
 mod reliability;
 mod sandbox;

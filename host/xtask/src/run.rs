@@ -32,7 +32,30 @@ pub fn setup() -> Result<()> {
     }
     grammar_toolchain()?;
     node_packages()?;
+    python_mcp_client()?;
     chromium()
+}
+
+/// The Python MCP client the MCP tests drive the server with, pinned in
+/// `tests/mcp/requirements.txt`, in a virtual environment inside `target/`.
+fn python_mcp_client() -> Result<()> {
+    let venv = root().join("target/py");
+    let requirements = root().join("tests/mcp/requirements.txt");
+    let stamp = venv.join("installed.txt");
+    let wanted = std::fs::read_to_string(&requirements)?;
+    if std::fs::read_to_string(&stamp).is_ok_and(|had| had == wanted) {
+        return Ok(());
+    }
+    println!("installing the Python MCP client into target/py");
+    status(Command::new("python3").arg("-m").arg("venv").arg(&venv))
+        .context("Python 3 with venv is needed for the MCP client tests")?;
+    status(
+        Command::new(venv.join("bin/pip"))
+            .args(["install", "--quiet", "--disable-pip-version-check", "-r"])
+            .arg(&requirements),
+    )?;
+    std::fs::write(&stamp, wanted)?;
+    Ok(())
 }
 
 /// Runs `npm args…` in `js/`.

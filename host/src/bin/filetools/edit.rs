@@ -3,40 +3,39 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::{Context as _, Result};
 use filetools::{EditArgs, EditOp};
 use serde_json::Value;
 
-use crate::args::Args;
-use crate::oneshot::{OneShot, switches, value_flags};
+use crate::cli;
+use crate::oneshot::OneShot;
 
-pub fn run(argv: Vec<String>) -> Result<ExitCode> {
-    let args = Args::parse(
-        argv,
-        &value_flags(&["old", "new", "edits"]),
-        &switches(&["replace-all"]),
-    )?;
-    let [path] = args.positionals.as_slice() else {
-        bail!("edit takes exactly one PATH");
-    };
-    let mut shot = OneShot::open(&args)?;
-    let result = match (args.value("old"), args.value("new"), args.value("edits")) {
-        (Some(old), Some(new), None) => shot.session.edit(&EditArgs {
-            file_path: path.clone(),
-            edits: vec![EditOp {
-                old_string: old.to_owned(),
-                new_string: new.to_owned(),
-                replace_all: args.switch("replace-all"),
-            }],
-        }),
-        (None, None, Some(edits)) => {
-            let edits: Value = serde_json::from_str(edits).context("--edits is not JSON")?;
+pub fn run(args: &cli::EditArgs) -> Result<ExitCode> {
+    let path = &args.common.path;
+    // clap has checked that it is --old with --new, or --edits alone.
+    let call = match (&args.old, &args.new, &args.edits) {
+        (_, _, Some(edits)) => {
+            let edits: Value = serde_json::from_str(edits).context(
+                "--edits is not JSON; give a list of {\"old_string\", \"new_string\"} objects",
+            )?;
             let mut call = serde_json::Map::new();
             call.insert("file_path".into(), Value::String(path.clone()));
             call.insert("edits".into(), edits);
-            shot.session.call("edit", &Value::Object(call).to_string())
+            Some(Value::Object(call).to_string())
         }
-        _ => bail!("edit needs --old TEXT and --new TEXT, or --edits JSON"),
+        _ => None,
+    };
+    let mut shot = OneShot::open(&args.common)?;
+    let result = match call {
+        Some(call) => shot.session.call("edit", &call),
+        None => shot.session.edit(&EditArgs {
+            file_path: path.clone(),
+            edits: vec![EditOp {
+                old_string: args.old.clone().unwrap_or_default(),
+                new_string: args.new.clone().unwrap_or_default(),
+                replace_all: args.replace_all,
+            }],
+        }),
     };
     shot.finish(&result)
 }

@@ -1,20 +1,14 @@
-//! `filetools`: the tools from a shell (SPEC H2).
-//!
-//! ```text
-//! filetools session --root DIR [--read-only] [--config JSON] [--max-line-bytes N] [--memory-mib N]
-//! filetools read PATH [--offset N] [--limit N] [--char-offset N] [COMMON]
-//! filetools write PATH [--content TEXT | --content-file FILE] [COMMON]
-//! filetools edit PATH (--old TEXT --new TEXT [--replace-all] | --edits JSON) [COMMON]
-//! filetools undo PATH [COMMON]
-//! filetools imports
-//! COMMON: [--root DIR] [--state FILE] [--config JSON] [--memory-mib N] [--json]
-//! ```
+//! `filetools`: the tools from a shell, over JSON lines, or to an MCP
+//! client. `filetools --help` lists the commands, `filetools COMMAND --help`
+//! every flag of one.
 
-mod args;
+mod cli;
 mod edit;
 mod imports;
+mod mcp;
 mod oneshot;
 mod read;
+mod schema;
 mod session;
 mod undo;
 mod write;
@@ -23,50 +17,23 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use clap::Parser as _;
 use filetools::{Builder, Tools};
 
-const USAGE: &str = "\
-usage:
-  filetools session --root DIR [--read-only] [--config JSON] [--max-line-bytes N] [--memory-mib N]
-      one JSON call per stdin line: {\"tool\": \"read\", \"args\": {...}}
-      one JSON result per stdout line: {\"content\": [...], \"isError\": false, \"structuredContent\": {...}}
-  filetools read PATH [--offset N] [--limit N] [--char-offset N] [COMMON]
-  filetools write PATH [--content TEXT | --content-file FILE] [COMMON]
-      (without either, the content is read from stdin)
-  filetools edit PATH (--old TEXT --new TEXT [--replace-all] | --edits JSON) [COMMON]
-  filetools undo PATH [COMMON]
-      one call each; exit status 1 when the result is an error
-      COMMON: [--root DIR] [--state FILE] [--config JSON] [--memory-mib N] [--json]
-      --root defaults to the current directory; --state FILE keeps the
-      session (what was read, dedup, undo history) between invocations;
-      --memory-mib N caps the component's memory (default 256)
-  filetools imports
-      lists the component's imports and checks them against the allowed set";
+use cli::{Cli, Command, Limits};
 
 #[expect(clippy::print_stderr, reason = "the CLI reports to its user on stderr")]
 fn main() -> ExitCode {
-    let mut argv: Vec<String> = std::env::args().skip(1).collect();
-    if argv.is_empty() {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    }
-    let command = argv.remove(0);
-    let outcome = match command.as_str() {
-        "session" => session::run(argv),
-        "read" => read::run(argv),
-        "write" => write::run(argv),
-        "edit" => edit::run(argv),
-        "undo" => undo::run(argv),
-        "imports" => imports::run(),
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
-        }
-        "-V" | "--version" => {
-            println!("filetools {}", env!("CARGO_PKG_VERSION"));
-            Ok(ExitCode::SUCCESS)
-        }
-        other => Err(anyhow::anyhow!("unknown command {other:?}\n{USAGE}")),
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Session(args) => session::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
+        Command::Schema(args) => schema::run(&args),
+        Command::Read(args) => read::run(&args),
+        Command::Write(args) => write::run(&args),
+        Command::Edit(args) => edit::run(&args),
+        Command::Undo(args) => undo::run(&args),
+        Command::Imports => imports::run(),
     };
     match outcome {
         Ok(code) => code,
@@ -93,19 +60,39 @@ pub fn build(builder: Builder) -> Result<Tools> {
 }
 
 /// A builder rooted at `root`, with the environment's switches and the
-/// `--memory-mib` flag applied.
-pub fn builder(root: &Path, args: &args::Args) -> Result<Builder> {
-    let mut builder = Tools::builder().root(root);
-    if let Some(mib) = args.number("memory-mib")? {
-        let bytes = usize::try_from(mib)
-            .ok()
-            .and_then(|mib| mib.checked_mul(1 << 20))
-            .filter(|&bytes| bytes > 0)
-            .ok_or_else(|| anyhow::anyhow!("--memory-mib must be at least 1, got {mib}"))?;
-        builder = builder.memory_limit(bytes);
-    }
+/// memory flag applied.
+pub fn builder(root: &Path, limits: &Limits) -> Result<Builder> {
+    let root = existing_root(root)?;
+    let bytes = usize::try_from(limits.memory_mib)
+        .ok()
+        .and_then(|mib| mib.checked_mul(1 << 20))
+        .ok_or_else(|| anyhow::anyhow!("--memory-mib {} is too large", limits.memory_mib))?;
+    let mut builder = Tools::builder().root(root).memory_limit(bytes);
     if std::env::var(DEDUP_ENV).is_ok_and(|v| v == "0") {
-        return builder.config_json(r#"{"dedup": false}"#);
+        builder = builder.config_json(r#"{"dedup": false}"#)?;
     }
     Ok(builder)
+}
+
+/// `builder` with the `--config` keys, which win over any set before.
+pub fn configured(builder: Builder, limits: &Limits) -> Result<Builder> {
+    match &limits.config {
+        Some(config) => builder.config_json(config),
+        None => Ok(builder),
+    }
+}
+
+/// `root`, when it is a directory; else an error naming it and the fix.
+fn existing_root(root: &Path) -> Result<&Path> {
+    match std::fs::metadata(root) {
+        Ok(meta) if meta.is_dir() => Ok(root),
+        Ok(_) => anyhow::bail!(
+            "--root {} is not a directory; give the directory the tools may see",
+            root.display()
+        ),
+        Err(err) => anyhow::bail!(
+            "--root {}: {err}; give an existing directory",
+            root.display()
+        ),
+    }
 }

@@ -19,12 +19,7 @@ use anyhow::{Context as _, Result};
 use filetools::{Session, ToolResult};
 use serde_json::json;
 
-use crate::args::Args;
-
-/// Flags every one-shot command takes with a value.
-pub const VALUE_FLAGS: [&str; 4] = ["root", "config", "state", "memory-mib"];
-/// Switches every one-shot command takes.
-pub const SWITCHES: [&str; 1] = ["json"];
+use crate::cli::Common;
 
 /// A session for one call, and where its state lives.
 pub struct OneShot {
@@ -36,26 +31,27 @@ pub struct OneShot {
 impl OneShot {
     /// Opens the session `args` describe, restoring `--state` when the file
     /// exists and is not empty.
-    pub fn open(args: &Args) -> Result<Self> {
+    pub fn open(args: &Common) -> Result<Self> {
         let cwd = std::env::current_dir().context("no current directory")?;
-        let root = args.value("root").map_or_else(|| cwd.clone(), Into::into);
-        let mut builder = crate::builder(&root, args)?;
-        if let Ok(inside) = cwd.canonicalize()?.strip_prefix(root.canonicalize()?) {
+        let root = args.root.clone().unwrap_or_else(|| cwd.clone());
+        let mut builder = crate::builder(&root, &args.limits)?;
+        let canonical_root = root
+            .canonicalize()
+            .with_context(|| format!("--root {}", root.display()))?;
+        if let Ok(inside) = cwd.canonicalize()?.strip_prefix(canonical_root) {
             let rel = inside.to_string_lossy();
             let rel = if rel.is_empty() { ".".into() } else { rel };
             builder = builder.config_json(&json!({ "cwd": rel }).to_string())?;
         }
-        if let Some(config) = args.value("config") {
-            builder = builder.config_json(config)?;
-        }
+        let builder = crate::configured(builder, &args.limits)?;
         let mut session = crate::build(builder)?.session()?;
-        let state = match args.value("state") {
+        let state = match &args.state {
             Some(path) => {
-                let (state, saved) = StateFile::lock(PathBuf::from(path))?;
+                let (state, saved) = StateFile::lock(path.clone())?;
                 if !saved.trim().is_empty() {
                     session
                         .restore(&saved)
-                        .with_context(|| format!("restoring {path}"))?;
+                        .with_context(|| format!("restoring --state {}", path.display()))?;
                 }
                 Some(state)
             }
@@ -64,7 +60,7 @@ impl OneShot {
         Ok(Self {
             session,
             state,
-            json: args.switch("json"),
+            json: args.json,
         })
     }
 
@@ -153,22 +149,4 @@ impl StateFile {
         filetools::store::replace(&self.path, text.as_bytes())
             .with_context(|| format!("saving {}", self.path.display()))
     }
-}
-
-/// `VALUE_FLAGS` plus the command's own.
-pub fn value_flags<'a>(own: &[&'a str]) -> Vec<&'a str> {
-    VALUE_FLAGS
-        .iter()
-        .copied()
-        .chain(own.iter().copied())
-        .collect()
-}
-
-/// `SWITCHES` plus the command's own.
-pub fn switches<'a>(own: &[&'a str]) -> Vec<&'a str> {
-    SWITCHES
-        .iter()
-        .copied()
-        .chain(own.iter().copied())
-        .collect()
 }

@@ -9,24 +9,14 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
-use filetools::protocol::{DEFAULT_MAX_LINE_BYTES, Lines, answer};
+use filetools::protocol::{Lines, answer};
 
-use crate::args::Args;
+use crate::cli::SessionArgs;
 
-pub fn run(argv: Vec<String>) -> Result<ExitCode> {
-    let args = Args::parse(
-        argv,
-        &["root", "config", "max-line-bytes", "memory-mib"],
-        &["read-only"],
-    )?;
-    let root = args.value("root").context("session needs --root DIR")?;
-    let cap = args
-        .number("max-line-bytes")?
-        .unwrap_or(DEFAULT_MAX_LINE_BYTES);
-    let mut builder = crate::builder(root.as_ref(), &args)?.read_only(args.switch("read-only"));
-    if let Some(config) = args.value("config") {
-        builder = builder.config_json(config)?;
-    }
+pub fn run(args: &SessionArgs) -> Result<ExitCode> {
+    let cap = args.max_line_bytes;
+    let builder = crate::builder(&args.root, &args.limits)?.read_only(args.read_only);
+    let builder = crate::configured(builder, &args.limits)?;
     let tools = crate::build(builder)?;
     let mut session = tools.session()?;
     let mut lines = Lines::new(std::io::stdin().lock(), cap);

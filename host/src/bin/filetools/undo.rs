@@ -3,20 +3,16 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use filetools::UndoArgs;
 
-use crate::args::Args;
-use crate::oneshot::{OneShot, switches, value_flags};
+use crate::cli::PathArgs;
+use crate::oneshot::OneShot;
 
-pub fn run(argv: Vec<String>) -> Result<ExitCode> {
-    let args = Args::parse(argv, &value_flags(&[]), &switches(&[]))?;
-    let [path] = args.positionals.as_slice() else {
-        bail!("undo takes exactly one PATH");
-    };
-    let mut shot = OneShot::open(&args)?;
+pub fn run(args: &PathArgs) -> Result<ExitCode> {
+    let mut shot = OneShot::open(&args.common)?;
     let result = shot.session.undo(&UndoArgs {
-        file_path: path.clone(),
+        file_path: args.common.path.clone(),
     });
     shot.finish(&result)
 }

@@ -1,0 +1,202 @@
+//! The command line: every command and flag, with the help text `--help`
+//! prints.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use filetools::Format;
+
+/// The read, write, edit and undo tools of a coding agent, from a shell,
+/// over JSON lines, or to an MCP client.
+#[derive(Debug, Parser)]
+#[command(
+    name = "filetools",
+    version,
+    propagate_version = true,
+    arg_required_else_help = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// One session over JSON lines: a call {"tool": "read", "args": {...}}
+    /// per stdin line, a result {"content": [...], "isError": false,
+    /// "structuredContent": {...}} per stdout line.
+    Session(SessionArgs),
+    /// An MCP server over stdio: one session for the connection.
+    Mcp(McpArgs),
+    /// Print the tool definitions as a JSON array, for a model's tool list.
+    Schema(SchemaArgs),
+    /// Read one file or directory; prints what the model would see, exit
+    /// status 1 when it is an error.
+    Read(ReadArgs),
+    /// Create or replace one file.
+    Write(WriteArgs),
+    /// Replace text in one file.
+    Edit(EditArgs),
+    /// Take back the last change of one file made with the same --state.
+    Undo(PathArgs),
+    /// List the component's imports and check them against the allowed set.
+    Imports,
+}
+
+/// The config and memory of the session a command opens.
+#[derive(Debug, clap::Args)]
+pub struct Limits {
+    /// Session config as a JSON object, e.g. '{"max_lines": 500}' (README,
+    /// "Configuration").
+    #[arg(long, value_name = "JSON")]
+    pub config: Option<String>,
+    /// Memory the component may use, in MiB.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory_mib: u64,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SessionArgs {
+    /// The directory the tools may see.
+    #[arg(long, value_name = "DIR")]
+    pub root: PathBuf,
+    /// Refuse every write, edit and undo.
+    #[arg(long)]
+    pub read_only: bool,
+    /// Longest input line; a longer one gets an error answer.
+    #[arg(long, value_name = "N", default_value_t = filetools::protocol::DEFAULT_MAX_LINE_BYTES)]
+    pub max_line_bytes: u64,
+    #[command(flatten)]
+    pub limits: Limits,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct McpArgs {
+    /// The directory the tools may see.
+    #[arg(long, value_name = "DIR")]
+    pub root: PathBuf,
+    /// Offer only `read`, and refuse every change.
+    #[arg(long)]
+    pub read_only: bool,
+    /// How often a long call reports progress to a client that asked, in
+    /// milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+    pub progress_ms: u64,
+    #[command(flatten)]
+    pub limits: Limits,
+}
+
+/// The forms `schema` prints.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SchemaFormat {
+    /// MCP tools/list entries, with annotations and output schemas.
+    Mcp,
+    /// Anthropic Messages API tools (input_schema).
+    Anthropic,
+    /// OpenAI function tools.
+    Openai,
+    /// OpenAI function tools with strict: true.
+    OpenaiStrict,
+}
+
+impl From<SchemaFormat> for Format {
+    fn from(format: SchemaFormat) -> Self {
+        match format {
+            SchemaFormat::Mcp => Format::Mcp,
+            SchemaFormat::Anthropic => Format::Anthropic,
+            SchemaFormat::Openai => Format::Openai,
+            SchemaFormat::OpenaiStrict => Format::OpenaiStrict,
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SchemaArgs {
+    /// The API the definitions are for.
+    #[arg(long, value_enum, default_value = "mcp")]
+    pub format: SchemaFormat,
+    /// Session config as a JSON object; the descriptions state its caps.
+    #[arg(long, value_name = "JSON")]
+    pub config: Option<String>,
+}
+
+/// What every one-shot command (read, write, edit, undo) takes.
+#[derive(Debug, clap::Args)]
+pub struct Common {
+    /// The file, relative to the current directory or absolute inside the
+    /// root. Put `--` before a path that starts with `-`.
+    #[arg(value_name = "PATH")]
+    pub path: String,
+    /// The directory the tools may see [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Keep the session (what was read, dedup records, undo history) in
+    /// FILE between commands.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Print the whole result as one JSON line instead of its text.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: Limits,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PathArgs {
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReadArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// First line to show (1-based).
+    #[arg(long, value_name = "N")]
+    pub offset: Option<u64>,
+    /// Most lines to show.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+    /// Character (1-based) of line --offset to start at, for a long line.
+    #[arg(long, value_name = "N")]
+    pub char_offset: Option<u64>,
+    /// PDF pages to show: "3" or "3-7".
+    #[arg(long, value_name = "RANGE")]
+    pub pages: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct WriteArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// The new content [default: read from stdin].
+    #[arg(long, value_name = "TEXT", conflicts_with = "content_file")]
+    pub content: Option<String>,
+    /// Take the new content from FILE.
+    #[arg(long, value_name = "FILE")]
+    pub content_file: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EditArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// The exact text to replace.
+    #[arg(
+        long,
+        value_name = "TEXT",
+        requires = "new",
+        required_unless_present = "edits"
+    )]
+    pub old: Option<String>,
+    /// The text to put in its place.
+    #[arg(long, value_name = "TEXT", requires = "old")]
+    pub new: Option<String>,
+    /// Replace every occurrence instead of requiring exactly one.
+    #[arg(long, requires = "old")]
+    pub replace_all: bool,
+    /// Several replacements as JSON: [{"old_string": ..., "new_string": ...,
+    /// "replace_all": false}, ...].
+    #[arg(long, value_name = "JSON", conflicts_with_all = ["old", "new"])]
+    pub edits: Option<String>,
+}

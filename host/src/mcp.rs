@@ -1,0 +1,159 @@
+//! The tools as an MCP server over stdio, on `rmcp`: one [`Session`] for
+//! the connection, every protocol version the SDK knows (the client's is
+//! chosen when the server has it).
+//!
+//! A call's result is exactly the session's [`ToolResult`] as JSON
+//! (`content` with text and image blocks, `isError`, `structuredContent`),
+//! so a client sees what `filetools session` prints for the same call; the
+//! core, not the server, judges the arguments. A `read` stops when the
+//! client cancels it; a change runs to its end (see
+//! [`Session::call_cancellable`]). While a call runs past the progress
+//! interval ([`DEFAULT_PROGRESS_INTERVAL`]), a client that asked for
+//! progress gets a notification each interval with the seconds spent so
+//! far.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, InitializeResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
+use serde_json::Value;
+
+use crate::{Format, Session, ToolResult, Tools};
+
+/// How often a running call reports progress to a client that asked.
+pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_millis(500);
+
+/// What the server tells the client about itself.
+const INSTRUCTIONS: &str = "Files of one directory: read them (text, directories, images, PDFs, \
+    notebooks) with line numbers and exact continuation offsets; change them with edit (exact \
+    replacements) or write (whole files) once read; undo takes a change back.";
+
+/// An MCP server over one session of `tools`.
+#[derive(Debug, Clone)]
+pub struct Server {
+    session: Arc<Mutex<Session>>,
+    tools: Arc<Vec<Tool>>,
+    progress_interval: Duration,
+}
+
+impl Server {
+    /// A server with a new session of `tools`; with `read_only`, only
+    /// `read` is offered (the tools should refuse changes too, see
+    /// [`crate::Builder::read_only`]).
+    pub fn new(tools: &Tools, read_only: bool) -> Result<Self> {
+        let mut session = tools.session()?;
+        let listed = session
+            .schema(Format::Mcp)?
+            .into_iter()
+            .filter(|tool| !read_only || tool["annotations"]["readOnlyHint"] == true)
+            .map(serde_json::from_value)
+            .collect::<Result<Vec<Tool>, _>>()
+            .context("the MCP tool definitions do not parse")?;
+        Ok(Self {
+            session: Arc::new(Mutex::new(session)),
+            tools: Arc::new(listed),
+            progress_interval: DEFAULT_PROGRESS_INTERVAL,
+        })
+    }
+
+    /// Reports progress every `interval` (at least 1 ms) while a call runs.
+    #[must_use]
+    pub fn progress_interval(mut self, interval: Duration) -> Self {
+        self.progress_interval = interval.max(Duration::from_millis(1));
+        self
+    }
+
+    /// Serves the client on this process's stdin and stdout until it
+    /// disconnects.
+    pub fn serve_stdio(self) -> Result<()> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("starting the MCP server's runtime")?;
+        runtime.block_on(async move {
+            let running = self
+                .serve(rmcp::transport::stdio())
+                .await
+                .context("the MCP client did not initialize")?;
+            running.waiting().await.context("the MCP server stopped")?;
+            Ok(())
+        })
+    }
+
+    /// Runs one call on the session, off the async threads.
+    async fn run(&self, tool: String, arguments: String, cancel: Arc<AtomicBool>) -> ToolResult {
+        let session = Arc::clone(&self.session);
+        let job = tokio::task::spawn_blocking(move || {
+            let mut session = session.lock().unwrap_or_else(PoisonError::into_inner);
+            session.call_cancellable(&tool, &arguments, &cancel)
+        });
+        match job.await {
+            Ok(result) => result,
+            Err(err) => ToolResult::failure(
+                format!("Error: the call could not run ({err}); try it again."),
+                "host_error",
+            ),
+        }
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("filetools", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let tool = request.name.into_owned();
+        let arguments = Value::Object(request.arguments.unwrap_or_default()).to_string();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let call = self.run(tool.clone(), arguments, Arc::clone(&cancel));
+        tokio::pin!(call);
+        let started = Instant::now();
+        let token = context.meta.get_progress_token();
+        let every = self.progress_interval;
+        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        let result = loop {
+            tokio::select! {
+                result = &mut call => break result,
+                () = context.ct.cancelled(), if !cancel.load(Ordering::Relaxed) => {
+                    cancel.store(true, Ordering::Relaxed);
+                }
+                _ = ticks.tick(), if token.is_some() => {
+                    if let Some(token) = &token {
+                        let seconds = started.elapsed().as_secs_f64();
+                        let note = ProgressNotificationParam::new(token.clone(), seconds)
+                            .with_message(format!("{tool}: {seconds:.1} s so far"));
+                        // A client gone away gets its answer dropped anyway.
+                        let _ = context.peer.notify_progress(note).await;
+                    }
+                }
+            }
+        };
+        let result: CallToolResult = serde_json::from_value(result.to_json()).map_err(|err| {
+            ErrorData::internal_error(format!("result does not parse: {err}"), None)
+        })?;
+        Ok(CallToolResponse::Complete(result))
+    }
+}

@@ -1,0 +1,125 @@
+//! `filetools mcp`: the Python MCP SDK's client against the binary, the
+//! protocol versions clients still speak, progress on a long read, and a
+//! cancelled read.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use filetools_tests::cli::McpClient;
+use serde_json::json;
+
+use crate::{BIN, root_and_outside, tools};
+
+/// The Python the setup installs the `mcp` package into.
+fn python() -> std::path::PathBuf {
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/py/bin/python");
+    assert!(
+        python.is_file(),
+        "{} is missing: run `cargo xtask setup` to install the Python MCP client",
+        python.display()
+    );
+    python
+}
+
+#[test]
+fn the_python_mcp_client_gets_the_session_answers() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp/client.py");
+    let out = Command::new(python())
+        .arg(script)
+        .arg(BIN)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_current_and_older_protocol_versions_are_spoken() {
+    let (root, _) = root_and_outside("mcp-versions");
+    std::fs::write(root.join("a.txt"), "one\n").unwrap();
+    for version in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
+        let (mut client, init) = McpClient::start(Path::new(BIN), &root, &[], version).unwrap();
+        assert_eq!(init["protocolVersion"], version, "{init}");
+        let read = client.call("read", &json!({"file_path": "a.txt"})).unwrap();
+        assert_eq!(
+            read["content"][0]["text"], "1\tone\n[lines 1-1 of 1; end of file]",
+            "{version}: {read}"
+        );
+    }
+}
+
+/// A file whose last lines take the component a while to reach.
+fn long_file(root: &Path) {
+    let filler = "x".repeat(48);
+    let mut text = String::with_capacity(90 << 20);
+    for i in 0..1_500_000 {
+        writeln!(text, "line {i} {filler}").unwrap();
+    }
+    std::fs::write(root.join("long.txt"), text).unwrap();
+}
+
+#[test]
+fn a_long_read_reports_progress_to_a_client_that_asked() {
+    let (root, _) = root_and_outside("mcp-progress");
+    long_file(&root);
+    let (mut client, _) =
+        McpClient::start(Path::new(BIN), &root, &["--progress-ms", "5"], "2025-06-18").unwrap();
+    let answer = client
+        .request(
+            "tools/call",
+            &json!({"name": "read", "arguments": {"file_path": "long.txt", "offset": 1_499_990},
+                "_meta": {"progressToken": "p1"}}),
+        )
+        .unwrap();
+    let progress: Vec<f64> = client
+        .progress
+        .iter()
+        .map(|p| p["progress"].as_f64().unwrap())
+        .collect();
+    assert!(
+        answer["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("[lines 1499990-1500000 of 1500000; end of file]"),
+        "{answer}"
+    );
+    assert!(!progress.is_empty(), "no progress notification");
+    assert!(progress.windows(2).all(|w| w[0] < w[1]), "{progress:?}");
+}
+
+#[test]
+fn a_cancelled_read_stops_and_the_session_goes_on() {
+    let (root, _) = root_and_outside("mcp-cancel");
+    long_file(&root);
+    let mut session = tools(&root).session().unwrap();
+    let call = r#"{"file_path": "long.txt", "offset": 1499990}"#;
+    let cancelled = session.call_cancellable("read", call, &Arc::new(AtomicBool::new(true)));
+    assert!(cancelled.is_error);
+    assert!(
+        cancelled
+            .text()
+            .starts_with("Cancelled: the read call was stopped"),
+        "{}",
+        cancelled.text()
+    );
+    let read = session.call_cancellable("read", call, &Arc::new(AtomicBool::new(false)));
+    assert!(!read.is_error, "{}", read.text());
+    // A change is never stopped halfway.
+    let write = session.call_cancellable(
+        "write",
+        r#"{"file_path": "new.txt", "content": "x\n"}"#,
+        &Arc::new(AtomicBool::new(true)),
+    );
+    assert!(!write.is_error, "{}", write.text());
+    assert_eq!(
+        std::fs::read_to_string(root.join("new.txt")).unwrap(),
+        "x\n"
+    );
+}
