@@ -129,6 +129,11 @@ export async function createToolsWith({ fs, config = {}, loadCore }) {
       guarded('write', naming(args), () => session.write({ filePath: args.filePath ?? args.file_path, content: args.content })),
     edit: (args) => guarded('edit', naming(args), () => session.edit(editArgs(args))),
     undo: (args) => guarded('undo', naming(args), () => session.undo({ filePath: args.filePath ?? args.file_path })),
+    /**
+     * The tool definitions for this session's config, in `format`: `mcp`
+     * (the default), `anthropic`, `openai` or `openai-strict`.
+     */
+    schema: (format = 'mcp') => JSON.parse(session.schema(String(format))),
     /** The tool definitions for the model: name, description, JSON Schema. */
     definitions: () =>
       exports.tools.definitions().map((d) => ({

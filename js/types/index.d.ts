@@ -56,6 +56,9 @@ export interface CallToolResult {
   readonly images: Array<{ mimeType: string; data: Uint8Array; width: number; height: number }>;
 }
 
+/** The forms `Tools.schema` gives the definitions in. */
+export type SchemaFormat = 'mcp' | 'anthropic' | 'openai' | 'openai-strict';
+
 /** A tool definition for the model. */
 export interface ToolDefinition {
   name: string;
@@ -74,6 +77,12 @@ export interface Tools {
   edit(args: Args): Promise<CallToolResult>;
   undo(args: Args): Promise<CallToolResult>;
   definitions(): ToolDefinition[];
+  /**
+   * The tool definitions for this session's config, in the form one API
+   * expects: `mcp` (default), `anthropic`, `openai` or `openai-strict`.
+   * Throws on an unknown format.
+   */
+  schema(format?: SchemaFormat): Array<Record<string, unknown>>;
   /**
    * The session state as JSON text. Throws once a call that trapped cost
    * the session its memory, so a saved state is never replaced by a poorer one.

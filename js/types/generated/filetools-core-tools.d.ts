@@ -106,6 +106,7 @@ export class Session {
   write(args: WriteArgs): ToolResult;
   edit(args: EditArgs): ToolResult;
   undo(args: UndoArgs): ToolResult;
+  schema(format: string): string;
   save(): string;
   restore(state: string): void;
   checkpoint(held: Generations): Checkpoint;

@@ -1,0 +1,5 @@
+// Types of `filetools/langchain`.
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import type { CreateToolsOptions, Tools } from './index.js';
+
+export function langchainTools(toolsOrOptions: Tools | CreateToolsOptions): Promise<StructuredToolInterface[]>;
