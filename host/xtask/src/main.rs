@@ -152,6 +152,8 @@ fn stress(args: &[String]) -> Result<()> {
 
 fn bench() -> Result<()> {
     run::setup()?;
+    // The benchmark times the release CLI beside it (`filetools mcp`).
+    run::release_cli()?;
     release_bin("bench")?;
     run::npm(&["run", "build"])?;
     run::npm(&["run", "bench"])

@@ -5,6 +5,8 @@
 //! - per-call time of an edit of that file (load, hash, match, atomic write);
 //! - session creation time;
 //! - `Tools::build` when compiling vs when loading the precompiled component;
+//! - round trip of one read through `filetools mcp` vs `filetools session`
+//!   (the release CLI beside this binary);
 //! - time and peak memory (VmHWM) to read 50 lines of a generated 1 GiB file,
 //!   measured in a child process so nothing else counts towards its peak.
 
@@ -19,6 +21,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result, bail};
 use filetools::{Sandbox, Tools};
 use filetools_core::{Config, Session};
+use filetools_tests::cli::{McpClient, SessionProcess};
 
 /// Calls per timed loop.
 const CALLS: u32 = 1000;
@@ -72,6 +75,7 @@ fn main() -> Result<()> {
     image(&dir)?;
     sessions(&dir)?;
     build_times(&dir)?;
+    protocols(&dir)?;
     big_file(&dir)?;
     Ok(())
 }
@@ -491,6 +495,49 @@ fn write_big_file(path: &Path) -> Result<()> {
         written += line.len() as u64;
     }
     out.flush()?;
+    Ok(())
+}
+
+/// Round trip of one read, small and 100 KB, through `filetools mcp`
+/// (JSON-RPC over stdio) against `filetools session` (JSON lines), both
+/// the release CLI next to this binary, timed alternately.
+fn protocols(dir: &Path) -> Result<()> {
+    let bin = std::env::current_exe()?.with_file_name("filetools");
+    if !bin.is_file() {
+        bail!(
+            "{} is missing: build it with `cargo build --release -p filetools`",
+            bin.display()
+        );
+    }
+    let root = call_file(dir)?;
+    fs::write(root.join("small.txt"), "one\ntwo\nthree\n")?;
+    let config = ["--config", BENCH_CONFIG];
+    let mut session = SessionProcess::start(&bin, &root, &config)?;
+    let (mut mcp, _) = McpClient::start(&bin, &root, &config, "2025-06-18")?;
+    println!("round trip of one read over stdio (release CLI)");
+    for (label, file) in [("3-line file", "small.txt"), ("100 KB file", "file.txt")] {
+        let args = serde_json::json!({ "file_path": file });
+        let lines = session.call("read", &args)?;
+        let rpc = mcp.call("read", &args)?;
+        if lines["content"] != rpc["content"] {
+            bail!("filetools mcp and filetools session disagree on {file}");
+        }
+        let (lines_time, rpc_time) = time_pair(
+            || {
+                black_box(session.call("read", &args).expect("session read"));
+            },
+            || {
+                black_box(mcp.call("read", &args).expect("mcp read"));
+            },
+        );
+        println!(
+            "  {label}: session {:>10}   mcp {:>10}   ratio {:.2}x",
+            show(lines_time),
+            show(rpc_time),
+            rpc_time.as_secs_f64() / lines_time.as_secs_f64()
+        );
+    }
+    println!();
     Ok(())
 }
 
