@@ -109,23 +109,22 @@ fn one(def: &Definition, format: Format) -> Value {
             "description": def.description,
             "input_schema": loose(&def.input_schema),
         }),
-        Format::Openai => json!({
-            "type": "function",
-            "function": {
+        Format::Openai | Format::OpenaiStrict => {
+            let strict_mode = format == Format::OpenaiStrict;
+            let mut function = json!({
                 "name": def.name,
                 "description": def.description,
-                "parameters": loose(&def.input_schema),
+                "parameters": if strict_mode {
+                    strict(&def.input_schema)
+                } else {
+                    loose(&def.input_schema)
+                },
+            });
+            if strict_mode {
+                function["strict"] = Value::Bool(true);
             }
-        }),
-        Format::OpenaiStrict => json!({
-            "type": "function",
-            "function": {
-                "name": def.name,
-                "description": def.description,
-                "parameters": strict(&def.input_schema),
-                "strict": true,
-            }
-        }),
+            json!({"type": "function", "function": function})
+        }
     }
 }
 
