@@ -19,7 +19,7 @@ import { aiTools } from 'filetools/ai';
 import { langchainTools } from 'filetools/langchain';
 import { memoryFs } from 'filetools';
 
-import { filetools, scriptFiles } from './script.mjs';
+import { filetools, layOut, scriptFiles } from './script.mjs';
 
 const decoder = new TextDecoder();
 
@@ -199,4 +199,14 @@ test('LangChain: tool calls answer with ToolMessages, error status, image blocks
   const refused = await tools.write.invoke({ type: 'tool_call', id: 'l4', name: 'write', args: { file_path: 'keep.txt', content: 'x' } });
   assert.equal(refused.status, 'error');
   assert.match(decoder.decode(fs.files().get('notes.txt')), /^ALPHA/);
+});
+
+test('in Node a root directory is all an adapter needs', async () => {
+  const dir = layOut('adapters-root');
+  const anthropic = await anthropicTools(dir);
+  const [answer] = (await anthropic.results({ content: [{ type: 'tool_use', id: 'a', name: 'read', input: { file_path: 'notes.txt' } }] })).content;
+  assert.match(answer.content[0].text, /^1\talpha/);
+  assert.equal((await openaiTools(dir)).chatTools.length, 4);
+  assert.deepEqual(Object.keys(await aiTools(dir)), ['read', 'write', 'edit', 'undo']);
+  assert.equal((await langchainTools(dir)).length, 4);
 });

@@ -28,5 +28,5 @@ export interface AnthropicTools {
   filetools: Tools;
 }
 
-export function anthropicTools(toolsOrOptions: Tools | CreateToolsOptions): Promise<AnthropicTools>;
+export function anthropicTools(toolsOrOptions: Tools | CreateToolsOptions | string): Promise<AnthropicTools>;
 export function toolResult(toolUseId: string, result: CallToolResult): AnthropicToolResult;

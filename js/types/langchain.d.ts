@@ -2,4 +2,4 @@
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { CreateToolsOptions, Tools } from './index.js';
 
-export function langchainTools(toolsOrOptions: Tools | CreateToolsOptions): Promise<StructuredToolInterface[]>;
+export function langchainTools(toolsOrOptions: Tools | CreateToolsOptions | string): Promise<StructuredToolInterface[]>;

@@ -26,4 +26,4 @@ export interface OpenAITools {
   filetools: Tools;
 }
 
-export function openaiTools(toolsOrOptions: Tools | CreateToolsOptions, options?: { strict?: boolean }): Promise<OpenAITools>;
+export function openaiTools(toolsOrOptions: Tools | CreateToolsOptions | string, options?: { strict?: boolean }): Promise<OpenAITools>;

@@ -5,7 +5,7 @@
 import { resolveTools } from './common.js';
 
 /**
- * `await anthropicTools({ fs: nodeFs('.') })` (or an existing Tools):
+ * `await anthropicTools({ fs: nodeFs('.') })` (or an existing Tools, or a root directory in Node):
  * `{ tools, results(message), result(toolUse), filetools }`.
  */
 export async function anthropicTools(toolsOrOptions) {

@@ -2,12 +2,21 @@
 // from createTools options by the package's own entry for this platform)
 // and the blocks of a result.
 
-/** `toolsOrOptions` when it is a Tools object; else new tools from it. */
+/**
+ * `toolsOrOptions` when it is a Tools object; else new tools from it: the
+ * options of createTools, or (in Node) a root directory for nodeFs.
+ */
 export async function resolveTools(toolsOrOptions) {
   if (typeof toolsOrOptions?.call === 'function' && typeof toolsOrOptions?.schema === 'function') {
     return toolsOrOptions;
   }
-  const { createTools } = await import('filetools');
+  const { createTools, nodeFs } = await import('filetools');
+  if (typeof toolsOrOptions === 'string') {
+    if (typeof nodeFs !== 'function') {
+      throw new TypeError('a root directory needs Node; elsewhere pass { fs: memoryFs(files) } or your own back end');
+    }
+    return createTools({ fs: nodeFs(toolsOrOptions) });
+  }
   return createTools(toolsOrOptions);
 }
 

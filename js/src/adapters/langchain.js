@@ -7,7 +7,7 @@ import { tool } from '@langchain/core/tools';
 
 import { resolveTools, textOf } from './common.js';
 
-/** `await langchainTools({ fs: nodeFs('.') })` (or an existing Tools): an array of tools. */
+/** `await langchainTools({ fs: nodeFs('.') })` (or an existing Tools, or a root directory in Node): an array of tools. */
 export async function langchainTools(toolsOrOptions) {
   const filetools = await resolveTools(toolsOrOptions);
   return filetools.schema('mcp').map((definition) =>

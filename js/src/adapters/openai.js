@@ -7,8 +7,7 @@
 import { dataUrl, imagesOf, parseArguments, resolveTools, textOf } from './common.js';
 
 /**
- * `await openaiTools({ fs: nodeFs('.') }, { strict })` (or an existing
- * Tools): `{ chatTools, responsesTools, chatResults(message),
+ * `await openaiTools({ fs: nodeFs('.') }, { strict })` (or an existing Tools, or a root directory in Node): `{ chatTools, responsesTools, chatResults(message),
  * responsesResults(response), filetools }`. With `strict: true` every
  * argument is required and nullable; the core takes `null` as absent.
  */
