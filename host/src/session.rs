@@ -380,21 +380,19 @@ impl Session {
         }
     }
 
-    /// The tool definitions.
+    /// The tool definitions for this session's config (the MCP form's
+    /// name, description and input schema).
     pub fn definitions(&mut self) -> Result<Vec<Definition>> {
-        let live = &mut self.live;
-        let defs = live
-            .bindings
-            .filetools_core_tools()
-            .call_definitions(&mut live.store)?;
-        Ok(defs
+        self.schema(Format::Mcp)?
             .into_iter()
-            .map(|d| Definition {
-                name: d.name,
-                description: d.description,
-                input_schema: d.input_schema,
+            .map(|tool| {
+                Ok(Definition {
+                    name: tool["name"].as_str().unwrap_or_default().to_owned(),
+                    description: tool["description"].as_str().unwrap_or_default().to_owned(),
+                    input_schema: tool["inputSchema"].to_string(),
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// Runs one tool call: `call` on the live instance, then a checkpoint;

@@ -136,10 +136,10 @@ export async function createToolsWith({ fs, config = {}, loadCore }) {
     schema: (format = 'mcp') => JSON.parse(session.schema(String(format))),
     /** The tool definitions for the model: name, description, JSON Schema. */
     definitions: () =>
-      exports.tools.definitions().map((d) => ({
+      JSON.parse(session.schema('mcp')).map((d) => ({
         name: d.name,
         description: d.description,
-        inputSchema: JSON.parse(d.inputSchema),
+        inputSchema: d.inputSchema,
       })),
     /**
      * The session's state as JSON text, to `restore` in a later process.

@@ -272,16 +272,35 @@ fn the_component_imports_only_what_is_allowed() {
 }
 
 #[test]
-fn definitions_describe_every_tool() {
+fn definitions_describe_every_tool_for_the_config() {
     let (root, _) = root_and_outside("session-definitions");
-    let defs = tools(&root).definitions().unwrap();
+    let tools = Tools::builder()
+        .root(&root)
+        .cache_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/host-tests/cache"))
+        .config_json(r#"{"max_lines": 700}"#)
+        .unwrap()
+        .build()
+        .unwrap();
+    let defs = tools.definitions().unwrap();
     let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, ["read", "write", "edit", "undo"]);
+    assert!(defs[0].description.contains("up to 700 lines"));
     for def in &defs {
         let schema: serde_json::Value = serde_json::from_str(&def.input_schema).unwrap();
-        assert_eq!(schema["required"][0], "file_path", "{}", def.name);
-        assert_eq!(schema["additionalProperties"], false, "{}", def.name);
+        assert!(
+            schema["properties"]["file_path"]["description"]
+                .as_str()
+                .unwrap()
+                .starts_with("Required."),
+            "{}",
+            def.name
+        );
     }
+    let strict = tools.schema(filetools::Format::OpenaiStrict).unwrap();
+    assert_eq!(
+        strict[2]["function"]["parameters"]["additionalProperties"],
+        false
+    );
 }
 
 #[test]
