@@ -139,7 +139,7 @@ mod tests {
         let last = session.call("read", r#"{"file_path": "d", "offset": 201}"#);
         assert!(
             last.text()
-                .contains("f249.txt\t1 bytes\n[entries 201-250 of 250"),
+                .contains("f249.txt\t1 byte\n[entries 201-250 of 250"),
             "{}",
             last.text()
         );
