@@ -15,47 +15,32 @@
 //! assert_eq!(result.text(), "1\talpha\n[lines 1-1 of 2; continue with offset=2]");
 //! ```
 
-pub mod args;
-pub mod base64;
-mod commit;
+// The layers, from the model's call down to the host's files; each
+// directory's module says what it holds.
+pub mod answers;
+pub mod change;
+pub mod memory;
+pub mod paths;
+pub mod tools;
+pub mod view;
+
 pub mod config;
-pub mod danger;
-pub mod decode;
-pub mod definitions;
-pub mod diff;
-pub mod digest;
-pub mod echo;
-mod edit;
-pub mod error;
-pub mod fingerprint;
-pub mod fs;
-mod guard;
-pub mod history;
-pub mod image;
-pub mod ledger;
-mod listing;
-mod memfs;
-pub mod notebook;
-pub mod notice;
-pub mod outline;
-pub mod path;
-pub mod pdf;
-pub mod read;
-pub mod refusal;
-pub mod repair;
-pub mod report;
-pub mod result;
 #[cfg(test)]
 #[expect(clippy::format_collect, reason = "test inputs; speed does not matter")]
 mod scenarios;
-pub mod schema;
-mod session;
-pub mod sniff;
-pub mod state;
-pub mod textfile;
-pub mod trapped;
-mod undo;
-mod write;
+
+// Every module is also reachable at the root, by the path it had before the
+// layers: `filetools_core::args`, `crate::ledger`, …
+pub use answers::{base64, error, notice, refusal, report, result, trapped};
+use change::{commit, edit, guard, undo, write};
+pub use change::{diff, echo, textfile};
+pub use memory::{digest, fingerprint, history, ledger, state};
+use paths::memfs;
+pub use paths::{danger, fs, path, repair};
+use tools::session;
+pub use tools::{args, definitions, schema};
+use view::listing;
+pub use view::{decode, image, notebook, outline, pdf, read, sniff};
 
 #[cfg(target_arch = "wasm32")]
 mod component;

@@ -1,0 +1,13 @@
+//! Everything the model reads back, rendered from typed outcomes in one
+//! place each: the [`result`] shape (content blocks, error flag, metadata),
+//! the sentences about a read ([`notice`]), a change ([`report`]), a refused
+//! change ([`refusal`]), any other failure ([`error`]) and a call that
+//! trapped ([`trapped`]); images travel as [`base64`].
+
+pub mod base64;
+pub mod error;
+pub mod notice;
+pub mod refusal;
+pub mod report;
+pub mod result;
+pub mod trapped;

@@ -1,0 +1,10 @@
+//! What a session remembers between calls: the [`ledger`] of what was read
+//! (with each file's [`fingerprint`] and [`digest`]), the [`history`] of
+//! replaced versions for undo, and their saved and checkpointed form
+//! ([`state`]).
+
+pub mod digest;
+pub mod fingerprint;
+pub mod history;
+pub mod ledger;
+pub mod state;

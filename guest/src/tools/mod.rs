@@ -1,0 +1,10 @@
+//! The tools as the model calls them: [`crate::Session`] takes a call by
+//! name with raw JSON arguments, [`args`] checks them (aliases, numeric
+//! strings, `null` as absent), and [`definitions`] and [`schema`] describe
+//! the tools to the model in each API's form. Everything below this layer
+//! is reached from here.
+
+pub mod args;
+pub mod definitions;
+pub mod schema;
+pub(crate) mod session;
