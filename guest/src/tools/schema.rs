@@ -141,18 +141,11 @@ fn loose(schema: &Value) -> Value {
         match key.as_str() {
             "required" | "additionalProperties" => {}
             "properties" => {
-                let properties = value
-                    .as_object()
-                    .into_iter()
-                    .flatten()
-                    .map(|(name, property)| {
-                        let mut property = loose(property);
-                        if required.contains(&name.as_str()) {
-                            mark_required(&mut property);
-                        }
-                        (name.clone(), property)
-                    })
-                    .collect();
+                let properties = each_property(value, &required, loose, |property, required| {
+                    if required {
+                        mark_required(property);
+                    }
+                });
                 out.insert(key.clone(), Value::Object(properties));
             }
             "items" => {
@@ -167,6 +160,26 @@ fn loose(schema: &Value) -> Value {
         }
     }
     Value::Object(out)
+}
+
+/// The `properties` object `value`, each property converted by `convert`
+/// and then adjusted by `adjust`, which is told whether it is required.
+fn each_property(
+    value: &Value,
+    required: &[&str],
+    convert: fn(&Value) -> Value,
+    adjust: fn(&mut Value, bool),
+) -> Map<String, Value> {
+    value
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, property)| {
+            let mut property = convert(property);
+            adjust(&mut property, required.contains(&name.as_str()));
+            (name.clone(), property)
+        })
+        .collect()
 }
 
 fn mark_required(property: &mut Value) {
@@ -189,18 +202,11 @@ fn strict(schema: &Value) -> Value {
             // `required` is rebuilt from the properties.
             "minimum" | "minItems" | "required" => {}
             "properties" => {
-                let properties: Map<String, Value> = value
-                    .as_object()
-                    .into_iter()
-                    .flatten()
-                    .map(|(name, property)| {
-                        let mut property = strict(property);
-                        if !required.contains(&name.as_str()) {
-                            nullable(&mut property);
-                        }
-                        (name.clone(), property)
-                    })
-                    .collect();
+                let properties = each_property(value, &required, strict, |property, required| {
+                    if !required {
+                        nullable(property);
+                    }
+                });
                 let all: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
                 out.insert("required".to_owned(), Value::Array(all));
                 out.insert(key.clone(), Value::Object(properties));
