@@ -45,67 +45,149 @@ pub enum Line {
     },
 }
 
+/// Bytes kept of each end of a line for [`Taken`].
+pub const EDGE_BYTES: usize = 256;
+
+/// Line splitting without I/O, shared by [`Lines`] and the MCP server's
+/// reader: feed it chunks, take a line when one ended. Memory stays bounded
+/// by the cap however long a line runs.
+#[derive(Debug)]
+pub struct Splitter {
+    cap: u64,
+    line: Vec<u8>,
+    length: u64,
+    head: Vec<u8>,
+    tail: Vec<u8>,
+}
+
+/// A line as [`Splitter::take`] gives it, with its first and last
+/// [`EDGE_BYTES`] bytes (for a reply to a line that was refused) and, for a
+/// line within the cap that is not UTF-8, all its bytes.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Taken {
+    /// The line.
+    pub line: Line,
+    /// Its first bytes.
+    pub head: Vec<u8>,
+    /// Its last bytes.
+    pub tail: Vec<u8>,
+    /// Every byte of a line that is not UTF-8.
+    pub raw: Option<Vec<u8>>,
+}
+
+impl Splitter {
+    /// A splitter for lines of at most `cap` bytes.
+    pub fn new(cap: u64) -> Self {
+        Self {
+            cap,
+            line: Vec::new(),
+            length: 0,
+            head: Vec::new(),
+            tail: Vec::new(),
+        }
+    }
+
+    /// Takes the bytes of `chunk` up to and including the first line break:
+    /// how many it took, and whether that ended a line.
+    pub fn feed(&mut self, chunk: &[u8]) -> (usize, bool) {
+        let (piece, used, ended) = match memchr(b'\n', chunk) {
+            Some(at) => (&chunk[..at], at + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        self.length += piece.len() as u64;
+        if self.length <= self.cap {
+            self.line.extend_from_slice(piece);
+        } else {
+            self.line = Vec::new();
+        }
+        let room = EDGE_BYTES.saturating_sub(self.head.len());
+        self.head.extend_from_slice(&piece[..room.min(piece.len())]);
+        self.tail
+            .extend_from_slice(&piece[piece.len().saturating_sub(EDGE_BYTES)..]);
+        let over = self.tail.len().saturating_sub(EDGE_BYTES);
+        self.tail.drain(..over);
+        (used, ended)
+    }
+
+    /// Whether bytes of a line were fed since the last [`Splitter::take`].
+    pub fn started(&self) -> bool {
+        self.length > 0
+    }
+
+    /// The line fed so far; the splitter starts the next one.
+    pub fn take(&mut self) -> Taken {
+        let length = std::mem::take(&mut self.length);
+        let mut line = std::mem::take(&mut self.line);
+        let head = std::mem::take(&mut self.head);
+        let tail = std::mem::take(&mut self.tail);
+        if length > self.cap {
+            let line = Line::TooLong { bytes: length };
+            return Taken {
+                line,
+                head,
+                tail,
+                raw: None,
+            };
+        }
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        match String::from_utf8(line) {
+            Ok(text) => Taken {
+                line: Line::Text(text),
+                head,
+                tail,
+                raw: None,
+            },
+            Err(err) => {
+                let at = err.utf8_error().valid_up_to();
+                let raw = err.into_bytes();
+                let line = Line::NotUtf8 { at, byte: raw[at] };
+                Taken {
+                    line,
+                    head,
+                    tail,
+                    raw: Some(raw),
+                }
+            }
+        }
+    }
+}
+
 /// Splits a byte stream into [`Line`]s.
 #[derive(Debug)]
 pub struct Lines<R> {
     input: R,
-    cap: u64,
+    splitter: Splitter,
 }
 
 impl<R: BufRead> Lines<R> {
     /// Lines of `input`, each at most `cap` bytes.
     pub fn new(input: R, cap: u64) -> Self {
-        Self { input, cap }
+        Self {
+            input,
+            splitter: Splitter::new(cap),
+        }
     }
 
     /// The next line; `None` at the end of the input.
     pub fn next_line(&mut self) -> io::Result<Option<Line>> {
-        let mut line = Vec::new();
-        let mut length = 0u64;
-        let mut ended = false;
-        while !ended {
+        loop {
             let chunk = match self.input.fill_buf() {
                 Ok(chunk) => chunk,
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
                 Err(err) => return Err(err),
             };
             if chunk.is_empty() {
-                if length == 0 {
-                    return Ok(None);
-                }
-                break;
+                let started = self.splitter.started();
+                return Ok(started.then(|| self.splitter.take().line));
             }
-            let (piece, used) = match memchr(b'\n', chunk) {
-                Some(at) => {
-                    ended = true;
-                    (&chunk[..at], at + 1)
-                }
-                None => (chunk, chunk.len()),
-            };
-            length += piece.len() as u64;
-            if length <= self.cap {
-                line.extend_from_slice(piece);
-            } else {
-                line = Vec::new();
-            }
+            let (used, ended) = self.splitter.feed(chunk);
             self.input.consume(used);
-        }
-        if length > self.cap {
-            return Ok(Some(Line::TooLong { bytes: length }));
-        }
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
-        Ok(Some(match String::from_utf8(line) {
-            Ok(text) => Line::Text(text),
-            Err(err) => {
-                let at = err.utf8_error().valid_up_to();
-                Line::NotUtf8 {
-                    at,
-                    byte: err.as_bytes()[at],
-                }
+            if ended {
+                return Ok(Some(self.splitter.take().line));
             }
-        }))
+        }
     }
 }
 

@@ -180,6 +180,24 @@ impl McpClient {
         }
     }
 
+    /// Sends raw bytes as one message and waits for the next answer to
+    /// any request (notifications on the way are kept in `progress`).
+    pub fn send_raw(&mut self, bytes: &[u8]) -> Result<Value> {
+        self.process.send_raw(bytes)?;
+        loop {
+            let message = self
+                .process
+                .answer_within(ANSWER_TIMEOUT)?
+                .with_context(|| format!("no answer within {ANSWER_TIMEOUT:?}"))?;
+            if message.get("id").is_some() {
+                return Ok(message);
+            }
+            if message["method"] == "notifications/progress" {
+                self.progress.push(message["params"].clone());
+            }
+        }
+    }
+
     /// Calls `tool` with `args`: the `CallToolResult`.
     pub fn call(&mut self, tool: &str, args: &Value) -> Result<Value> {
         self.request(

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use filetools_tests::cli::McpClient;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::{BIN, root_and_outside, tools};
 
@@ -53,6 +53,53 @@ fn the_current_and_older_protocol_versions_are_spoken() {
             "{version}: {read}"
         );
     }
+}
+
+#[test]
+fn a_message_not_utf8_not_json_or_too_long_gets_a_parse_error_with_its_id() {
+    let (root, _) = root_and_outside("mcp-bad-lines");
+    std::fs::write(root.join("a.txt"), "one\n").unwrap();
+    let (mut client, _) = McpClient::start(
+        Path::new(BIN),
+        &root,
+        &["--max-line-bytes", "1000"],
+        "2025-06-18",
+    )
+    .unwrap();
+    let latin1 = client
+        .send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":\"read\",\"arguments\":{\"file_path\":\"caf\xe9.txt\"}}}\n")
+        .unwrap();
+    assert_eq!(latin1["id"], 41);
+    assert_eq!(latin1["error"]["code"], -32700);
+    assert!(
+        latin1["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the message is not UTF-8 (byte 0xE9 at offset"),
+        "{latin1}"
+    );
+    let garbage = client.send_raw(b"not json at all\n").unwrap();
+    assert_eq!(garbage["id"], Value::Null);
+    assert_eq!(garbage["error"]["code"], -32700);
+    let content = "x".repeat(5000);
+    let long = json!({"method": "tools/call", "params": {"name": "write",
+        "arguments": {"file_path": "big.txt", "content": content}}, "jsonrpc": "2.0", "id": 42});
+    let over = client.send_raw(format!("{long}\n").as_bytes()).unwrap();
+    assert_eq!(over["id"], 42);
+    assert!(
+        over["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("over the limit of 1000"),
+        "{over}"
+    );
+    assert!(!root.join("big.txt").exists());
+    // The session goes on.
+    let read = client.call("read", &json!({"file_path": "a.txt"})).unwrap();
+    assert_eq!(
+        read["content"][0]["text"],
+        "1\tone\n[lines 1-1 of 1; end of file]"
+    );
 }
 
 /// A file whose last lines take the component a while to reach.

@@ -82,6 +82,9 @@ pub struct McpArgs {
     /// milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
     pub progress_ms: u64,
+    /// Longest message; a longer one gets a parse error.
+    #[arg(long, value_name = "N", default_value_t = filetools::protocol::DEFAULT_MAX_LINE_BYTES)]
+    pub max_line_bytes: u64,
     #[command(flatten)]
     pub limits: Limits,
 }

@@ -14,6 +14,7 @@ pub fn run(args: &McpArgs) -> Result<ExitCode> {
     let tools = crate::build(crate::configured(builder, &args.limits)?)?;
     Server::new(&tools, args.read_only)?
         .progress_interval(Duration::from_millis(args.progress_ms))
+        .max_line_bytes(args.max_line_bytes)
         .serve_stdio()?;
     Ok(ExitCode::SUCCESS)
 }

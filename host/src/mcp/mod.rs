@@ -23,10 +23,14 @@ use rmcp::model::{
     ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
 use serde_json::Value;
 
+use crate::protocol::DEFAULT_MAX_LINE_BYTES;
 use crate::{Format, Session, ToolResult, Tools};
+
+mod stdio;
 
 /// How often a running call reports progress to a client that asked.
 pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_millis(500);
@@ -42,6 +46,7 @@ pub struct Server {
     session: Arc<Mutex<Session>>,
     tools: Arc<Vec<Tool>>,
     progress_interval: Duration,
+    max_line_bytes: u64,
 }
 
 impl Server {
@@ -61,6 +66,7 @@ impl Server {
             session: Arc::new(Mutex::new(session)),
             tools: Arc::new(listed),
             progress_interval: DEFAULT_PROGRESS_INTERVAL,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
         })
     }
 
@@ -71,8 +77,17 @@ impl Server {
         self
     }
 
+    /// Refuses a message longer than `bytes` with a parse error, unread
+    /// (default [`DEFAULT_MAX_LINE_BYTES`]).
+    #[must_use]
+    pub fn max_line_bytes(mut self, bytes: u64) -> Self {
+        self.max_line_bytes = bytes;
+        self
+    }
+
     /// Serves the client on this process's stdin and stdout until it
-    /// disconnects. Pipes, as MCP clients give a server, are driven by the
+    /// disconnects; every line the client sends gets an answer, a line that
+    /// is not UTF-8, not JSON or over the line cap a parse error. Pipes, as MCP clients give a server, are driven by the
     /// runtime's own reactor: no thread hand-off per message, which halves
     /// the server's cost per small call (README, "Benchmarks").
     pub fn serve_stdio(self) -> Result<()> {
@@ -81,8 +96,13 @@ impl Server {
             .build()
             .context("starting the MCP server's runtime")?;
         runtime.block_on(async move {
+            let (input, output) = rmcp::transport::stdio_pipes();
+            let (input, output) = stdio::guarded(input, output, self.max_line_bytes);
+            // The guards refuse what is too long; rmcp takes what they pass.
+            let transport = AsyncRwTransport::<RoleServer, _, _>::new(input, output)
+                .with_max_line_length(usize::MAX);
             let running = self
-                .serve(rmcp::transport::stdio_pipes())
+                .serve(transport)
                 .await
                 .context("the MCP client did not initialize")?;
             running.waiting().await.context("the MCP server stopped")?;
