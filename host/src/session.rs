@@ -238,11 +238,16 @@ impl Session {
     pub fn schema(&mut self, format: Format) -> Result<Vec<serde_json::Value>> {
         self.arm();
         let live = &mut self.live;
-        let text = live
-            .bindings
-            .filetools_core_tools()
-            .session()
-            .call_schema(&mut live.store, live.handle, format.name())?
+        let rendered = live.bindings.filetools_core_tools().session().call_schema(
+            &mut live.store,
+            live.handle,
+            format.name(),
+        );
+        let text = rendered
+            .map_err(|trap| {
+                self.restart();
+                anyhow::Error::from(trap)
+            })?
             .map_err(anyhow::Error::msg)?;
         Ok(serde_json::from_str(&text)?)
     }
@@ -383,16 +388,15 @@ impl Session {
     /// The tool definitions for this session's config (the MCP form's
     /// name, description and input schema).
     pub fn definitions(&mut self) -> Result<Vec<Definition>> {
-        self.schema(Format::Mcp)?
-            .into_iter()
-            .map(|tool| {
-                Ok(Definition {
-                    name: tool["name"].as_str().unwrap_or_default().to_owned(),
-                    description: tool["description"].as_str().unwrap_or_default().to_owned(),
-                    input_schema: tool["inputSchema"].to_string(),
-                })
+        let tools = self.schema(Format::Mcp)?;
+        Ok(tools
+            .iter()
+            .map(|tool| Definition {
+                name: tool["name"].as_str().unwrap_or_default().to_owned(),
+                description: tool["description"].as_str().unwrap_or_default().to_owned(),
+                input_schema: tool["inputSchema"].to_string(),
             })
-            .collect()
+            .collect())
     }
 
     /// Runs one tool call: `call` on the live instance, then a checkpoint;
@@ -414,7 +418,7 @@ impl Session {
                 self.restart();
                 ToolResult::failure(
                     format!(
-                        "Cancelled: the {tool} call was stopped at the caller's request; no file was changed."
+                        "Cancelled: the {tool} call was stopped at the caller's request; no file was changed. Call it again to have its answer, with a smaller range if it took too long."
                     ),
                     "cancelled",
                 )
