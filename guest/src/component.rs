@@ -111,6 +111,21 @@ impl HostFs for ImportedFs {
     fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
         host_fs::remove_file(path, &precondition.into()).map_err(Into::into)
     }
+
+    fn create_dir(&self, path: &str) -> Result<(), FsError> {
+        host_fs::create_dir(path).map_err(Into::into)
+    }
+
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        host_fs::rename(source, destination, &precondition.into())
+            .map(Into::into)
+            .map_err(Into::into)
+    }
 }
 
 impl From<&Precondition> for host_fs::Precondition {

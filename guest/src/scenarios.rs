@@ -275,6 +275,17 @@ impl HostFs for Racing {
     fn remove_file(&self, path: &str, pre: &Precondition) -> Result<(), FsError> {
         self.0.remove_file(path, pre)
     }
+    fn create_dir(&self, path: &str) -> Result<(), FsError> {
+        self.0.create_dir(path)
+    }
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        pre: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        self.0.rename(source, destination, pre)
+    }
 }
 
 #[test]

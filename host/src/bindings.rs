@@ -170,4 +170,20 @@ impl host_fs::Host for StoreState {
             .remove_file(&path, &precondition.into())
             .map_err(Into::into)
     }
+
+    fn create_dir(&mut self, path: String) -> Result<(), FsError> {
+        self.fs().create_dir(&path).map_err(Into::into)
+    }
+
+    fn rename(
+        &mut self,
+        source: String,
+        destination: String,
+        precondition: host_fs::Precondition,
+    ) -> Result<Metadata, FsError> {
+        self.fs()
+            .rename(&source, &destination, &precondition.into())
+            .map(Into::into)
+            .map_err(Into::into)
+    }
 }

@@ -138,6 +138,62 @@ export function memoryFs(files = {}, { readOnly = false } = {}) {
         throw new FsError('not-found');
       }
     },
+    createDir: (path) => {
+      if (readOnly) {
+        throw new FsError('read-only');
+      }
+      let found;
+      try {
+        found = node(path);
+      } catch (err) {
+        if (err.payload?.tag !== 'not-found') {
+          throw err;
+        }
+        addParents(path);
+        nodes.set(path, { kind: 'directory' });
+        return;
+      }
+      if (found.kind !== 'directory') {
+        throw new FsError('not-a-directory');
+      }
+    },
+    rename: (source, destination, precondition) => {
+      if (readOnly) {
+        throw new FsError('read-only');
+      }
+      let taken = true;
+      try {
+        node(destination);
+      } catch (err) {
+        if (err.payload?.tag !== 'not-found') {
+          throw err;
+        }
+        taken = false;
+      }
+      if (taken) {
+        throw new FsError('conflict');
+      }
+      const moved = node(source);
+      if (moved.kind === 'directory') {
+        if (precondition.tag !== 'any') {
+          throw new FsError('conflict');
+        }
+        if (source === '.' || destination.startsWith(`${source}/`)) {
+          throw new FsError('io', 'cannot move a directory into itself');
+        }
+      } else {
+        check(source, precondition);
+      }
+      addParents(destination);
+      const inner = `${source}/`;
+      for (const name of [...nodes.keys()].filter((name) => name.startsWith(inner))) {
+        nodes.set(`${destination}/${name.slice(inner.length)}`, nodes.get(name));
+        nodes.delete(name);
+      }
+      nodes.delete(source);
+      nodes.set(destination, moved);
+      return metadataOf(moved);
+    },
   };
 
   return {

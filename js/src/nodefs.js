@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import { dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path';
 import { DESCRIBE, FsError, byCodePoint } from './fserror.js';
-import { fsError, kindOf, remove, replace, sweep } from './nodereplace.js';
+import { fsError, kindOf, move, remove, replace, sweep } from './nodereplace.js';
 
 /** Largest read served at once, as in the Rust host. */
 export const MAX_READ_BYTES = 16 * 1024 * 1024;
@@ -205,6 +205,36 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
       }
       const { full } = resolve(path);
       remove(changeTarget(full), precondition);
+    },
+    createDir: (path) => {
+      if (readOnly) {
+        throw new FsError('read-only');
+      }
+      const { full, parts } = resolve(path);
+      try {
+        fs.mkdirSync(full, { recursive: true });
+      } catch (err) {
+        throw err.code === 'EEXIST' ? new FsError('not-a-directory') : fsError(err);
+      }
+      // What was made must still lie inside the root.
+      resolve(parts.join('/') || '.');
+    },
+    rename: (source, destination, precondition) => {
+      if (readOnly) {
+        throw new FsError('read-only');
+      }
+      const from = changeTarget(resolve(source).full);
+      const { full, parts } = resolve(destination);
+      if (parts.length === 0) {
+        throw new FsError('conflict');
+      }
+      try {
+        fs.mkdirSync(join(base, ...parts.slice(0, -1)), { recursive: true });
+      } catch (err) {
+        throw fsError(err);
+      }
+      resolve(parts.slice(0, -1).join('/') || '.');
+      return metadataOf(move(from, changeTarget(full), precondition));
     },
   };
 

@@ -279,6 +279,56 @@ export function remove(full, precondition) {
 }
 
 /**
+ * Moves `full` to the free name `destination` while `precondition` holds on
+ * what moves. A regular file is hard-linked under its new name (which fails
+ * when the name is taken), checked there and only then unlinked from the
+ * old one; a directory moves with `any` only, after a look that the name is
+ * free. Returns the stats of what now stands at `destination`.
+ */
+export function move(full, destination, precondition) {
+  const seen = statsAt(full);
+  if (seen === null) {
+    throw new FsError('not-found');
+  }
+  if (statsAt(destination) !== null) {
+    throw new FsError('conflict');
+  }
+  if (!seen.isFile()) {
+    if (!seen.isDirectory() || precondition.tag !== 'any') {
+      throw new FsError('conflict');
+    }
+    try {
+      fs.renameSync(full, destination);
+    } catch (err) {
+      throw fsError(err);
+    }
+    return statsAt(destination);
+  }
+  try {
+    fs.linkSync(full, destination);
+  } catch (err) {
+    throw err.code === 'EEXIST' ? new FsError('conflict') : fsError(err);
+  }
+  let checked;
+  try {
+    checked = verify(destination, precondition);
+    if (checked === null || !same(statsAt(full), statsAt(destination))) {
+      throw new FsError('conflict');
+    }
+  } catch (err) {
+    fs.rmSync(destination, { force: true });
+    throw err;
+  }
+  try {
+    fs.unlinkSync(full);
+  } catch (err) {
+    fs.rmSync(destination, { force: true });
+    throw fsError(err);
+  }
+  return statsAt(destination);
+}
+
+/**
  * A first look, before anything is written: the kind, and the size the
  * precondition names; the content is compared just before the rename.
  * Returns the regular file's stats, or null when it is missing.

@@ -173,3 +173,58 @@ test('kernel files are refused under a root of / unless allowed', async () => {
   assert.equal(result.isError, true);
   assert.match(result.content[0].text, /kernel file/);
 });
+
+test('renames check what moves, never replace and stay inside; directories are made only inside', () => {
+  const { root, outside } = rootAndOutside('rename');
+  fs.symlinkSync(outside, join(root, 'out'));
+  fs.writeFileSync(join(root, 'a.txt'), 'aaa\n');
+  fs.writeFileSync(join(root, 'taken.txt'), 'mine\n');
+  const host = nodeFs(root).hostFs;
+  const seenAs = (path, text) => {
+    const meta = host.stat(path);
+    return { tag: 'matches', val: { size: meta.size, mtimeNs: meta.mtimeNs, sha256: createHash('sha256').update(text).digest('hex') } };
+  };
+  const seen = seenAs('a.txt', 'aaa\n');
+  assert.deepEqual(payloadOf(() => host.rename('a.txt', 'taken.txt', seen)), { tag: 'conflict' });
+  assert.equal(fs.readFileSync(join(root, 'taken.txt'), 'utf8'), 'mine\n');
+  assert.ok(payloadOf(() => host.rename('a.txt', 'out/a.txt', seen)));
+  assert.ok(payloadOf(() => host.rename('a.txt', '../outside/a.txt', seen)));
+  assert.deepEqual(fs.readdirSync(outside), ['secret.txt']);
+  fs.writeFileSync(join(root, 'a.txt'), 'bbb\n');
+  assert.deepEqual(payloadOf(() => host.rename('a.txt', 'moved/a.txt', seen)), { tag: 'conflict' });
+  assert.equal(fs.readFileSync(join(root, 'a.txt'), 'utf8'), 'bbb\n');
+  assert.ok(!fs.existsSync(join(root, 'moved', 'a.txt')));
+  const meta = host.rename('a.txt', 'moved/a.txt', seenAs('a.txt', 'bbb\n'));
+  assert.equal(meta.kind, 'file');
+  assert.ok(!fs.existsSync(join(root, 'a.txt')));
+  assert.deepEqual(payloadOf(() => host.rename('moved', 'again', seen)), { tag: 'conflict' });
+  host.rename('moved', 'again', { tag: 'any' });
+  assert.equal(fs.readFileSync(join(root, 'again', 'a.txt'), 'utf8'), 'bbb\n');
+  assert.deepEqual(payloadOf(() => host.rename('gone.txt', 'x.txt', { tag: 'any' })), { tag: 'not-found' });
+
+  host.createDir('d/e/f');
+  host.createDir('d/e/f');
+  assert.ok(fs.statSync(join(root, 'd', 'e', 'f')).isDirectory());
+  assert.deepEqual(payloadOf(() => host.createDir('taken.txt')), { tag: 'not-a-directory' });
+  assert.ok(payloadOf(() => host.createDir('out/made')));
+  assert.ok(payloadOf(() => host.createDir('../outside/made')));
+  assert.deepEqual(fs.readdirSync(outside), ['secret.txt']);
+  const readOnly = nodeFs(root, { readOnly: true }).hostFs;
+  assert.deepEqual(payloadOf(() => readOnly.createDir('z')), { tag: 'read-only' });
+  assert.deepEqual(payloadOf(() => readOnly.rename('taken.txt', 'y', { tag: 'any' })), { tag: 'read-only' });
+});
+
+test('memoryFs renames and makes directories as the Rust MemFs does', () => {
+  const memory = memoryFs({ 'a/x.txt': 'x', 'a/b/y.txt': 'y', 'taken.txt': 't' });
+  const host = memory.hostFs;
+  assert.deepEqual(payloadOf(() => host.rename('a/x.txt', 'taken.txt', { tag: 'any' })), { tag: 'conflict' });
+  host.rename('a', 'c/d', { tag: 'any' });
+  assert.deepEqual([...memory.files().keys()], ['c/d/b/y.txt', 'c/d/x.txt', 'taken.txt']);
+  assert.ok(payloadOf(() => host.rename('c', 'c/e', { tag: 'any' })));
+  assert.deepEqual(payloadOf(() => host.rename('missing', 'm2', { tag: 'any' })), { tag: 'not-found' });
+  host.createDir('p/q');
+  host.createDir('p/q');
+  assert.equal(host.stat('p/q').kind, 'directory');
+  assert.deepEqual(payloadOf(() => host.createDir('taken.txt')), { tag: 'not-a-directory' });
+  assert.deepEqual(payloadOf(() => host.createDir('taken.txt/g')), { tag: 'not-a-directory' });
+});

@@ -19,6 +19,8 @@ export interface HostFs {
   listDir(path: string): Array<DirEntry>;
   writeFile(path: string, data: Uint8Array, precondition: Precondition): Metadata;
   removeFile(path: string, precondition: Precondition): void;
+  createDir(path: string): void;
+  rename(source: string, destination: string, precondition: Precondition): Metadata;
 }
 
 /** A back end: `nodeFs(root)`, `memoryFs(files)` or your own. */
@@ -57,7 +59,7 @@ export interface CallToolResult {
 }
 
 /** The forms `Tools.schema` gives the definitions in. */
-export type SchemaFormat = 'mcp' | 'anthropic' | 'openai' | 'openai-strict';
+export type SchemaFormat = 'mcp' | 'anthropic' | 'openai' | 'openai-strict' | 'openai-responses';
 
 /** A tool definition for the model. */
 export interface ToolDefinition {
@@ -79,7 +81,8 @@ export interface Tools {
   definitions(): ToolDefinition[];
   /**
    * The tool definitions for this session's config, in the form one API
-   * expects: `mcp` (default), `anthropic`, `openai` or `openai-strict`.
+   * expects: `mcp` (default), `anthropic`, `openai`, `openai-strict` or
+   * `openai-responses`.
    * Throws on an unknown format.
    */
   schema(format?: SchemaFormat): Array<Record<string, unknown>>;

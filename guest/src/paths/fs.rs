@@ -177,6 +177,20 @@ pub trait HostFs {
     /// Removes the regular file `path` when it matches `precondition`
     /// (checked immediately before removing). Used by `undo` of a creation.
     fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError>;
+
+    /// Creates the directory `path` and its missing parents; an existing
+    /// directory is fine.
+    fn create_dir(&self, path: &str) -> Result<(), FsError>;
+
+    /// Moves `source` to `destination` (which must not exist), checking
+    /// `precondition` on the node moved; a directory moves only with
+    /// [`Precondition::Any`]. Returns the metadata of what was moved.
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError>;
 }
 
 impl<T: HostFs + ?Sized> HostFs for &T {
@@ -199,6 +213,17 @@ impl<T: HostFs + ?Sized> HostFs for &T {
     }
     fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
         (**self).remove_file(path, precondition)
+    }
+    fn create_dir(&self, path: &str) -> Result<(), FsError> {
+        (**self).create_dir(path)
+    }
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        (**self).rename(source, destination, precondition)
     }
 }
 

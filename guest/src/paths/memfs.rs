@@ -270,6 +270,65 @@ impl HostFs for MemFs {
             None => Err(FsError::NotFound),
         }
     }
+
+    fn create_dir(&self, path: &str) -> Result<(), FsError> {
+        if self.read_only {
+            return Err(FsError::ReadOnly);
+        }
+        match self.node(path) {
+            Ok(Node::Dir) => Ok(()),
+            Ok(_) => Err(FsError::NotADirectory),
+            Err(FsError::NotFound) => {
+                self.add_dir(path);
+                Ok(())
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        if self.read_only {
+            return Err(FsError::ReadOnly);
+        }
+        match self.node(destination) {
+            Err(FsError::NotFound) => {}
+            Ok(_) => return Err(FsError::Conflict),
+            Err(other) => return Err(other),
+        }
+        let moved = self.node(source)?;
+        if let Node::Dir = moved {
+            if *precondition != Precondition::Any {
+                return Err(FsError::Conflict);
+            }
+            if source == "." || destination.starts_with(&format!("{source}/")) {
+                return Err(FsError::Io("cannot move a directory into itself".into()));
+            }
+        } else {
+            self.check(source, precondition)?;
+        }
+        self.add_parents(destination);
+        let mut nodes = self.nodes.borrow_mut();
+        let inner = format!("{source}/");
+        let under: Vec<String> = nodes
+            .range(inner.clone()..)
+            .take_while(|(name, _)| name.starts_with(&inner))
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in under {
+            if let Some(node) = nodes.remove(&name) {
+                nodes.insert(format!("{destination}/{}", &name[inner.len()..]), node);
+            }
+        }
+        nodes.remove(source);
+        nodes.insert(destination.to_owned(), moved.clone());
+        drop(nodes);
+        Ok(self.metadata_of(&moved))
+    }
 }
 
 #[cfg(test)]
@@ -336,6 +395,37 @@ mod tests {
             fs.write_file("a", b"x", &Precondition::Absent),
             Err(FsError::Conflict)
         );
+    }
+
+    #[test]
+    fn rename_moves_files_and_whole_directories_but_never_replaces() {
+        let fs = MemFs::new();
+        fs.add_file("a/x.txt", b"x");
+        fs.add_file("a/b/y.txt", b"y");
+        fs.add_file("taken.txt", b"t");
+        assert_eq!(
+            fs.rename("a/x.txt", "taken.txt", &Precondition::Any),
+            Err(FsError::Conflict)
+        );
+        fs.rename("a", "c/d", &Precondition::Any).unwrap();
+        assert_eq!(fs.contents("c/d/b/y.txt").unwrap(), b"y");
+        assert!(fs.contents("a/x.txt").is_none());
+        assert!(fs.rename("c", "c/e", &Precondition::Any).is_err());
+        assert_eq!(
+            fs.rename("missing", "m2", &Precondition::Any),
+            Err(FsError::NotFound)
+        );
+    }
+
+    #[test]
+    fn create_dir_makes_parents_and_accepts_an_existing_directory() {
+        let fs = MemFs::new();
+        fs.add_file("f", b"");
+        fs.create_dir("p/q").unwrap();
+        fs.create_dir("p/q").unwrap();
+        assert_eq!(fs.stat("p/q").unwrap().kind, FileKind::Directory);
+        assert_eq!(fs.create_dir("f"), Err(FsError::NotADirectory));
+        assert_eq!(fs.create_dir("f/g"), Err(FsError::NotADirectory));
     }
 
     #[test]

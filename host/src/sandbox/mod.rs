@@ -250,6 +250,44 @@ impl Sandbox {
         replace::remove(self, &target, precondition, deadline)
     }
 
+    fn create_dir_by(&self, path: &str, deadline: Deadline) -> Result<(), FsError> {
+        if self.read_only {
+            return Err(FsError::ReadOnly);
+        }
+        let path = resolve::checked(path)?;
+        let target = self.change_target(path, true, deadline)?;
+        self.refuse_kernel_files(&target.parent)?;
+        match target.parent.create_dir(&target.name) {
+            Ok(()) => Ok(()),
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {
+                match target.parent.symlink_metadata(&target.name) {
+                    Ok(meta) if meta.is_dir() => Ok(()),
+                    _ => Err(FsError::NotADirectory),
+                }
+            }
+            Err(err) => Err(fs_error(err)),
+        }
+    }
+
+    fn rename_by(
+        &self,
+        source: &str,
+        destination: &str,
+        precondition: &Precondition,
+        deadline: Deadline,
+    ) -> Result<Metadata, FsError> {
+        if self.read_only {
+            return Err(FsError::ReadOnly);
+        }
+        let from = self.change_target(resolve::checked(source)?, false, deadline)?;
+        let to = self.change_target(resolve::checked(destination)?, true, deadline)?;
+        self.refuse_kernel_files(&from.parent)?;
+        self.refuse_kernel_files(&to.parent)?;
+        replace::rename(self, &from, &to, precondition, deadline)?;
+        let meta = to.parent.symlink_metadata(&to.name).map_err(fs_error)?;
+        Ok(self.metadata_of(&meta))
+    }
+
     /// Clears the target's directory of temporary files that writers killed
     /// mid-write left behind, once per directory and sandbox.
     fn sweep(&self, target: &resolve::Target, deadline: Deadline) -> Result<(), FsError> {
@@ -307,6 +345,20 @@ impl HostFs for Bounded<'_> {
         self.sandbox
             .remove_file_by(path, precondition, self.deadline)
     }
+
+    fn create_dir(&self, path: &str) -> Result<(), FsError> {
+        self.sandbox.create_dir_by(path, self.deadline)
+    }
+
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        self.sandbox
+            .rename_by(source, destination, precondition, self.deadline)
+    }
 }
 
 /// Without a deadline: for the native core, tests and tools.
@@ -341,6 +393,22 @@ impl HostFs for Sandbox {
     /// holds.
     fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
         self.remove_file_by(path, precondition, Deadline::NEVER)
+    }
+
+    /// `host-fs.create-dir`: the directory and its missing parents.
+    fn create_dir(&self, path: &str) -> Result<(), FsError> {
+        self.create_dir_by(path, Deadline::NEVER)
+    }
+
+    /// `host-fs.rename`: moves a node to a free name while `precondition`
+    /// holds.
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        self.rename_by(source, destination, precondition, Deadline::NEVER)
     }
 }
 

@@ -101,6 +101,88 @@ pub(super) fn remove(
     unlink(dir, name)
 }
 
+/// Moves `from` to the free name `to` while `precondition` holds on what
+/// moves. With `RENAME_NOREPLACE` the node is checked where it arrived and
+/// moved back on a mismatch; otherwise it is checked, then checked again to
+/// be the same node, just before the move.
+pub(super) fn rename(
+    sandbox: &Sandbox,
+    from: &Target,
+    to: &Target,
+    precondition: &Precondition,
+    deadline: Deadline,
+) -> Result<(), FsError> {
+    let (source, destination) = (from.name.as_os_str(), to.name.as_os_str());
+    let before = node::look(&from.parent, source)?;
+    match (&before, precondition) {
+        (Node::Missing, _) => return Err(FsError::NotFound),
+        (Node::Other(FileKind::Directory), Precondition::Any) => {}
+        (Node::Other(_), _) => return Err(FsError::Conflict),
+        (Node::Regular(_), _) => node::check_quickly(&before, precondition)?,
+    }
+    let regular = matches!(before, Node::Regular(_));
+    drop(before);
+    if !matches!(node::look(&to.parent, destination)?, Node::Missing) {
+        return Err(FsError::Conflict);
+    }
+    if regular && sandbox.exchange {
+        match move_free(&from.parent, source, &to.parent, destination) {
+            Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {}
+            Err(err) => return Err(moved_error(err)),
+            Ok(()) => {
+                let verdict = node::verify(&to.parent, destination, precondition, deadline);
+                if verdict.is_err() {
+                    let _ = move_free(&to.parent, destination, &from.parent, source);
+                }
+                return verdict.map(|_| ());
+            }
+        }
+    }
+    if regular {
+        let checked = node::verify(&from.parent, source, precondition, deadline)?;
+        if checked.is_none() {
+            return Err(FsError::NotFound);
+        }
+        if Identity::at(&from.parent, source) != checked {
+            return Err(FsError::Conflict);
+        }
+    }
+    move_portably(&from.parent, source, &to.parent, destination).map_err(moved_error)
+}
+
+/// A rename's failure as `host-fs` names it: a taken name is a conflict.
+fn moved_error(err: Errno) -> FsError {
+    if err == Errno::EXIST || err == Errno::NOTEMPTY {
+        FsError::Conflict
+    } else {
+        fs_error(err.into())
+    }
+}
+
+/// Renames without ever replacing, in one step.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn move_free(dir: &Dir, name: &OsStr, to_dir: &Dir, to: &OsStr) -> Result<(), Errno> {
+    rustix::fs::renameat_with(dir, name, to_dir, to, rustix::fs::RenameFlags::NOREPLACE)
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn move_free(_dir: &Dir, _name: &OsStr, _to_dir: &Dir, _to: &OsStr) -> Result<(), Errno> {
+    Err(Errno::NOSYS)
+}
+
+/// Renames without replacing where the system can, else after looking that
+/// the name is free.
+fn move_portably(dir: &Dir, name: &OsStr, to_dir: &Dir, to: &OsStr) -> Result<(), Errno> {
+    match move_free(dir, name, to_dir, to) {
+        Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {}
+        other => return other,
+    }
+    if to_dir.symlink_metadata(to).is_ok() {
+        return Err(Errno::EXIST);
+    }
+    rustix::fs::renameat(dir, name, to_dir, to)
+}
+
 /// The system or file system has no atomic exchange.
 #[derive(Debug)]
 struct Unsupported;

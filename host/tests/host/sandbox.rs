@@ -422,3 +422,76 @@ fn replacing_keeps_the_mode_and_long_names_work() {
     assert_eq!(std::fs::read(root.join(&long)).unwrap(), b"two\n");
     assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
 }
+
+#[test]
+fn renames_check_what_moves_never_replace_and_stay_inside() {
+    let (root, outside) = root_and_outside("sandbox-rename");
+    symlink(&outside, root.join("out")).unwrap();
+    for exchange in [true, false] {
+        let sandbox = Sandbox::open(&root, false).unwrap().exchange(exchange);
+        std::fs::write(root.join("a.txt"), "aaa\n").unwrap();
+        std::fs::write(root.join("taken.txt"), "mine\n").unwrap();
+        let precondition = seen(&sandbox, "a.txt", b"aaa\n");
+        assert_eq!(
+            sandbox.rename("a.txt", "taken.txt", &precondition),
+            Err(FsError::Conflict)
+        );
+        assert_eq!(std::fs::read(root.join("taken.txt")).unwrap(), b"mine\n");
+        assert!(sandbox.rename("a.txt", "out/a.txt", &precondition).is_err());
+        assert!(
+            sandbox
+                .rename("a.txt", "../outside/a.txt", &precondition)
+                .is_err()
+        );
+        assert!(!outside.join("a.txt").exists());
+        // Changed since it was seen: nothing moves.
+        std::fs::write(root.join("a.txt"), "bbb\n").unwrap();
+        assert_eq!(
+            sandbox.rename("a.txt", "moved/a.txt", &precondition),
+            Err(FsError::Conflict)
+        );
+        assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"bbb\n");
+        assert!(!root.join("moved/a.txt").exists());
+        let now = seen(&sandbox, "a.txt", b"bbb\n");
+        let meta = sandbox.rename("a.txt", "moved/a.txt", &now).unwrap();
+        assert_eq!((meta.kind, meta.size), (Kind::File, 4));
+        assert!(!root.join("a.txt").exists());
+        // A directory moves only unconditionally.
+        assert_eq!(
+            sandbox.rename("moved", "again", &now),
+            Err(FsError::Conflict)
+        );
+        sandbox
+            .rename("moved", "again", &Precondition::Any)
+            .unwrap();
+        assert_eq!(std::fs::read(root.join("again/a.txt")).unwrap(), b"bbb\n");
+        assert_eq!(
+            sandbox.rename("gone.txt", "x.txt", &Precondition::Any),
+            Err(FsError::NotFound)
+        );
+        std::fs::remove_dir_all(root.join("again")).unwrap();
+        std::fs::remove_file(root.join("taken.txt")).unwrap();
+    }
+}
+
+#[test]
+fn directories_are_made_with_their_parents_only_inside() {
+    let (root, outside) = root_and_outside("sandbox-mkdir");
+    symlink(&outside, root.join("out")).unwrap();
+    std::fs::write(root.join("file"), "x").unwrap();
+    let sandbox = Sandbox::open(&root, false).unwrap();
+    sandbox.create_dir("a/b/c").unwrap();
+    sandbox.create_dir("a/b/c").unwrap();
+    assert!(root.join("a/b/c").is_dir());
+    assert_eq!(sandbox.create_dir("file"), Err(FsError::NotADirectory));
+    assert!(sandbox.create_dir("file/sub").is_err());
+    assert!(sandbox.create_dir("out/made").is_err());
+    assert!(sandbox.create_dir("../outside/made").is_err());
+    assert!(!outside.join("made").exists());
+    let read_only = Sandbox::open(&root, true).unwrap();
+    assert_eq!(read_only.create_dir("d"), Err(FsError::ReadOnly));
+    assert_eq!(
+        read_only.rename("file", "moved", &Precondition::Any),
+        Err(FsError::ReadOnly)
+    );
+}

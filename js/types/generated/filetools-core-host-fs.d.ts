@@ -4,6 +4,8 @@ export function read(path: string, offset: bigint, len: number): Uint8Array;
 export function listDir(path: string): Array<DirEntry>;
 export function writeFile(path: string, data: Uint8Array, precondition: Precondition): Metadata;
 export function removeFile(path: string, precondition: Precondition): void;
+export function createDir(path: string): void;
+export function rename(source: string, destination: string, precondition: Precondition): Metadata;
 export type FsError = import('./filetools-core-types.js').FsError;
 export type Metadata = import('./filetools-core-types.js').Metadata;
 export interface FileStamp {

@@ -414,6 +414,17 @@ impl crate::HostFs for CountingFs {
     fn remove_file(&self, path: &str, pre: &crate::Precondition) -> Result<(), crate::FsError> {
         self.files.remove_file(path, pre)
     }
+    fn create_dir(&self, path: &str) -> Result<(), crate::FsError> {
+        self.files.create_dir(path)
+    }
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        pre: &crate::Precondition,
+    ) -> Result<crate::Metadata, crate::FsError> {
+        self.files.rename(source, destination, pre)
+    }
 }
 
 /// Pages only: a file past the outline threshold would otherwise be read
