@@ -8,7 +8,9 @@
 //! assert_eq!(config.max_line_chars, filetools_core::config::DEFAULT_MAX_LINE_CHARS);
 //! ```
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
+
+use crate::sets::ToolSet;
 
 /// Lines shown by one read when no `limit` is given.
 pub const DEFAULT_MAX_LINES: u64 = 2000;
@@ -119,6 +121,33 @@ pub struct Config {
     pub outline_max_percent: u64,
     /// Largest file parsed for an outline.
     pub max_outline_bytes: u64,
+    /// The tool sets the session offers, by name: `filetools` (`read`,
+    /// `write`, `edit`, `undo`), `text-editor`, `apply-patch`,
+    /// `mcp-filesystem`, `notebook`; one name or a list.
+    #[serde(deserialize_with = "one_or_many")]
+    pub tools: Vec<ToolSet>,
+    /// Characters one `view` of the text editor shows at most, notices
+    /// included (its definition's `max_characters`); 0: the output budget
+    /// alone.
+    pub max_characters: u64,
+}
+
+/// A list given as one value or as an array.
+fn one_or_many<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<ToolSet>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(ToolSet),
+        Many(Vec<ToolSet>),
+    }
+    match OneOrMany::deserialize(deserializer) {
+        Ok(OneOrMany::One(set)) => Ok(vec![set]),
+        Ok(OneOrMany::Many(sets)) => Ok(sets),
+        Err(_) => Err(serde::de::Error::custom(format!(
+            "tools must name tool sets, one or a list, from: {}",
+            ToolSet::NAMES.join(", ")
+        ))),
+    }
 }
 
 impl Default for Config {
@@ -148,6 +177,8 @@ impl Default for Config {
             outline_budget_tokens: DEFAULT_OUTLINE_BUDGET_TOKENS,
             outline_max_percent: DEFAULT_OUTLINE_MAX_PERCENT,
             max_outline_bytes: DEFAULT_MAX_OUTLINE_BYTES,
+            tools: vec![ToolSet::Filetools],
+            max_characters: 0,
         }
     }
 }
@@ -204,6 +235,14 @@ impl Config {
                 "invalid session config: root_aliases must be absolute paths, got {alias:?}"
             ));
         }
+        if self.tools.is_empty() {
+            return Err("invalid session config: tools must name at least one tool set".to_owned());
+        }
+        if self.max_characters != 0 && self.max_characters < MIN_MAX_CHARACTERS {
+            return Err(format!(
+                "invalid session config: max_characters must be 0 or at least {MIN_MAX_CHARACTERS}"
+            ));
+        }
         Ok(())
     }
 
@@ -221,6 +260,10 @@ impl Config {
 /// The smallest output budget that still leaves room for a line and its
 /// notices.
 pub const MIN_BUDGET_BYTES: u64 = 512;
+
+/// The smallest `max_characters`: room for the notices and as much again
+/// for the text.
+pub const MIN_MAX_CHARACTERS: u64 = 2 * MIN_BUDGET_BYTES;
 
 #[cfg(test)]
 mod tests {
@@ -242,6 +285,17 @@ mod tests {
     fn zero_caps_are_refused() {
         let err = Config::from_json(r#"{"max_lines": 0}"#).unwrap_err();
         assert!(err.contains("max_lines must be at least 1"), "{err}");
+    }
+
+    #[test]
+    fn tool_sets_are_named_one_or_many() {
+        let one = Config::from_json(r#"{"tools": "text-editor"}"#).unwrap();
+        assert_eq!(one.tools, [ToolSet::TextEditor]);
+        let many = Config::from_json(r#"{"tools": ["filetools", "notebook"]}"#).unwrap();
+        assert_eq!(many.tools, [ToolSet::Filetools, ToolSet::Notebook]);
+        let err = Config::from_json(r#"{"tools": "vim"}"#).unwrap_err();
+        assert!(err.contains("mcp-filesystem"), "{err}");
+        assert!(Config::from_json(r#"{"tools": []}"#).is_err());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use filetools_core::error::ToolError;
-//! let err = ToolError::UnknownTool { name: "cat".into() };
+//! let err = ToolError::UnknownTool { name: "cat".into(), known: vec!["read", "write", "edit", "undo"] };
 //! assert_eq!(err.to_string(), "Error: unknown tool \"cat\"; the tools are: read, write, edit, undo.");
 //! ```
 
@@ -66,6 +66,32 @@ pub enum ToolError {
     UnknownTool {
         /// The name sent.
         name: String,
+        /// The tools the session offers.
+        known: Vec<&'static str>,
+    },
+    /// The arguments of a tool of another shape (the text editor, a patch,
+    /// the MCP filesystem tools, notebook edits) are malformed.
+    Arguments {
+        /// The tool called.
+        tool: &'static str,
+        /// What is wrong, naming the argument.
+        problem: String,
+        /// The compact schema of the tool's arguments.
+        takes: &'static str,
+    },
+    /// A patch that was not applied.
+    Patch(crate::patch::PatchError),
+    /// A notebook cell edit that was refused.
+    Cells(crate::cells::CellError),
+    /// An insertion after a line the file does not have.
+    InsertPastEnd(crate::insert::PastTheEnd),
+    /// A change over several files failed on one of them after others were
+    /// written, and some of those could not be put back.
+    PartlyWritten {
+        /// Why the change failed.
+        cause: Box<ToolError>,
+        /// The files left changed, because they changed again meanwhile.
+        stuck: Vec<String>,
     },
     /// The path cannot be mapped into the workspace.
     BadPath {
@@ -147,8 +173,13 @@ impl ToolError {
             | ToolError::MissingArgument { .. }
             | ToolError::UnknownArgument { .. }
             | ToolError::DuplicateArgument { .. }
-            | ToolError::InvalidArgument { .. } => "invalid_arguments",
+            | ToolError::InvalidArgument { .. }
+            | ToolError::Arguments { .. } => "invalid_arguments",
             ToolError::UnknownTool { .. } => "unknown_tool",
+            ToolError::PartlyWritten { .. } => "partly_written",
+            ToolError::Patch(_) => "patch_not_applied",
+            ToolError::InsertPastEnd(_) => "past_the_end",
+            ToolError::Cells(_) => "notebook_edit_refused",
             ToolError::BadPath { .. } => "bad_path",
             ToolError::IsDirectory { .. } => "is_directory",
             ToolError::NotRegular { .. } | ToolError::Dangerous { .. } => "not_regular_file",
@@ -245,15 +276,25 @@ impl fmt::Display for ToolError {
                 cut(got),
                 tool.schema()
             ),
-            ToolError::UnknownTool { name } => {
-                let names: Vec<&str> = Tool::ALL.iter().map(|t| t.name()).collect();
-                write!(
-                    f,
-                    "Error: unknown tool {}; the tools are: {}.",
-                    quoted(name),
-                    names.join(", ")
-                )
-            }
+            ToolError::UnknownTool { name, known } => write!(
+                f,
+                "Error: unknown tool {}; the tools are: {}.",
+                quoted(name),
+                known.join(", ")
+            ),
+            ToolError::Arguments {
+                tool,
+                problem,
+                takes,
+            } => write!(f, "Error: {problem}; {tool} takes {takes}."),
+            ToolError::Patch(err) => err.fmt(f),
+            ToolError::InsertPastEnd(err) => err.fmt(f),
+            ToolError::Cells(err) => err.fmt(f),
+            ToolError::PartlyWritten { cause, stuck } => write!(
+                f,
+                "{cause} The files written before it were put back, except {}, which changed again meanwhile and keeps the new content; read it before going on.",
+                stuck.join(", ")
+            ),
             ToolError::Refused(refusal) => refusal.fmt(f),
             ToolError::NotFound {
                 path,
@@ -433,7 +474,10 @@ mod tests {
     fn echoed_arguments_are_cut_with_their_length() {
         let long = "x".repeat(10_000_000);
         let errors = [
-            ToolError::UnknownTool { name: long.clone() },
+            ToolError::UnknownTool {
+                name: long.clone(),
+                known: vec!["read"],
+            },
             ToolError::UnknownArgument {
                 tool: Tool::Read,
                 name: long.clone(),

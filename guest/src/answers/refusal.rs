@@ -37,6 +37,8 @@ pub enum Change {
     Modified,
     /// The file no longer exists.
     Deleted,
+    /// The change removed the file, and a file stands there again.
+    Recreated,
 }
 
 impl fmt::Display for Change {
@@ -46,6 +48,7 @@ impl fmt::Display for Change {
             Change::Content => f.write_str("same size, different content"),
             Change::Modified => f.write_str("it was modified"),
             Change::Deleted => f.write_str("it was deleted"),
+            Change::Recreated => f.write_str("a file was created there again"),
         }
     }
 }
@@ -245,6 +248,14 @@ pub enum Refusal {
         /// Its size.
         size: u64,
     },
+    /// The last change of `path` was made together with changes of other
+    /// files, and `later` was changed again since.
+    UndoLater {
+        /// The path as sent.
+        path: String,
+        /// The file changed since.
+        later: String,
+    },
 }
 
 impl Refusal {
@@ -266,6 +277,7 @@ impl Refusal {
             Refusal::PartlyApplied { .. } => "partly_applied",
             Refusal::NothingToUndo { .. } => "nothing_to_undo",
             Refusal::UndoNotKept { .. } => "undo_not_kept",
+            Refusal::UndoLater { .. } => "undo_later_change_first",
         }
     }
 
@@ -469,6 +481,10 @@ impl fmt::Display for Refusal {
                 f,
                 "Error: the version of {path} before the last change ({}) was too large to keep, so it cannot be restored; change the file back with edit or write.",
                 Size(*size)
+            ),
+            Refusal::UndoLater { path, later } => write!(
+                f,
+                "Error: the last change of {path} was made together with changes of other files, and {later} was changed again since; nothing was undone. Undo {later} first, then undo {path}."
             ),
         }
     }

@@ -141,6 +141,23 @@ pub enum Report {
         /// Changes that can still be undone.
         remaining: usize,
     },
+    /// `undo` of a change made together over several files (a patch, a
+    /// move), or of a removal, took all of it back.
+    UndidTogether {
+        /// Each file, root-relative, with what undo did to it.
+        files: Vec<(String, Undone)>,
+    },
+}
+
+/// What undo did to one file of a change made together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undone {
+    /// Its earlier content is back.
+    Restored,
+    /// It was created by the change and is gone again.
+    Removed,
+    /// It was removed (or moved away) by the change and is back.
+    PutBack,
 }
 
 fn lines_word(n: u64) -> &'static str {
@@ -164,6 +181,10 @@ fn remaining(f: &mut fmt::Formatter<'_>, n: usize) -> fmt::Result {
 }
 
 impl fmt::Display for Report {
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one arm per report, reviewed together"
+    )]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Report::Created { path, lines, bytes } => write!(
@@ -262,6 +283,26 @@ impl fmt::Display for Report {
             } => {
                 write!(f, "Undid the creation of {path}: the file was removed.")?;
                 remaining(f, *left)
+            }
+            Report::UndidTogether { files } => {
+                let said: Vec<String> = files
+                    .iter()
+                    .map(|(path, undone)| match undone {
+                        Undone::Restored => format!("restored {path}"),
+                        Undone::Removed => format!("removed {path}"),
+                        Undone::PutBack => format!("put back {path}"),
+                    })
+                    .collect();
+                if files.len() == 1 {
+                    write!(f, "Undid the last change: {}.", said.join(", "))
+                } else {
+                    write!(
+                        f,
+                        "Undid the change of {} files made together: {}.",
+                        files.len(),
+                        said.join(", ")
+                    )
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 //! The one changed region between two versions of a text, by lines: what
 //! the common prefix and suffix leave over. Cheap (linear) and enough for a
-//! write's one-line summary (SPEC W6).
+//! write's one-line summary (SPEC W6), and for the one-hunk [`unified`]
+//! diff an MCP `edit_file` answers with.
 //!
 //! ```
 //! use filetools_core::diff::{LineChange, line_change};
@@ -19,6 +20,57 @@ pub struct LineChange {
     pub old_lines: u64,
     /// Lines put in their place.
     pub new_lines: u64,
+}
+
+/// Lines of context around the change in a [`unified`] diff.
+pub const CONTEXT_LINES: usize = 3;
+
+/// The change from `old` to `new` as a unified diff of one hunk (the one
+/// changed region with [`CONTEXT_LINES`] around it), headed by `path`;
+/// empty when the texts are equal.
+///
+/// ```
+/// let diff = filetools_core::diff::unified("a.txt", "a\nb\nc\n", "a\nB\nc\n");
+/// assert_eq!(diff, "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+/// ```
+pub fn unified(path: &str, old: &str, new: &str) -> String {
+    let Some(change) = line_change(old, new) else {
+        return String::new();
+    };
+    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+    let first = usize::try_from(change.first - 1).unwrap_or(0);
+    let start = first.saturating_sub(CONTEXT_LINES);
+    let old_end = first + usize::try_from(change.old_lines).unwrap_or(0);
+    let new_end = first + usize::try_from(change.new_lines).unwrap_or(0);
+    let after = (old_lines.len() - old_end).min(CONTEXT_LINES);
+    let span = |end: usize| format!("{},{}", start + 1, end + after - start);
+    let mut out = format!(
+        "--- a/{path}\n+++ b/{path}\n@@ -{} +{} @@\n",
+        span(old_end),
+        span(new_end)
+    );
+    let mut line = |mark: char, text: &str| {
+        out.push(mark);
+        out.push_str(text.strip_suffix('\n').unwrap_or(text));
+        out.push('\n');
+        if !text.ends_with('\n') {
+            out.push_str("\\ No newline at end of file\n");
+        }
+    };
+    for text in &old_lines[start..first] {
+        line(' ', text);
+    }
+    for text in &old_lines[first..old_end] {
+        line('-', text);
+    }
+    for text in &new_lines[first..new_end] {
+        line('+', text);
+    }
+    for text in &old_lines[old_end..old_end + after] {
+        line(' ', text);
+    }
+    out
 }
 
 /// The changed region, or `None` when the texts are equal.

@@ -4,12 +4,22 @@
 //! ends in one `commit` (an atomic write whose precondition is what the
 //! guard checked, then the history). [`echo`] catches the tools' own display
 //! text sent back as content; [`diff`] finds what a write changed.
+//!
+//! The operations the other tool shapes need sit beside them on the same
+//! guard: `rewrite` (a guarded change of one file's lines), [`patch`]
+//! (hunks over several files), `cells` (cells of a notebook), and
+//! `batch`, which lands a change of several files all or nothing.
 
+pub(crate) mod batch;
+pub(crate) mod cells;
 pub(crate) mod commit;
 pub mod diff;
 pub mod echo;
 pub(crate) mod edit;
 pub(crate) mod guard;
+pub mod insert;
+pub mod patch;
+pub(crate) mod rewrite;
 pub mod textfile;
 pub(crate) mod undo;
 pub(crate) mod write;

@@ -14,14 +14,17 @@
 //! ```
 
 use crate::args::{Tool, UndoArgs};
+use crate::batch::{self, After, Step};
 use crate::error::ToolError;
 use crate::fingerprint::Fingerprint;
 use crate::fs::HostFs;
+use crate::fs::{FsError, Precondition};
 use crate::guard;
-use crate::history::Before;
+use crate::history::{Before, Entry};
 use crate::refusal::{Change, Refusal};
 use crate::repair::Target;
 use crate::report::Report;
+use crate::report::Undone;
 use crate::result::ToolResult;
 use crate::session::Ctx;
 use crate::textfile::{TextFile, line_count};
@@ -38,6 +41,9 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     let Some(entry) = ctx.state.history.last(&rel).cloned() else {
         return Err(Refusal::NothingToUndo { path: path.into() }.into());
     };
+    if entry.group.is_some() || entry.removed {
+        return together(ctx, path, &rel, &entry);
+    }
     if let Before::Lost { size } = entry.before {
         return Err(Refusal::UndoNotKept {
             path: path.into(),
@@ -117,4 +123,137 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     Ok(answer(
         ctx.config, &report, &rel, "restored", lines, meta.size,
     ))
+}
+
+/// Undoes a change made together over several files (all its files, or
+/// none), or the removal of one file: each file must still be exactly as
+/// the change left it.
+fn together<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    path: &str,
+    rel: &str,
+    entry: &Entry,
+) -> Result<ToolResult, ToolError> {
+    let members = match entry.group {
+        Some(group) => {
+            let members = ctx.state.history.members(group);
+            if let Some((later, _)) = members.iter().find(|(_, newest)| !newest) {
+                return Err(Refusal::UndoLater {
+                    path: path.to_owned(),
+                    later: later.clone(),
+                }
+                .into());
+            }
+            members.into_iter().map(|(member, _)| member).collect()
+        }
+        None => vec![rel.to_owned()],
+    };
+    let mut steps = Vec::new();
+    let mut undone = Vec::new();
+    for member in &members {
+        let Some(entry) = ctx.state.history.last(member).cloned() else {
+            continue;
+        };
+        let (step, what) = step_back(ctx, member, &entry)?;
+        steps.push(step);
+        undone.push((member.clone(), what));
+    }
+    let metas = batch::run_all(ctx.fs, &steps, Tool::Undo)?;
+    for (member, meta) in members.iter().zip(metas) {
+        let Some((entry, data)) = ctx.state.history.pop(member) else {
+            continue;
+        };
+        match (entry.record, meta, data) {
+            (Some(mut record), Some(meta), Some(data)) => {
+                record.size = meta.size;
+                record.mtime_ns = meta.mtime_ns;
+                record.fingerprint = Some(Fingerprint::of(&data));
+                record.call = ctx.state.calls;
+                record.dedup = None;
+                ctx.state.ledger.insert(member, record);
+            }
+            _ => {
+                ctx.state.ledger.remove(member);
+            }
+        }
+    }
+    let report = Report::UndidTogether { files: undone };
+    let mut result = answer(ctx.config, &report, rel, "undone", 0, 0);
+    result.metadata["files"] = serde_json::json!(members);
+    Ok(result)
+}
+
+/// The step that takes `entry`, the newest change of `rel`, back, and what
+/// it does; refused when the file is no longer as the change left it.
+fn step_back<F: HostFs + ?Sized>(
+    ctx: &Ctx<'_, F>,
+    rel: &str,
+    entry: &Entry,
+) -> Result<(Step, Undone), ToolError> {
+    let stale = |change| -> ToolError {
+        Refusal::Stale {
+            path: rel.to_owned(),
+            tool: Tool::Undo,
+            change,
+        }
+        .into()
+    };
+    let kept = ctx.state.history.kept(entry).map(<[u8]>::to_vec);
+    let not_kept = |size| -> ToolError {
+        Refusal::UndoNotKept {
+            path: rel.to_owned(),
+            size,
+        }
+        .into()
+    };
+    let lost = match entry.before {
+        Before::Lost { size } => size,
+        _ => 0,
+    };
+    if entry.removed {
+        match ctx.fs.stat(rel) {
+            Err(FsError::NotFound) => {}
+            Ok(_) => return Err(stale(Change::Recreated)),
+            Err(err) => return Err(ToolError::from_fs(rel, err)),
+        }
+        let data = kept.ok_or_else(|| not_kept(lost))?;
+        let step = Step {
+            rel: rel.to_owned(),
+            path: rel.to_owned(),
+            before: None,
+            precondition: Precondition::Absent,
+            after: After::plain(data),
+        };
+        return Ok((step, Undone::PutBack));
+    }
+    let Some(meta) = guard::target_kind(&ctx.fs.stat(rel), rel)? else {
+        return Err(stale(Change::Deleted));
+    };
+    let current = guard::load(
+        ctx.fs,
+        rel,
+        rel,
+        meta,
+        ctx.config.chunk_bytes,
+        ctx.config.max_edit_bytes,
+    )?;
+    if current.fingerprint != entry.after || current.len != entry.after_size {
+        return Err(stale(Change::Content));
+    }
+    let (after, what) = match entry.before {
+        Before::Absent => (After::Nothing, Undone::Removed),
+        Before::Kept { .. } => (
+            After::plain(kept.ok_or_else(|| not_kept(0))?),
+            Undone::Restored,
+        ),
+        Before::Lost { size } => return Err(not_kept(size)),
+    };
+    let step = Step {
+        rel: rel.to_owned(),
+        path: rel.to_owned(),
+        before: current.bytes.clone(),
+        precondition: current.precondition(),
+        after,
+    };
+    Ok((step, what))
 }

@@ -59,6 +59,18 @@ pub struct Entry {
     pub after_size: u64,
     /// Order of changes across files, oldest first.
     pub seq: u64,
+    /// The change removed the file (or moved it away): undo puts it back.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub removed: bool,
+    /// Changes made together — one patch over several files, a move — share
+    /// this number, and one undo takes all of them back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<u64>,
+}
+
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's signature")]
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// Kept file content and how many entries point at it.
@@ -191,6 +203,8 @@ impl History {
             after: after.0,
             after_size: after.1,
             seq: self.seq,
+            removed: false,
+            group: None,
         });
         if entries.len() > MAX_DEPTH {
             let dropped = entries.remove(0);
@@ -247,6 +261,47 @@ impl History {
             let before = std::mem::replace(&mut entry.before, Before::Lost { size });
             self.release(&before);
         }
+    }
+
+    /// Marks the newest change of `path`: it `removed` the file, and it
+    /// belongs to `group`.
+    pub fn mark(&mut self, path: &str, removed: bool, group: Option<u64>) {
+        if let Some(entry) = self.files.get_mut(path).and_then(|e| e.last_mut()) {
+            entry.removed = removed;
+            entry.group = group;
+            self.changes += 1;
+        }
+    }
+
+    /// The paths holding a change of `group`: `(path, whether it is that
+    /// path's newest change)`, by path.
+    pub fn members(&self, group: u64) -> Vec<(String, bool)> {
+        self.files
+            .iter()
+            .filter_map(|(path, entries)| {
+                let at = entries.iter().rposition(|e| e.group == Some(group))?;
+                Some((path.clone(), at + 1 == entries.len()))
+            })
+            .collect()
+    }
+
+    /// The content kept for `entry`, if it still is.
+    pub fn kept(&self, entry: &Entry) -> Option<&[u8]> {
+        match &entry.before {
+            Before::Kept { sha256 } => self.blobs.get(sha256).map(|b| b.data.as_slice()),
+            _ => None,
+        }
+    }
+
+    /// The newest change of all, with the content it replaced when kept:
+    /// `(path, content)`.
+    pub fn newest(&self) -> Option<(String, Vec<u8>)> {
+        let (path, entry) = self
+            .files
+            .iter()
+            .filter_map(|(path, entries)| entries.last().map(|e| (path, e)))
+            .max_by_key(|(_, e)| e.seq)?;
+        Some((path.clone(), self.kept(entry)?.to_vec()))
     }
 
     /// Changes of `path` that can be undone.

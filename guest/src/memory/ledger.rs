@@ -288,6 +288,16 @@ impl Ledger {
         })
     }
 
+    /// The paths of the records under the directory `dir`.
+    pub fn paths_under(&self, dir: &str) -> Vec<String> {
+        let prefix = format!("{dir}/");
+        self.records
+            .range(prefix.clone()..)
+            .take_while(|(path, _)| path.starts_with(&prefix))
+            .map(|(path, _)| path.clone())
+            .collect()
+    }
+
     /// The record of `path`.
     pub fn get(&self, path: &str) -> Option<&Record> {
         self.records.get(path)

@@ -32,6 +32,9 @@ pub struct Definition {
     pub output_schema: Value,
     /// What calling the tool does to the files.
     pub annotations: Annotations,
+    /// The tool as a vendor's built-in definition, where the API has one:
+    /// `(format, definition)`, e.g. Anthropic's text editor type.
+    pub builtin: Option<(crate::schema::Format, Value)>,
 }
 
 /// What a tool does to the files, as MCP tool annotations state it.
@@ -47,9 +50,18 @@ pub struct Annotations {
     pub idempotent: bool,
 }
 
-/// Every tool's definition for a session with `config`, in the order of
-/// [`crate::args::Tool::ALL`].
+/// Every tool's definition for a session with `config`: the tools of each
+/// set it names, in order.
 pub fn definitions(config: &Config) -> Vec<Definition> {
+    config
+        .tools
+        .iter()
+        .flat_map(|set| set.definitions(config))
+        .collect()
+}
+
+/// The core tools' definitions, in the order of [`crate::args::Tool::ALL`].
+pub fn core(config: &Config) -> Vec<Definition> {
     vec![
         read_definition(config),
         write_definition(),
@@ -58,7 +70,7 @@ pub fn definitions(config: &Config) -> Vec<Definition> {
     ]
 }
 
-fn path_property() -> Value {
+pub(crate) fn path_property() -> Value {
     json!({
         "type": "string",
         "description": "Path of the file, relative to the working directory or absolute inside the workspace."
@@ -66,7 +78,7 @@ fn path_property() -> Value {
 }
 
 /// The metadata every change answers with.
-fn change_output() -> Value {
+pub(crate) fn change_output() -> Value {
     json!({
         "type": "object",
         "properties": {
@@ -105,6 +117,7 @@ fn write_definition() -> Definition {
             destructive: true,
             idempotent: true,
         },
+        builtin: None,
     }
 }
 
@@ -153,6 +166,7 @@ fn edit_definition() -> Definition {
             destructive: true,
             idempotent: false,
         },
+        builtin: None,
     }
 }
 
@@ -176,6 +190,7 @@ fn undo_definition() -> Definition {
             destructive: true,
             idempotent: false,
         },
+        builtin: None,
     }
 }
 
@@ -257,6 +272,7 @@ fn read_definition(config: &Config) -> Definition {
             destructive: false,
             idempotent: true,
         },
+        builtin: None,
     }
 }
 

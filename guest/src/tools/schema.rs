@@ -37,15 +37,20 @@ pub enum Format {
     Openai,
     /// As [`Format::Openai`], with `strict: true` and strict parameters.
     OpenaiStrict,
+    /// OpenAI Responses API `tools`: `{"type": "function", name,
+    /// description, parameters}`, and built-in tools (`apply_patch`) as the
+    /// API names them.
+    OpenaiResponses,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 4] = [
+    pub const ALL: [Format; 5] = [
         Format::Mcp,
         Format::Anthropic,
         Format::Openai,
         Format::OpenaiStrict,
+        Format::OpenaiResponses,
     ];
 
     /// The format called `name` (`mcp`, `anthropic`, `openai`,
@@ -73,6 +78,7 @@ impl Format {
             Format::Anthropic => "anthropic",
             Format::Openai => "openai",
             Format::OpenaiStrict => "openai-strict",
+            Format::OpenaiResponses => "openai-responses",
         }
     }
 }
@@ -86,6 +92,11 @@ pub fn render(config: &Config, format: Format) -> Vec<Value> {
 }
 
 fn one(def: &Definition, format: Format) -> Value {
+    if let Some((native, builtin)) = &def.builtin
+        && *native == format
+    {
+        return builtin.clone();
+    }
     match format {
         Format::Mcp => {
             let a = def.annotations;
@@ -125,6 +136,12 @@ fn one(def: &Definition, format: Format) -> Value {
             }
             json!({"type": "function", "function": function})
         }
+        Format::OpenaiResponses => json!({
+            "type": "function",
+            "name": def.name,
+            "description": def.description,
+            "parameters": loose(&def.input_schema),
+        }),
     }
 }
 

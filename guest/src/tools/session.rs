@@ -26,9 +26,12 @@ use crate::guard;
 use crate::ledger::ReadKey;
 use crate::notice::Notice;
 use crate::pdf::PdfCache;
+use crate::recording::Recording;
 use crate::repair::{self, Target};
 use crate::result::Block;
 use crate::result::ToolResult;
+use crate::sets::ToolSet;
+use crate::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
 use crate::state::{Checkpoint, Generations, Kept, State};
 use crate::{edit, read, undo, write};
 
@@ -102,13 +105,23 @@ impl<F: HostFs> Session<F> {
         Ok(())
     }
 
-    /// Runs `tool` with the model's raw JSON arguments.
+    /// Runs `tool` with the model's raw JSON arguments: a tool of one of
+    /// the sets the config names.
     pub fn call(&mut self, tool: &str, arguments: &str) -> ToolResult {
-        let Some(known) = Tool::from_name(tool) else {
+        let known = match ToolSet::owning(&self.config, tool) {
+            Some(ToolSet::TextEditor) => return text_editor::call(self, arguments),
+            Some(ToolSet::ApplyPatch) => return apply_patch::call(self, arguments),
+            Some(ToolSet::McpFilesystem) => return mcp_filesystem::call(self, tool, arguments),
+            Some(ToolSet::Notebook) => return notebook::call(self, arguments),
+            Some(ToolSet::Filetools) => Tool::from_name(tool),
+            None => None,
+        };
+        let Some(known) = known else {
             self.state.calls += 1;
             return ToolResult::error(
                 &ToolError::UnknownTool {
                     name: tool.to_owned(),
+                    known: ToolSet::names(&self.config),
                 },
                 None,
             );
@@ -136,6 +149,52 @@ impl<F: HostFs> Session<F> {
         let path = args.file_path.clone();
         self.read_checked(&args)
             .unwrap_or_else(|err| ToolResult::error(&err, Some(&path)))
+    }
+
+    /// Runs `calls` on this session's memory over its files with every
+    /// write noted: a dry run (`dry`) makes no write and leaves the memory
+    /// as it was; otherwise the calls count as this session's own. Gives
+    /// what `calls` returned and the files written with their new content.
+    pub(crate) fn recorded<R>(
+        &mut self,
+        dry: bool,
+        calls: impl FnOnce(&mut Session<Recording<&F>>) -> R,
+    ) -> (R, Vec<(String, Vec<u8>)>) {
+        let state = if dry {
+            self.state.clone()
+        } else {
+            std::mem::take(&mut self.state)
+        };
+        let mut recording = Session {
+            config: self.config.clone(),
+            fs: Recording::new(&self.fs, dry),
+            state,
+            pdf: PdfCache::default(),
+        };
+        let out = calls(&mut recording);
+        let Session { fs, state, .. } = recording;
+        if !dry {
+            self.state = state;
+        }
+        (out, fs.written())
+    }
+
+    /// The session's memory.
+    pub(crate) fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// `read` with its output held to `budget` bytes, when that is less
+    /// than the config's budget (the text editor's `max_characters`).
+    pub(crate) fn read_within(&mut self, args: &ReadArgs, budget: u64) -> ToolResult {
+        let saved = self.config.max_output_tokens;
+        let tokens = budget / self.config.bytes_per_token;
+        if budget > 0 && tokens < saved {
+            self.config.max_output_tokens = tokens.max(1);
+        }
+        let result = self.read(args);
+        self.config.max_output_tokens = saved;
+        result
     }
 
     /// `read` of checked arguments: the dedup stub or the content.
@@ -206,9 +265,24 @@ impl<F: HostFs> Session<F> {
         self.change(&args.file_path, |ctx, target| undo::run(ctx, args, target))
     }
 
+    /// Runs a tool that works on no one path (or on several): counts the
+    /// call and turns an error into its answer.
+    pub(crate) fn run(
+        &mut self,
+        tool: impl FnOnce(&mut Ctx<'_, F>) -> Result<ToolResult, ToolError>,
+    ) -> ToolResult {
+        self.state.calls += 1;
+        let mut ctx = Ctx {
+            config: &self.config,
+            fs: &self.fs,
+            state: &mut self.state,
+        };
+        tool(&mut ctx).unwrap_or_else(|err| ToolResult::error(&err, None))
+    }
+
     /// Runs a tool that changes `path`, once the path is repaired; the
     /// repair is said on the answer's first line, refusals included.
-    fn change(
+    pub(crate) fn change(
         &mut self,
         path: &str,
         tool: impl FnOnce(&mut Ctx<'_, F>, &Target) -> Result<ToolResult, ToolError>,

@@ -2,7 +2,8 @@
 //! first bytes, [`decode`] turns text of any encoding into UTF-8 as it
 //! streams, [`read`] pages it under the caps (or gives an [`outline`] of a
 //! large file); directories are listed (`listing`), and [`image`]s,
-//! [`pdf`]s and [`notebook`]s are rendered for the model.
+//! [`pdf`]s and [`notebook`]s are rendered for the model. `raw` gives a
+//! file's text without line numbers, for the tools that show it so.
 
 pub mod decode;
 pub mod image;
@@ -10,5 +11,6 @@ pub(crate) mod listing;
 pub mod notebook;
 pub mod outline;
 pub mod pdf;
+pub(crate) mod raw;
 pub mod read;
 pub mod sniff;

@@ -89,8 +89,9 @@ fn render(notebook: &Value, path: &str, images: &mut Vec<Pending>) -> Option<Str
         .unwrap_or("unknown language");
     let _ = writeln!(
         out,
-        "[notebook: {} cells ({code} code, {} other), {language}; line numbers count this rendering, not the file's JSON]",
+        "[notebook: {} {} ({code} code, {} other), {language}; line numbers count this rendering, not the file's JSON]",
         cells.len(),
+        if cells.len() == 1 { "cell" } else { "cells" },
         cells.len() - code
     );
     for (c, cell) in cells.iter().enumerate() {

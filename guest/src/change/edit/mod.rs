@@ -21,7 +21,7 @@ pub(crate) mod fold;
 mod lines;
 mod nearest;
 mod quotes;
-mod snippet;
+pub(crate) mod snippet;
 mod view;
 
 use serde_json::json;

@@ -1,0 +1,186 @@
+//! Changes of several files that land together or not at all (SPEC W4, W5
+//! for a patch over many files, a move, and the undo of either): every step
+//! is checked and prepared before the first byte is written; the steps then
+//! run in order, each an atomic host call with its own precondition, and
+//! when one fails, the steps already made are taken back — each again only
+//! over exactly what it wrote — so the files stand as they were. Once all
+//! succeeded, the history gets one entry per file, in one group that one
+//! undo takes back, and the ledger counts the new contents as seen.
+
+use crate::args::Tool;
+use crate::digest::sha256_hex;
+use crate::error::ToolError;
+use crate::fingerprint::Fingerprint;
+use crate::fs::{FileStamp, HostFs, Metadata, Precondition};
+use crate::ledger::{Coverage, Record};
+use crate::session::Ctx;
+use crate::textfile::Style;
+
+/// What a step leaves at its path.
+#[derive(Debug, Clone)]
+pub(crate) enum After {
+    /// These bytes, in this style, with so many lines, seen as given.
+    Bytes {
+        /// The new content, encoded.
+        bytes: Vec<u8>,
+        /// Its style.
+        style: Style,
+        /// Its lines.
+        total_lines: u64,
+        /// The lines the model has seen of it.
+        seen: Coverage,
+    },
+    /// Nothing: the file is removed.
+    Nothing,
+}
+
+impl After {
+    /// `bytes` as they are, their style and lines read from them.
+    pub fn plain(bytes: Vec<u8>) -> Self {
+        let (style, total_lines) = match crate::textfile::TextFile::decode(&bytes) {
+            Ok(file) => (file.style, crate::textfile::line_count(&file.text)),
+            Err(_) => (Style::of_text("", crate::decode::Encoding::Utf8, false), 0),
+        };
+        After::Bytes {
+            bytes,
+            style,
+            total_lines,
+            seen: Coverage::default(),
+        }
+    }
+}
+
+/// One file's part of a change.
+#[derive(Debug, Clone)]
+pub(crate) struct Step {
+    /// Root-relative path.
+    pub rel: String,
+    /// The path as the model named it, for messages.
+    pub path: String,
+    /// What the file holds now (`None`: it does not exist).
+    pub before: Option<Vec<u8>>,
+    /// What the file must still be when the step runs.
+    pub precondition: Precondition,
+    /// What the step leaves.
+    pub after: After,
+}
+
+/// The precondition that matches exactly `bytes`.
+pub(crate) fn holding(bytes: &[u8]) -> Precondition {
+    Precondition::Matches(FileStamp {
+        size: bytes.len() as u64,
+        mtime_ns: 0,
+        sha256: Some(sha256_hex(bytes)),
+    })
+}
+
+/// Runs one step on the files; the metadata of a written file.
+fn run<F: HostFs + ?Sized>(fs: &F, step: &Step) -> Result<Option<Metadata>, crate::FsError> {
+    match &step.after {
+        After::Bytes { bytes, .. } => fs
+            .write_file(&step.rel, bytes, &step.precondition)
+            .map(Some),
+        After::Nothing => fs.remove_file(&step.rel, &step.precondition).map(|()| None),
+    }
+}
+
+/// Takes a step that ran back, only over what it left.
+fn take_back<F: HostFs + ?Sized>(fs: &F, step: &Step) -> Result<(), crate::FsError> {
+    match (&step.after, &step.before) {
+        (After::Bytes { bytes, .. }, Some(old)) => {
+            fs.write_file(&step.rel, old, &holding(bytes)).map(|_| ())
+        }
+        (After::Bytes { bytes, .. }, None) => fs.remove_file(&step.rel, &holding(bytes)),
+        (After::Nothing, Some(old)) => fs
+            .write_file(&step.rel, old, &Precondition::Absent)
+            .map(|_| ()),
+        (After::Nothing, None) => Ok(()),
+    }
+}
+
+/// Runs `steps` in order, all or none: on a failure the steps made are
+/// taken back, newest first, and the error names the file that failed and
+/// any that could not be taken back.
+pub(crate) fn run_all<F: HostFs + ?Sized>(
+    fs: &F,
+    steps: &[Step],
+    tool: Tool,
+) -> Result<Vec<Option<Metadata>>, ToolError> {
+    let mut done = Vec::with_capacity(steps.len());
+    for (n, step) in steps.iter().enumerate() {
+        match run(fs, step) {
+            Ok(meta) => done.push(meta),
+            Err(error) => {
+                let stuck: Vec<String> = steps[..n]
+                    .iter()
+                    .rev()
+                    .filter(|made| take_back(fs, made).is_err())
+                    .map(|made| made.path.clone())
+                    .collect();
+                let err = ToolError::from_write(&step.path, tool, error);
+                return Err(if stuck.is_empty() || steps.len() == 1 {
+                    err
+                } else {
+                    ToolError::PartlyWritten {
+                        cause: Box::new(err),
+                        stuck,
+                    }
+                });
+            }
+        }
+    }
+    Ok(done)
+}
+
+/// Runs `steps` all or none, then records them: one history entry per file,
+/// grouped when there are several, and the new contents in the ledger.
+pub(crate) fn commit_all<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    steps: &[Step],
+    tool: Tool,
+) -> Result<Vec<Option<Metadata>>, ToolError> {
+    let metas = run_all(ctx.fs, steps, tool)?;
+    let cap = ctx.config.history_bytes;
+    let mut group = None;
+    for (step, meta) in steps.iter().zip(&metas) {
+        let previous = ctx.state.ledger.get(&step.rel).cloned();
+        let history = &mut ctx.state.history;
+        let after = match &step.after {
+            After::Bytes { bytes, .. } => (Fingerprint::of(bytes), bytes.len() as u64),
+            After::Nothing => (Fingerprint::of(b""), 0),
+        };
+        history.push(&step.rel, step.before.as_deref(), previous, after, cap);
+        if steps.len() > 1 && group.is_none() {
+            group = history.last(&step.rel).map(|entry| entry.seq);
+        }
+        let removed = matches!(step.after, After::Nothing);
+        history.mark(&step.rel, removed, group);
+        match (&step.after, meta) {
+            (
+                After::Bytes {
+                    bytes,
+                    style,
+                    total_lines,
+                    seen,
+                },
+                Some(meta),
+            ) => ctx.state.ledger.insert(
+                &step.rel,
+                Record {
+                    size: meta.size,
+                    mtime_ns: meta.mtime_ns,
+                    fingerprint: Some(Fingerprint::of(bytes)),
+                    seen: seen.clone(),
+                    total_lines: Some(*total_lines),
+                    style: *style,
+                    call: ctx.state.calls,
+                    dedup: None,
+                },
+            ),
+            _ => {
+                ctx.state.ledger.remove(&step.rel);
+            }
+        }
+    }
+    Ok(metas)
+}

@@ -1,0 +1,501 @@
+//! Patches over several files (SPEC E1–E10, W1–W7 for the `apply_patch`
+//! shape): every file operation is checked and computed before anything is
+//! written — an added file must not exist, an updated or deleted one must
+//! be a text file unchanged since the session last saw it, every hunk must
+//! match one place — and then all of it lands through
+//! [`crate::change::batch`], all or nothing, as one group that one `undo`
+//! takes back. Untouched lines keep their bytes; new lines get the file's
+//! line end; the final newline is kept as the file had it.
+//!
+//! ```
+//! use filetools_core::{MemFs, Session};
+//! let fs = MemFs::new();
+//! fs.add_file("a.py", b"def f():\n    return 1\n");
+//! let mut session = Session::open(r#"{"tools": "apply-patch"}"#, fs).unwrap();
+//! let patch = "*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    return 1\n+    return 2\n*** End Patch";
+//! let result = session.call("apply_patch", &serde_json::json!({"input": patch}).to_string());
+//! assert_eq!(result.text(), "Done: 1 file changed.\nM a.py: 2 lines, hunk at line 2");
+//! assert_eq!(session.fs().contents("a.py").unwrap(), b"def f():\n    return 2\n");
+//! ```
+
+pub mod parse;
+pub mod seek;
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use serde_json::json;
+
+use crate::args::Tool;
+use crate::batch::{self, After, Step};
+use crate::error::ToolError;
+use crate::fs::HostFs;
+use crate::guard;
+use crate::refusal::Refusal;
+use crate::repair;
+use crate::result::ToolResult;
+use crate::rewrite::{self, Loaded, Seen};
+use crate::session::Ctx;
+use parse::{FileOp, Hunk, ParseError};
+use seek::{Level, Seek};
+
+/// Why a patch was not applied; nothing was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PatchError {
+    /// The patch text is malformed.
+    Parse(ParseError),
+    /// An added file already exists.
+    Exists {
+        /// The file.
+        path: String,
+    },
+    /// An updated or deleted file does not exist.
+    Missing {
+        /// The file.
+        path: String,
+    },
+    /// Two operations of the patch name the same file.
+    Twice {
+        /// The file.
+        path: String,
+    },
+    /// A hunk's lines (or its `@@` line) are not in the file.
+    NotFound {
+        /// The file.
+        path: String,
+        /// 1-based hunk number in the file's section.
+        hunk: usize,
+        /// The first line sought.
+        first: String,
+        /// The 1-based line the search started at.
+        after: usize,
+        /// It was the `@@` line that was missing.
+        anchor: bool,
+    },
+    /// A hunk's lines match several places.
+    Ambiguous {
+        /// The file.
+        path: String,
+        /// 1-based hunk number.
+        hunk: usize,
+        /// 1-based lines where they match.
+        lines: Vec<usize>,
+        /// It was the `@@` line that matched several.
+        anchor: bool,
+    },
+}
+
+impl fmt::Display for PatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Error: the patch was not applied and no file changed: ")?;
+        match self {
+            PatchError::Parse(err) => write!(f, "{err}."),
+            PatchError::Exists { path } => write!(
+                f,
+                "{path} already exists. Change it with \"*** Update File: {path}\" instead of adding it."
+            ),
+            PatchError::Missing { path } => write!(
+                f,
+                "{path} does not exist. Create it with \"*** Add File: {path}\"."
+            ),
+            PatchError::Twice { path } => write!(
+                f,
+                "{path} is named by two operations; put all changes of one file in one section."
+            ),
+            PatchError::NotFound {
+                path,
+                hunk,
+                first,
+                after,
+                anchor,
+            } => {
+                let what = if *anchor { "its @@ line" } else { "its lines" };
+                write!(
+                    f,
+                    "hunk {hunk} of {path}: {what} were not found from line {after} on (first line sought: {:?}). Read {path} again and build the patch from its current text.",
+                    cut(first)
+                )
+            }
+            PatchError::Ambiguous {
+                path,
+                hunk,
+                lines,
+                anchor,
+            } => {
+                let listed: Vec<String> = lines.iter().map(ToString::to_string).collect();
+                let what = if *anchor { "its @@ line" } else { "its lines" };
+                write!(
+                    f,
+                    "hunk {hunk} of {path}: {what} match {} places (lines {}). Add context lines, or an @@ line naming the enclosing class or function, so it matches one place.",
+                    lines.len(),
+                    listed.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// Characters of a sought line quoted in an error.
+const QUOTED_CHARS: usize = 80;
+
+fn cut(line: &str) -> &str {
+    line.char_indices()
+        .nth(QUOTED_CHARS)
+        .map_or(line, |(at, _)| &line[..at])
+}
+
+/// What the patch did to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Done {
+    letter: char,
+    path: String,
+    moved_to: Option<String>,
+    lines: u64,
+    hunks: Vec<usize>,
+    loose: Option<Level>,
+}
+
+impl fmt::Display for Done {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.letter, self.path)?;
+        if let Some(to) = &self.moved_to {
+            write!(f, " -> {to}")?;
+        }
+        if self.letter == 'D' {
+            return Ok(());
+        }
+        write!(
+            f,
+            ": {} line{}",
+            self.lines,
+            if self.lines == 1 { "" } else { "s" }
+        )?;
+        if !self.hunks.is_empty() {
+            let at: Vec<String> = self.hunks.iter().map(ToString::to_string).collect();
+            let noun = if at.len() == 1 { "hunk" } else { "hunks" };
+            write!(f, ", {noun} at line{} {}", plural(at.len()), at.join(", "))?;
+        }
+        match self.loose {
+            Some(Level::TrailingSpace) => {
+                f.write_str(" (context matched ignoring trailing spaces)")
+            }
+            Some(Level::Whitespace) => f.write_str(" (context matched ignoring indentation)"),
+            Some(Level::Punctuation) => {
+                f.write_str(" (context matched reading look-alike punctuation as ASCII)")
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// Applies the file operations `ops` all or none.
+pub(crate) fn run<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    ops: &[FileOp],
+) -> Result<ToolResult, ToolError> {
+    let mut named = BTreeSet::new();
+    let mut steps = Vec::new();
+    let mut done = Vec::new();
+    for op in ops {
+        let mut paths = vec![op.path()];
+        if let FileOp::Update {
+            move_to: Some(to), ..
+        } = op
+        {
+            paths.push(to);
+        }
+        for path in paths {
+            let target = repair::locate(ctx.config, ctx.fs, path, &ctx.state.repairs)?;
+            if !named.insert(target.rel.clone()) {
+                return Err(PatchError::Twice {
+                    path: path.to_owned(),
+                }
+                .into());
+            }
+        }
+        done.push(plan(ctx, op, &mut steps)?);
+    }
+    batch::commit_all(ctx, &steps, Tool::Edit)?;
+    let text = format!(
+        "Done: {} file{} changed.\n{}",
+        done.len(),
+        plural(done.len()),
+        done.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let files: Vec<_> = done
+        .iter()
+        .map(|d| {
+            json!({
+                "path": d.moved_to.as_ref().unwrap_or(&d.path),
+                "action": match d.letter { 'A' => "created", 'D' => "removed", _ => "updated" },
+                "lines": d.lines,
+            })
+        })
+        .collect();
+    let tokens = ctx.config.estimate_tokens(text.len() as u64);
+    Ok(ToolResult::from_text(
+        text,
+        json!({"action": "patched", "files": files, "estimated_tokens": tokens}),
+    ))
+}
+
+/// The steps of one operation, appended to `steps`, and what it will do.
+fn plan<F: HostFs + ?Sized>(
+    ctx: &Ctx<'_, F>,
+    op: &FileOp,
+    steps: &mut Vec<Step>,
+) -> Result<Done, ToolError> {
+    let target = repair::locate(ctx.config, ctx.fs, op.path(), &ctx.state.repairs)?;
+    let path = op.path().to_owned();
+    let meta = guard::target_kind(&target.stat, &path)?;
+    let done = |letter, lines| Done {
+        letter,
+        path: path.clone(),
+        moved_to: None,
+        lines,
+        hunks: Vec::new(),
+        loose: None,
+    };
+    match (op, meta) {
+        (FileOp::Add { text, .. }, None) => {
+            steps.push(rewrite::creation(&target.rel, &path, text));
+            Ok(done('A', crate::textfile::line_count(text)))
+        }
+        (FileOp::Add { .. }, Some(_)) => Err(PatchError::Exists { path }.into()),
+        (FileOp::Delete { .. } | FileOp::Update { .. }, None) => {
+            Err(PatchError::Missing { path }.into())
+        }
+        (FileOp::Delete { .. }, Some(meta)) => {
+            let loaded = rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, Seen::IfRecorded)
+                .or_else(|err| match err {
+                    // A binary file may be deleted too; its bytes are kept.
+                    ToolError::Refused(Refusal::NotText { .. }) => {
+                        loaded_bytes(ctx, &target.rel, &path, meta)
+                    }
+                    other => Err(other),
+                })?;
+            steps.push(rewrite::removal(&loaded));
+            Ok(done('D', 0))
+        }
+        (FileOp::Update { move_to, hunks, .. }, Some(meta)) => {
+            let loaded =
+                rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, Seen::IfRecorded)?;
+            let changed = apply(&loaded, hunks, &path)?;
+            let mut step = loaded.step(&changed.text);
+            let lines = match &step.after {
+                After::Bytes { total_lines, .. } => *total_lines,
+                After::Nothing => 0,
+            };
+            let mut outcome = done('M', lines);
+            outcome.hunks = changed.at;
+            outcome.loose = changed.loose;
+            if let Some(to) = move_to {
+                let dest = repair::locate(ctx.config, ctx.fs, to, &ctx.state.repairs)?;
+                if guard::target_kind(&dest.stat, to)?.is_some() {
+                    return Err(PatchError::Exists { path: to.clone() }.into());
+                }
+                step.rel.clone_from(&dest.rel);
+                step.path.clone_from(to);
+                step.before = None;
+                step.precondition = crate::fs::Precondition::Absent;
+                steps.push(step);
+                steps.push(rewrite::removal(&loaded));
+                outcome.moved_to = Some(to.clone());
+            } else {
+                steps.push(step);
+            }
+            Ok(outcome)
+        }
+    }
+}
+
+/// A file that is not text, loaded whole for its removal.
+fn loaded_bytes<F: HostFs + ?Sized>(
+    ctx: &Ctx<'_, F>,
+    rel: &str,
+    path: &str,
+    meta: crate::fs::Metadata,
+) -> Result<Loaded, ToolError> {
+    let max = ctx.config.max_edit_bytes;
+    let current = guard::load(ctx.fs, rel, path, meta, ctx.config.chunk_bytes, max)?;
+    if current.bytes.is_none() {
+        return Err(Refusal::TooLarge {
+            path: path.to_owned(),
+            size: current.len,
+            max,
+        }
+        .into());
+    }
+    Ok(Loaded {
+        rel: rel.to_owned(),
+        path: path.to_owned(),
+        current,
+        file: crate::textfile::TextFile {
+            style: crate::textfile::Style::of_text("", crate::decode::Encoding::Utf8, false),
+            text: String::new(),
+        },
+        record: None,
+    })
+}
+
+/// A file's text after its hunks.
+#[derive(Debug)]
+struct Changed {
+    text: String,
+    /// 1-based first line of each hunk in the new text.
+    at: Vec<usize>,
+    /// The loosest level any hunk matched at, when not exact.
+    loose: Option<Level>,
+}
+
+/// One hunk placed: replace `remove` lines from `start` by `insert`.
+struct Placed<'h> {
+    start: usize,
+    remove: usize,
+    hunk: &'h Hunk,
+    /// Lines of the hunk's `old` actually matched (a trailing empty one
+    /// may be dropped).
+    matched: usize,
+}
+
+/// Applies `hunks` to `loaded`'s lines, in order, each after the last.
+fn apply(loaded: &Loaded, hunks: &[Hunk], path: &str) -> Result<Changed, PatchError> {
+    let lines = loaded.lines();
+    let mut cursor = 0;
+    let mut placed: Vec<Placed<'_>> = Vec::new();
+    let mut loose = None;
+    for (n, hunk) in hunks.iter().enumerate() {
+        let number = n + 1;
+        if let Some(anchor) = &hunk.anchor {
+            match seek::seek(&lines, std::slice::from_ref(anchor), cursor, false) {
+                Seek::Found { at, .. } => cursor = at + 1,
+                Seek::Missing => {
+                    return Err(PatchError::NotFound {
+                        path: path.to_owned(),
+                        hunk: number,
+                        first: anchor.clone(),
+                        after: cursor + 1,
+                        anchor: true,
+                    });
+                }
+                Seek::Ambiguous { starts } => {
+                    return Err(PatchError::Ambiguous {
+                        path: path.to_owned(),
+                        hunk: number,
+                        lines: starts.iter().map(|s| s + 1).collect(),
+                        anchor: true,
+                    });
+                }
+            }
+        }
+        if hunk.old.is_empty() {
+            // Only added lines: after the @@ line, or at the end.
+            let start = if hunk.anchor.is_some() {
+                cursor
+            } else {
+                lines.len()
+            };
+            placed.push(Placed {
+                start,
+                remove: 0,
+                hunk,
+                matched: 0,
+            });
+            continue;
+        }
+        let mut wanted: &[String] = &hunk.old;
+        let mut found = seek::seek(&lines, wanted, cursor, hunk.end_of_file);
+        if found == Seek::Missing && wanted.last().is_some_and(String::is_empty) {
+            wanted = &wanted[..wanted.len() - 1];
+            found = seek::seek(&lines, wanted, cursor, hunk.end_of_file);
+        }
+        match found {
+            Seek::Found { at, level } => {
+                if level != Level::Exact {
+                    loose = loose.max(Some(level));
+                }
+                placed.push(Placed {
+                    start: at,
+                    remove: wanted.len(),
+                    hunk,
+                    matched: wanted.len(),
+                });
+                cursor = at + wanted.len();
+            }
+            Seek::Missing => {
+                return Err(PatchError::NotFound {
+                    path: path.to_owned(),
+                    hunk: number,
+                    first: hunk.old[0].clone(),
+                    after: cursor + 1,
+                    anchor: false,
+                });
+            }
+            Seek::Ambiguous { starts } => {
+                return Err(PatchError::Ambiguous {
+                    path: path.to_owned(),
+                    hunk: number,
+                    lines: starts.iter().map(|s| s + 1).collect(),
+                    anchor: false,
+                });
+            }
+        }
+    }
+    Ok(splice(loaded, &lines, &placed, loose))
+}
+
+/// The new text: the file's lines with each placed hunk spliced in, its
+/// context lines kept as the file has them.
+fn splice(loaded: &Loaded, lines: &[&str], placed: &[Placed<'_>], loose: Option<Level>) -> Changed {
+    let end = loaded.line_end();
+    let cr = if end == "\r\n" { "\r" } else { "" };
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut at = Vec::new();
+    let mut next = 0;
+    for place in placed {
+        out.extend(lines[next..place.start].iter().map(|l| (*l).to_owned()));
+        at.push(out.len() + 1);
+        let old = &lines[place.start..place.start + place.remove];
+        for (line, context) in place.hunk.new.iter().zip(&place.hunk.context) {
+            match context.filter(|&i| i < place.matched) {
+                Some(i) => out.push(old[i].to_owned()),
+                None => out.push(format!("{line}{cr}")),
+            }
+        }
+        next = place.start + place.remove;
+    }
+    out.extend(lines[next..].iter().map(|l| (*l).to_owned()));
+    let text = &loaded.file.text;
+    let ends = text.is_empty() || text.ends_with('\n');
+    let mut joined = out.join("\n");
+    if ends && !out.is_empty() {
+        joined.push('\n');
+    }
+    Changed {
+        text: joined,
+        at,
+        loose,
+    }
+}
+
+impl From<PatchError> for ToolError {
+    fn from(err: PatchError) -> Self {
+        ToolError::Patch(err)
+    }
+}
+
+impl From<ParseError> for ToolError {
+    fn from(err: ParseError) -> Self {
+        ToolError::Patch(PatchError::Parse(err))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,429 @@
+//! Reading a patch: the Codex envelope (`*** Begin Patch` … `*** End Patch`
+//! around `Add File`, `Delete File` and `Update File` sections, an update
+//! optionally `Move to` another path) and the headerless V4A diffs of the
+//! Responses API's `create_file` and `update_file` operations. Hunks are
+//! kept as old and new lines; nothing is looked up in a file here.
+//!
+//! ```
+//! use filetools_core::patch::parse::{FileOp, parse_envelope};
+//! let ops = parse_envelope("*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch").unwrap();
+//! assert_eq!(ops, [FileOp::Add { path: "a.txt".into(), text: "hi\n".into() }]);
+//! ```
+
+use std::fmt;
+
+/// One hunk of an update: lines to find, and what replaces them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Hunk {
+    /// The text after `@@`, a line to find first, when given.
+    pub anchor: Option<String>,
+    /// The lines to find: context and removed lines, in order.
+    pub old: Vec<String>,
+    /// The lines put in their place: context and added lines, in order.
+    pub new: Vec<String>,
+    /// For each line of `new`, the index in `old` of the context line it
+    /// is, or `None` for an added line: context keeps the file's own text.
+    pub context: Vec<Option<usize>>,
+    /// Marked `*** End of File`: the old lines end the file.
+    pub end_of_file: bool,
+}
+
+impl Hunk {
+    /// Adds a context line.
+    fn keep(&mut self, line: &str) {
+        self.context.push(Some(self.old.len()));
+        self.old.push(line.to_owned());
+        self.new.push(line.to_owned());
+    }
+}
+
+/// One file's part of a patch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileOp {
+    /// Create the file with this text.
+    Add {
+        /// Its path.
+        path: String,
+        /// Its whole text, each line ended by `\n`.
+        text: String,
+    },
+    /// Remove the file.
+    Delete {
+        /// Its path.
+        path: String,
+    },
+    /// Change the file by hunks, and maybe move it.
+    Update {
+        /// Its path.
+        path: String,
+        /// Where it moves to.
+        move_to: Option<String>,
+        /// The hunks, in file order.
+        hunks: Vec<Hunk>,
+    },
+}
+
+impl FileOp {
+    /// The path the operation names first.
+    pub fn path(&self) -> &str {
+        match self {
+            FileOp::Add { path, .. } | FileOp::Delete { path } | FileOp::Update { path, .. } => {
+                path
+            }
+        }
+    }
+}
+
+/// Why a patch cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    /// The first line is not `*** Begin Patch`.
+    NoBegin,
+    /// The last line is not `*** End Patch`.
+    NoEnd,
+    /// No file operations between the markers.
+    Empty,
+    /// A line that fits nowhere: its 1-based number, the line, and what
+    /// was expected there.
+    Unexpected {
+        /// Line number in the patch.
+        line: usize,
+        /// The line, cut.
+        text: String,
+        /// What may stand there.
+        expected: &'static str,
+    },
+    /// An update with no hunk lines.
+    EmptyUpdate {
+        /// The file.
+        path: String,
+    },
+    /// A file header without a path.
+    NoPath {
+        /// Line number in the patch.
+        line: usize,
+    },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::NoBegin => f.write_str("the patch must start with the line \"*** Begin Patch\""),
+            ParseError::NoEnd => f.write_str("the patch must end with the line \"*** End Patch\""),
+            ParseError::Empty => f.write_str("the patch holds no file operation (\"*** Add File: \", \"*** Delete File: \" or \"*** Update File: \")"),
+            ParseError::Unexpected { line, text, expected } => {
+                write!(f, "line {line} of the patch, {text:?}, is not {expected}")
+            }
+            ParseError::EmptyUpdate { path } => write!(
+                f,
+                "the update of {path} has no lines; give at least one hunk of context (' '), removed ('-') and added ('+') lines"
+            ),
+            ParseError::NoPath { line } => write!(f, "line {line} of the patch names no file"),
+        }
+    }
+}
+
+const BEGIN: &str = "*** Begin Patch";
+const END: &str = "*** End Patch";
+const ADD: &str = "*** Add File: ";
+const DELETE: &str = "*** Delete File: ";
+const UPDATE: &str = "*** Update File: ";
+const MOVE: &str = "*** Move to: ";
+const END_OF_FILE: &str = "*** End of File";
+
+/// Characters of a patch line quoted in an error.
+const QUOTED_CHARS: usize = 80;
+
+fn quote(line: &str) -> String {
+    match line.char_indices().nth(QUOTED_CHARS) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.to_owned(),
+    }
+}
+
+/// The lines of `text`, each without its line end (`\r\n` or `\n`).
+fn lines_of(text: &str) -> Vec<&str> {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    body.split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect()
+}
+
+/// Reads a Codex envelope. Blank lines around the markers and a shell
+/// heredoc wrapped around the whole (`<<'EOF'` … `EOF`) are tolerated.
+pub fn parse_envelope(text: &str) -> Result<Vec<FileOp>, ParseError> {
+    let all = lines_of(text);
+    let mut lines: Vec<(usize, &str)> = all
+        .iter()
+        .copied()
+        .enumerate()
+        .map(|(n, l)| (n + 1, l))
+        .collect();
+    while lines.last().is_some_and(|(_, l)| l.trim().is_empty()) {
+        lines.pop();
+    }
+    let start = lines
+        .iter()
+        .position(|(_, l)| !l.trim().is_empty())
+        .unwrap_or(lines.len());
+    lines.drain(..start);
+    // `apply_patch <<'EOF'` … `EOF`, as models sometimes send it.
+    if lines.first().is_some_and(|(_, l)| l.contains("<<"))
+        && lines.last().is_some_and(|(_, l)| l.trim() == "EOF")
+    {
+        lines.remove(0);
+        lines.pop();
+    }
+    if lines.first().is_none_or(|(_, l)| l.trim() != BEGIN) {
+        return Err(ParseError::NoBegin);
+    }
+    if lines.len() < 2 || lines.last().is_none_or(|(_, l)| l.trim() != END) {
+        return Err(ParseError::NoEnd);
+    }
+    let body = &lines[1..lines.len() - 1];
+    let ops = parse_sections(body)?;
+    if ops.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    Ok(ops)
+}
+
+fn header<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
+    line.strip_prefix(marker).map(str::trim)
+}
+
+fn is_header(line: &str) -> bool {
+    [ADD, DELETE, UPDATE, END]
+        .iter()
+        .any(|m| line.starts_with(m.trim_end()))
+}
+
+fn parse_sections(body: &[(usize, &str)]) -> Result<Vec<FileOp>, ParseError> {
+    let mut ops = Vec::new();
+    let mut at = 0;
+    while at < body.len() {
+        let (number, line) = body[at];
+        at += 1;
+        let named = |path: &str| {
+            if path.is_empty() {
+                Err(ParseError::NoPath { line: number })
+            } else {
+                Ok(path.to_owned())
+            }
+        };
+        if let Some(path) = header(line, ADD) {
+            let path = named(path)?;
+            let end = section_end(body, at);
+            let text = added_text(&body[at..end])?;
+            at = end;
+            ops.push(FileOp::Add { path, text });
+        } else if let Some(path) = header(line, DELETE) {
+            ops.push(FileOp::Delete { path: named(path)? });
+        } else if let Some(path) = header(line, UPDATE) {
+            let path = named(path)?;
+            let mut move_to = None;
+            if let Some(&(n, next)) = body.get(at)
+                && let Some(to) = header(next, MOVE)
+            {
+                if to.is_empty() {
+                    return Err(ParseError::NoPath { line: n });
+                }
+                move_to = Some(to.to_owned());
+                at += 1;
+            }
+            let end = section_end(body, at);
+            let hunks = parse_hunks(&body[at..end])?;
+            at = end;
+            if hunks.is_empty() && move_to.is_none() {
+                return Err(ParseError::EmptyUpdate { path });
+            }
+            ops.push(FileOp::Update {
+                path,
+                move_to,
+                hunks,
+            });
+        } else if !line.trim().is_empty() {
+            return Err(ParseError::Unexpected {
+                line: number,
+                text: quote(line),
+                expected: "a file header (\"*** Add File: \", \"*** Delete File: \" or \"*** Update File: \")",
+            });
+        }
+    }
+    Ok(ops)
+}
+
+/// Where the section starting at `from` ends: the next file header.
+fn section_end(body: &[(usize, &str)], from: usize) -> usize {
+    body[from..]
+        .iter()
+        .position(|(_, l)| is_header(l))
+        .map_or(body.len(), |n| from + n)
+}
+
+/// The text of an added file: every line starts with `+`.
+fn added_text(lines: &[(usize, &str)]) -> Result<String, ParseError> {
+    let mut text = String::new();
+    for &(number, line) in lines {
+        let Some(content) = line.strip_prefix('+') else {
+            return Err(ParseError::Unexpected {
+                line: number,
+                text: quote(line),
+                expected: "a line of the new file, starting with '+'",
+            });
+        };
+        text.push_str(content);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// The hunks of an update section (or of a headerless V4A diff); an empty
+/// line counts as an empty context line.
+pub fn parse_hunks(lines: &[(usize, &str)]) -> Result<Vec<Hunk>, ParseError> {
+    let mut hunks: Vec<Hunk> = Vec::new();
+    let mut current: Option<Hunk> = None;
+    for &(number, line) in lines {
+        if let Some(anchor) = line.strip_prefix("@@") {
+            if let Some(done) = current.take() {
+                hunks.push(done);
+            }
+            let anchor = anchor.trim();
+            current = Some(Hunk {
+                anchor: (!anchor.is_empty()).then(|| anchor.to_owned()),
+                ..Hunk::default()
+            });
+            continue;
+        }
+        if line.trim_end() == END_OF_FILE {
+            let hunk = current.get_or_insert_with(Hunk::default);
+            hunk.end_of_file = true;
+            hunks.push(current.take().unwrap_or_default());
+            continue;
+        }
+        let hunk = current.get_or_insert_with(Hunk::default);
+        match line.chars().next() {
+            Some(' ') => hunk.keep(&line[1..]),
+            Some('-') => hunk.old.push(line[1..].to_owned()),
+            Some('+') => {
+                hunk.new.push(line[1..].to_owned());
+                hunk.context.push(None);
+            }
+            None => hunk.keep(""),
+            _ => {
+                return Err(ParseError::Unexpected {
+                    line: number,
+                    text: quote(line),
+                    expected: "a hunk line: '@@', or ' ' (context), '-' (removed) or '+' (added) followed by the line",
+                });
+            }
+        }
+    }
+    if let Some(done) = current {
+        hunks.push(done);
+    }
+    hunks.retain(|h| {
+        !(h.old.is_empty() && h.new.is_empty() && h.anchor.is_none() && !h.end_of_file)
+    });
+    Ok(hunks)
+}
+
+/// The hunks of a headerless V4A diff (`update_file`).
+pub fn parse_diff(diff: &str) -> Result<Vec<Hunk>, ParseError> {
+    let numbered: Vec<(usize, &str)> = lines_of(diff)
+        .into_iter()
+        .enumerate()
+        .map(|(n, l)| (n + 1, l))
+        .collect();
+    parse_hunks(&numbered)
+}
+
+/// The text of a `create_file` diff: every line starts with `+`.
+pub fn parse_created(diff: &str) -> Result<String, ParseError> {
+    if diff.is_empty() {
+        return Ok(String::new());
+    }
+    let numbered: Vec<(usize, &str)> = lines_of(diff)
+        .into_iter()
+        .enumerate()
+        .map(|(n, l)| (n + 1, l))
+        .collect();
+    added_text(&numbered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_envelope_with_every_kind_of_section() {
+        let patch = "*** Begin Patch\n*** Add File: n.txt\n+one\n+two\n*** Delete File: old.txt\n*** Update File: a.py\n*** Move to: b.py\n@@ def f():\n-    return 1\n+    return 2\n*** End of File\n*** End Patch\n";
+        let ops = parse_envelope(patch).unwrap();
+        assert_eq!(ops.len(), 3);
+        assert_eq!(
+            ops[0],
+            FileOp::Add {
+                path: "n.txt".into(),
+                text: "one\ntwo\n".into()
+            }
+        );
+        assert_eq!(
+            ops[1],
+            FileOp::Delete {
+                path: "old.txt".into()
+            }
+        );
+        let FileOp::Update { move_to, hunks, .. } = &ops[2] else {
+            panic!()
+        };
+        assert_eq!(move_to.as_deref(), Some("b.py"));
+        assert_eq!(hunks[0].anchor.as_deref(), Some("def f():"));
+        assert_eq!(hunks[0].old, ["    return 1"]);
+        assert_eq!(hunks[0].new, ["    return 2"]);
+        assert!(hunks[0].end_of_file);
+    }
+
+    #[test]
+    fn missing_markers_and_stray_lines_are_named() {
+        assert_eq!(
+            parse_envelope("*** Add File: a\n+x"),
+            Err(ParseError::NoBegin)
+        );
+        assert_eq!(
+            parse_envelope("*** Begin Patch\n*** Add File: a\n+x"),
+            Err(ParseError::NoEnd)
+        );
+        let err =
+            parse_envelope("*** Begin Patch\n*** Update File: a\nx\n*** End Patch").unwrap_err();
+        assert!(
+            matches!(err, ParseError::Unexpected { line: 3, .. }),
+            "{err:?}"
+        );
+        assert_eq!(
+            parse_envelope("*** Begin Patch\n*** End Patch"),
+            Err(ParseError::Empty)
+        );
+    }
+
+    #[test]
+    fn a_heredoc_around_the_patch_is_unwrapped() {
+        let ops = parse_envelope(
+            "apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: x\n*** End Patch\nEOF\n",
+        )
+        .unwrap();
+        assert_eq!(ops, [FileOp::Delete { path: "x".into() }]);
+    }
+
+    #[test]
+    fn crlf_patches_read_like_lf_ones() {
+        let ops = parse_envelope("*** Begin Patch\r\n*** Add File: a\r\n+x\r\n*** End Patch\r\n")
+            .unwrap();
+        assert_eq!(
+            ops,
+            [FileOp::Add {
+                path: "a".into(),
+                text: "x\n".into()
+            }]
+        );
+    }
+}

@@ -1,0 +1,168 @@
+//! A guarded text change of one existing file, for the operations the tool
+//! shapes add on top of `edit` (an insertion at a line, a patch's hunks, a
+//! notebook cell): the file is loaded under the same rules as an edit (SPEC
+//! E4, W2: a regular text file within the edit cap, unchanged since the
+//! session last saw it), the change is made on its lines, and the new text
+//! goes back in the file's own encoding, BOM and line endings (SPEC W3) as a
+//! [`Step`] for [`crate::change::batch`].
+
+use crate::args::Tool;
+use crate::batch::{After, Step};
+use crate::error::ToolError;
+use crate::fs::{HostFs, Metadata};
+use crate::guard::{self, Current};
+use crate::ledger::{Coverage, Record};
+use crate::refusal::Refusal;
+use crate::session::Ctx;
+use crate::textfile::{Style, TextFile, line_count};
+
+/// Whether a change needs the session to have read the file first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Seen {
+    /// It must have read some of it (as `edit` does).
+    Required,
+    /// The change carries its own evidence (a patch's context lines); a
+    /// file the session did read must still be unchanged since.
+    IfRecorded,
+}
+
+/// An existing text file, loaded and checked for a change.
+#[derive(Debug)]
+pub(crate) struct Loaded {
+    /// Root-relative path.
+    pub rel: String,
+    /// The path as the model named it.
+    pub path: String,
+    /// The file as it is now.
+    pub current: Current,
+    /// Its text and style.
+    pub file: TextFile,
+    /// What the session knew of it.
+    pub record: Option<Record>,
+}
+
+/// Loads the regular file `rel` (metadata `meta`) for a change by `tool`.
+pub(crate) fn load<F: HostFs + ?Sized>(
+    ctx: &Ctx<'_, F>,
+    rel: &str,
+    path: &str,
+    meta: Metadata,
+    tool: Tool,
+    seen: Seen,
+) -> Result<Loaded, ToolError> {
+    let max = ctx.config.max_edit_bytes;
+    let too_large = |size| -> ToolError {
+        Refusal::TooLarge {
+            path: path.to_owned(),
+            size,
+            max,
+        }
+        .into()
+    };
+    if meta.size > max {
+        return Err(too_large(meta.size));
+    }
+    let current = guard::load(ctx.fs, rel, path, meta, ctx.config.chunk_bytes, max)?;
+    let record = ctx.state.ledger.get(rel);
+    let record = match (record, seen) {
+        (None, Seen::IfRecorded) => None,
+        (record, _) => Some(guard::fresh(record, &current, path, tool)?.clone()),
+    };
+    let bytes = current
+        .bytes
+        .as_deref()
+        .ok_or_else(|| too_large(current.len))?;
+    let file = TextFile::decode(bytes).map_err(|err| Refusal::NotText {
+        path: path.to_owned(),
+        encoding: err.encoding.name(),
+        offset: err.offset,
+    })?;
+    Ok(Loaded {
+        rel: rel.to_owned(),
+        path: path.to_owned(),
+        current,
+        file,
+        record,
+    })
+}
+
+impl Loaded {
+    /// The file's lines without their line ends (a final line end makes no
+    /// empty last line).
+    pub fn lines(&self) -> Vec<&str> {
+        split_lines(&self.file.text)
+    }
+
+    /// The line end new lines get: the file's dominant one.
+    pub fn line_end(&self) -> &'static str {
+        if self.file.style.crlf_dominant {
+            "\r\n"
+        } else {
+            "\n"
+        }
+    }
+
+    /// The step that writes `text` (already in the file's line ends) over
+    /// the file, encoded in its style; the model has seen all of it when it
+    /// had seen all of the old one.
+    pub fn step(&self, text: &str) -> Step {
+        let style = Style::of_text(text, self.file.style.encoding, self.file.style.bom);
+        let total_lines = line_count(text);
+        let seen = if self.record.as_ref().is_some_and(Record::full) {
+            Coverage::all(total_lines)
+        } else {
+            Coverage::default()
+        };
+        Step {
+            rel: self.rel.clone(),
+            path: self.path.clone(),
+            before: self.current.bytes.clone(),
+            precondition: self.current.precondition(),
+            after: After::Bytes {
+                bytes: style.encode(text),
+                style,
+                total_lines,
+                seen,
+            },
+        }
+    }
+}
+
+/// `text` split into lines, each without its `\n` (a `\r` before it stays);
+/// a final `\n` ends the last line rather than starting an empty one.
+pub(crate) fn split_lines(text: &str) -> Vec<&str> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    body.split('\n').collect()
+}
+
+/// The step that creates `rel` with `text`, UTF-8 as given.
+pub(crate) fn creation(rel: &str, path: &str, text: &str) -> Step {
+    let style = Style::of_text(text, crate::decode::Encoding::Utf8, false);
+    let total_lines = line_count(text);
+    Step {
+        rel: rel.to_owned(),
+        path: path.to_owned(),
+        before: None,
+        precondition: crate::fs::Precondition::Absent,
+        after: After::Bytes {
+            bytes: text.as_bytes().to_vec(),
+            style,
+            total_lines,
+            seen: Coverage::all(total_lines),
+        },
+    }
+}
+
+/// The step that removes the file `loaded`.
+pub(crate) fn removal(loaded: &Loaded) -> Step {
+    Step {
+        rel: loaded.rel.clone(),
+        path: loaded.path.clone(),
+        before: loaded.current.bytes.clone(),
+        precondition: loaded.current.precondition(),
+        after: After::Nothing,
+    }
+}

@@ -1,0 +1,83 @@
+//! [`ToolSet`]: the tool shapes a session can offer, picked by the config's
+//! `tools` key. Each shape is a thin translation, in its own module under
+//! [`crate::shapes`], onto the same guarded operations: the ledger,
+//! staleness, atomic writes, fidelity and undo are the core's.
+//!
+//! ```
+//! use filetools_core::{Config, sets::ToolSet};
+//! let config = Config::from_json(r#"{"tools": ["text-editor", "notebook"]}"#).unwrap();
+//! assert_eq!(ToolSet::names(&config), ["str_replace_based_edit_tool", "notebook_edit"]);
+//! ```
+
+use serde::Deserialize;
+
+use crate::config::Config;
+use crate::definitions::Definition;
+use crate::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
+
+/// A set of tools in the shape one family of models was trained on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ToolSet {
+    /// `read`, `write`, `edit`, `undo`.
+    Filetools,
+    /// Anthropic's text editor, `str_replace_based_edit_tool`.
+    TextEditor,
+    /// OpenAI's `apply_patch` (Responses operations and the Codex envelope).
+    ApplyPatch,
+    /// The tools of the MCP reference filesystem server.
+    McpFilesystem,
+    /// `notebook_edit`, Claude Code's notebook cell edits.
+    Notebook,
+}
+
+impl ToolSet {
+    /// Every set's config name.
+    pub const NAMES: [&'static str; 5] = [
+        "filetools",
+        "text-editor",
+        "apply-patch",
+        "mcp-filesystem",
+        "notebook",
+    ];
+
+    /// The names of the tools of this set, in the order they are listed.
+    pub fn tools(self) -> &'static [&'static str] {
+        match self {
+            ToolSet::Filetools => &["read", "write", "edit", "undo"],
+            ToolSet::TextEditor => &[text_editor::NAME],
+            ToolSet::ApplyPatch => &[apply_patch::NAME],
+            ToolSet::McpFilesystem => &mcp_filesystem::NAMES,
+            ToolSet::Notebook => &[notebook::NAME],
+        }
+    }
+
+    /// The definitions of this set's tools for a session with `config`.
+    pub fn definitions(self, config: &Config) -> Vec<Definition> {
+        match self {
+            ToolSet::Filetools => crate::definitions::core(config),
+            ToolSet::TextEditor => vec![text_editor::definition(config)],
+            ToolSet::ApplyPatch => vec![apply_patch::definition()],
+            ToolSet::McpFilesystem => mcp_filesystem::definitions(config),
+            ToolSet::Notebook => vec![notebook::definition()],
+        }
+    }
+
+    /// Every tool name the session with `config` offers.
+    pub fn names(config: &Config) -> Vec<&'static str> {
+        config
+            .tools
+            .iter()
+            .flat_map(|set| set.tools().iter().copied())
+            .collect()
+    }
+
+    /// The set of `config` that offers the tool `name`.
+    pub fn owning(config: &Config, name: &str) -> Option<ToolSet> {
+        config
+            .tools
+            .iter()
+            .copied()
+            .find(|set| set.tools().contains(&name))
+    }
+}

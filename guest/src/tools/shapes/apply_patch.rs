@@ -1,0 +1,131 @@
+//! OpenAI's `apply_patch`, in both forms models send it: the Codex envelope
+//! (`{"input": "*** Begin Patch\n…\n*** End Patch"}`) and a Responses API
+//! operation (`{"operation": {"type": "update_file", "path": …, "diff":
+//! …}}`, or the operation itself). Either becomes file operations for
+//! [`crate::patch`]; the answer carries `status` (`completed` or `failed`)
+//! and the text is the `output` of an `apply_patch_call_output`.
+//!
+//! ```
+//! use filetools_core::{MemFs, Session};
+//! let mut session = Session::open(r#"{"tools": "apply-patch"}"#, MemFs::new()).unwrap();
+//! let call = r#"{"operation": {"type": "create_file", "path": "n.txt", "diff": "+hello"}}"#;
+//! let result = session.call("apply_patch", call);
+//! assert_eq!(result.text(), "Done: 1 file changed.\nA n.txt: 1 line");
+//! assert_eq!(result.metadata["status"], "completed");
+//! ```
+
+use serde_json::{Value, json};
+
+use super::args::{Args, short};
+use crate::definitions::{Annotations, Definition, change_output};
+use crate::error::ToolError;
+use crate::fs::HostFs;
+use crate::patch::parse::{self, FileOp};
+use crate::patch::{self as patches};
+use crate::result::ToolResult;
+use crate::schema::Format;
+use crate::session::Session;
+
+/// The tool's name.
+pub const NAME: &str = "apply_patch";
+
+const TAKES: &str = "{input: string holding \"*** Begin Patch\" ... \"*** End Patch\"} or {operation: {type: \"create_file\" | \"update_file\" | \"delete_file\", path: string, diff?: string}}";
+
+/// Runs one `apply_patch` call.
+pub fn call<F: HostFs>(session: &mut Session<F>, arguments: &str) -> ToolResult {
+    let ops = Args::parse(NAME, TAKES, arguments).and_then(operations);
+    let mut result = match ops {
+        Ok(ops) => session.run(|ctx| patches::run(ctx, &ops)),
+        Err(err) => session.run(|_| Err(err)),
+    };
+    let status = if result.is_error {
+        "failed"
+    } else {
+        "completed"
+    };
+    result.metadata["status"] = json!(status);
+    result
+}
+
+/// The file operations a call asks for.
+fn operations(args: Args) -> Result<Vec<FileOp>, ToolError> {
+    if let Some(text) = args.opt_string("input")?.or(args.opt_string("patch")?) {
+        args.only(&["input", "patch"])?;
+        return Ok(parse::parse_envelope(&text)?);
+    }
+    let op = match args.value("operation") {
+        Some(Value::Object(map)) => {
+            args.only(&["operation"])?;
+            Args::parse(NAME, TAKES, &Value::Object(map.clone()).to_string())?
+        }
+        Some(other) => {
+            return Err(args.error(format!("operation must be an object, got {}", short(other))));
+        }
+        // The operation's fields sent at the top level.
+        None if args.value("type").is_some() => args,
+        None => return Err(args.error("give input (a patch) or operation")),
+    };
+    op.only(&["type", "path", "diff"])?;
+    let path = op.string("path")?;
+    let diff = op.opt_string("diff")?.unwrap_or_default();
+    let one = match op.string("type")?.as_str() {
+        "create_file" => FileOp::Add {
+            path,
+            text: parse::parse_created(&diff)?,
+        },
+        "update_file" => FileOp::Update {
+            path,
+            move_to: None,
+            hunks: parse::parse_diff(&diff)?,
+        },
+        "delete_file" => FileOp::Delete { path },
+        other => {
+            return Err(op.error(format!(
+                "operation type {other:?} is not one of create_file, update_file, delete_file"
+            )));
+        }
+    };
+    Ok(vec![one])
+}
+
+/// The tool's definition: a function taking the envelope, or, in the
+/// Responses API, its built-in `apply_patch`.
+pub fn definition() -> Definition {
+    Definition {
+        name: NAME,
+        description: "Create, change, move and delete files with a patch. The input starts with \
+             \"*** Begin Patch\" and ends with \"*** End Patch\"; between them, one section per \
+             file: \"*** Add File: <path>\" followed by the new file's lines, each prefixed with \
+             '+'; \"*** Delete File: <path>\"; or \"*** Update File: <path>\" (optionally \
+             followed by \"*** Move to: <new path>\") and hunks. A hunk may start with \"@@ \" \
+             and a line to find first (such as the enclosing class or function); then context \
+             lines prefixed with ' ', removed lines with '-', added lines with '+'. Give about \
+             three lines of context around each change, enough to match one place; \
+             \"*** End of File\" ends a hunk that ends the file. The patch applies to all its \
+             files or to none; undo takes all of it back."
+            .to_owned(),
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "input": {"type": "string", "description": "The whole patch, from \"*** Begin Patch\" to \"*** End Patch\"."}
+            },
+            "required": ["input"],
+            "additionalProperties": false
+        }),
+        output_schema: json!({
+            "type": "object",
+            "properties": {
+                "status": {"type": "string", "description": "completed or failed"},
+                "files": {"type": "array", "items": change_output()}
+            },
+            "required": ["status"]
+        }),
+        annotations: Annotations {
+            title: "Apply a patch",
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+        },
+        builtin: Some((Format::OpenaiResponses, json!({"type": "apply_patch"}))),
+    }
+}

@@ -1,0 +1,261 @@
+//! The core's answers in a shape's own words. The core names its own tools
+//! and arguments (`read`, `edit`, `old_string`, `offset=`…); a model
+//! holding the text editor or the MCP filesystem tools has other names for
+//! the same steps, and an answer that names a tool it does not have costs
+//! it a turn. So each of those shapes passes the core's answers through its
+//! dialect: the phrases that name a core tool or argument become the
+//! shape's, and the machine-readable `next_call` becomes a call of the
+//! shape's own tool.
+
+use serde_json::{Value, json};
+
+use crate::result::{Block, ToolResult};
+
+/// A shape's words for the core's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// `str_replace_based_edit_tool`.
+    TextEditor,
+    /// The MCP filesystem tools.
+    McpFilesystem,
+}
+
+impl Dialect {
+    /// Phrase replacements, applied in order.
+    fn phrases(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Dialect::TextEditor => &[
+                ("text from read offset=", "text from offset="),
+                ("you have not read ", "you have not viewed "),
+                ("since you read it", "since you viewed it"),
+                (
+                    "read it (any part) first, then edit",
+                    "view it (any part) first, then use str_replace",
+                ),
+                ("read it first", "view it first"),
+                ("Read it again", "View it again"),
+                ("Read it and edit it", "View it and str_replace"),
+                ("Read the rest first", "View the rest first"),
+                ("Read the file", "View the file"),
+                ("as read displays them", "as view displays them"),
+                (
+                    "is read's \"unchanged\" notice",
+                    "is view's \"unchanged\" notice",
+                ),
+                ("that read shows as", "that view shows as"),
+                ("redo the edit", "redo the str_replace"),
+                ("redo the write", "redo the create"),
+                (
+                    "make the change with edit",
+                    "make the change with str_replace",
+                ),
+                (
+                    "change parts of it with edit",
+                    "change parts of it with str_replace",
+                ),
+                (
+                    "replace it whole with write",
+                    "replace it whole with create",
+                ),
+                (
+                    "Replace it whole with write",
+                    "Replace it whole with create",
+                ),
+                ("use write, or edit with an empty old_string", "use create"),
+                ("or use write to replace", "or use create to replace"),
+                ("Write it again", "Create it again"),
+                ("old_string", "old_str"),
+                ("new_string", "new_str"),
+                ("read a file by its path", "view a file by its path"),
+            ],
+            Dialect::McpFilesystem => &[
+                ("text from read offset=", "text from read_text_file offset="),
+                (
+                    "read it (any part) first, then edit",
+                    "read it (any part) with read_text_file first, then edit_file",
+                ),
+                ("read it first", "read it with read_text_file first"),
+                ("redo the edit", "redo the edit_file"),
+                ("redo the write", "redo the write_file"),
+                (
+                    "make the change with edit",
+                    "make the change with edit_file",
+                ),
+                (
+                    "change parts of it with edit",
+                    "change parts of it with edit_file",
+                ),
+                (
+                    "replace it whole with write",
+                    "replace it whole with write_file",
+                ),
+                (
+                    "Replace it whole with write",
+                    "Replace it whole with write_file",
+                ),
+                (
+                    "use write, or edit with an empty old_string",
+                    "use write_file",
+                ),
+                ("or use write to replace", "or use write_file to replace"),
+                ("Write it again", "Write it again with write_file"),
+                ("old_string", "oldText"),
+                ("new_string", "newText"),
+                (
+                    "read a file by its path",
+                    "read a file by its path with read_text_file",
+                ),
+            ],
+        }
+    }
+
+    /// `text` in this dialect.
+    pub fn say(self, text: &str) -> String {
+        let mut out = self
+            .phrases()
+            .iter()
+            .fold(text.to_owned(), |t, (from, to)| t.replace(from, to));
+        out = without_replace_all(&out);
+        ranges(&out, self)
+    }
+
+    /// The call that moves the model forward, as this shape makes it.
+    fn next_call(self, call: &Value) -> Value {
+        let args = &call["args"];
+        let path = args["file_path"].clone();
+        let offset = args["offset"].as_u64();
+        let limit = args["limit"].as_u64();
+        match self {
+            Dialect::TextEditor => {
+                let mut args = json!({"command": "view", "path": path});
+                if let Some(first) = offset {
+                    let last = limit.map_or(-1, |l| i64::try_from(first + l - 1).unwrap_or(-1));
+                    args["view_range"] = json!([first, last]);
+                }
+                json!({"tool": super::text_editor::NAME, "args": args})
+            }
+            Dialect::McpFilesystem => {
+                let mut args = json!({"path": path});
+                if let Some(first) = offset {
+                    args["offset"] = json!(first);
+                }
+                if let Some(count) = limit {
+                    args["head"] = json!(count);
+                }
+                json!({"tool": "read_text_file", "args": args})
+            }
+        }
+    }
+
+    /// `result` in this dialect.
+    pub fn translate(self, mut result: ToolResult) -> ToolResult {
+        for block in &mut result.content {
+            if let Block::Text(text) = block {
+                *text = self.say(text);
+            }
+        }
+        if let Some(call) = result.metadata.get("next_call").cloned()
+            && call.is_object()
+        {
+            result.metadata["next_call"] = self.next_call(&call);
+        }
+        result
+    }
+}
+
+/// `text` without the advice to set `replace_all`, which these shapes do
+/// not have.
+fn without_replace_all(text: &str) -> String {
+    const ADVICE: &str = ", or set replace_all to change all ";
+    let Some(at) = text.find(ADVICE) else {
+        return text.to_owned();
+    };
+    let rest = &text[at + ADVICE.len()..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    format!("{}{}", &text[..at], &rest[digits..])
+}
+
+/// `text` with the core's `offset=A, limit=B` and `offset=N` spelled as
+/// the dialect's arguments.
+fn ranges(text: &str, dialect: Dialect) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("offset=") {
+        let (before, after) = rest.split_at(at);
+        // `char_offset=` is not a line offset: keep it as it is.
+        if before.ends_with("char_") {
+            out.push_str(before);
+            out.push_str("offset=");
+            rest = &after["offset=".len()..];
+            continue;
+        }
+        out.push_str(before);
+        let after = &after["offset=".len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let Ok(first) = after[..digits].parse::<u64>() else {
+            out.push_str("offset=");
+            rest = after;
+            continue;
+        };
+        let tail = &after[digits..];
+        let limit = tail.strip_prefix(", limit=").and_then(|t| {
+            let n = t.bytes().take_while(u8::is_ascii_digit).count();
+            t[..n].parse::<u64>().ok().map(|l| (l, n))
+        });
+        let (said, used) = match (dialect, limit) {
+            (Dialect::TextEditor, Some((l, n))) => (
+                format!("view_range [{first}, {}]", first + l.max(1) - 1),
+                ", limit=".len() + n,
+            ),
+            (Dialect::TextEditor, None) => (format!("view_range [{first}, -1]"), 0),
+            (Dialect::McpFilesystem, Some((l, n))) => {
+                (format!("offset={first}, head={l}"), ", limit=".len() + n)
+            }
+            (Dialect::McpFilesystem, None) => (format!("offset={first}"), 0),
+        };
+        out.push_str(&said);
+        rest = &tail[used..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_become_the_shapes_arguments() {
+        let text = "Copy the exact text from read offset=3, limit=2. [continue with offset=9] char_offset=17";
+        assert_eq!(
+            Dialect::TextEditor.say(text),
+            "Copy the exact text from view_range [3, 4]. [continue with view_range [9, -1]] char_offset=17"
+        );
+        assert_eq!(
+            Dialect::McpFilesystem.say(text),
+            "Copy the exact text from read_text_file offset=3, head=2. [continue with offset=9] char_offset=17"
+        );
+    }
+
+    #[test]
+    fn advice_about_arguments_the_shape_lacks_is_dropped() {
+        let text = "Error: old_string occurs 2 times in a (lines 1, 3); add surrounding lines so it matches one place, or set replace_all to change all 2.";
+        assert_eq!(
+            Dialect::TextEditor.say(text),
+            "Error: old_str occurs 2 times in a (lines 1, 3); add surrounding lines so it matches one place."
+        );
+    }
+
+    #[test]
+    fn the_next_call_is_the_shapes_own() {
+        let call = json!({"tool": "read", "args": {"file_path": "a.txt", "offset": 5, "limit": 3}});
+        assert_eq!(
+            Dialect::TextEditor.next_call(&call),
+            json!({"tool": "str_replace_based_edit_tool", "args": {"command": "view", "path": "a.txt", "view_range": [5, 7]}})
+        );
+        assert_eq!(
+            Dialect::McpFilesystem.next_call(&call),
+            json!({"tool": "read_text_file", "args": {"path": "a.txt", "offset": 5, "head": 3}})
+        );
+    }
+}

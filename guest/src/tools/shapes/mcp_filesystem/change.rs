@@ -1,0 +1,200 @@
+//! `write_file`, `edit_file`, `create_directory` and `move_file`: the
+//! core's `write` and `edit` (an `edit_file` answers with the diff, and a
+//! `dryRun` is the same edit on a recording of the files that writes
+//! nothing), and the host's new directory and rename calls.
+
+use serde_json::{Value, json};
+
+use crate::args::{EditArgs, EditOp, WriteArgs};
+use crate::diff;
+use crate::error::ToolError;
+use crate::fingerprint::Fingerprint;
+use crate::fs::{FileKind, FsError, HostFs};
+use crate::guard;
+use crate::repair;
+use crate::result::{Block, ToolResult};
+use crate::session::Session;
+use crate::shapes::args::{Args, short};
+use crate::textfile::TextFile;
+
+/// `write_file`: the core's `write`.
+pub(super) fn write<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
+    match (args.string("path"), args.string("content")) {
+        (Ok(file_path), Ok(content)) => session.write(&WriteArgs { file_path, content }),
+        (Err(err), _) | (_, Err(err)) => session.run(|_| Err(err)),
+    }
+}
+
+/// The edits of an `edit_file` call.
+fn edits(args: &Args) -> Result<Vec<EditOp>, ToolError> {
+    let Some(Value::Array(items)) = args.value("edits") else {
+        return Err(args.error("edits must be a list of {oldText, newText} objects"));
+    };
+    if items.is_empty() {
+        return Err(args.error("edits must hold at least one {oldText, newText} object"));
+    }
+    items
+        .iter()
+        .map(|item| {
+            let text = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_owned);
+            match (text("oldText"), text("newText")) {
+                (Some(old_string), Some(new_string)) => Ok(EditOp {
+                    old_string,
+                    new_string,
+                    replace_all: false,
+                }),
+                _ => Err(args.error(format!(
+                    "each edit needs oldText and newText strings, got {}",
+                    short(item)
+                ))),
+            }
+        })
+        .collect()
+}
+
+/// `edit_file`: the core's `edit`, answered with a diff of the change;
+/// with `dryRun`, the same edit on a recording that writes nothing.
+pub(super) fn edit<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
+    let prepared = args.string("path").and_then(|path| {
+        Ok((
+            path,
+            edits(args)?,
+            args.opt_bool("dryRun")?.unwrap_or(false),
+        ))
+    });
+    let (path, ops, dry) = match prepared {
+        Ok(prepared) => prepared,
+        Err(err) => return session.run(|_| Err(err)),
+    };
+    let call = EditArgs {
+        file_path: path,
+        edits: ops,
+    };
+    let ((result, before), written) = session.recorded(dry, |recording| {
+        let result = recording.edit(&call);
+        // What the edit replaced, as the history kept it.
+        let before = recording.state().history.newest();
+        (result, before)
+    });
+    if result.is_error {
+        return result;
+    }
+    let Some((rel, new)) = written.into_iter().next() else {
+        return result;
+    };
+    let old = before
+        .filter(|(path, _)| *path == rel)
+        .map(|(_, bytes)| bytes)
+        .unwrap_or_default();
+    let decode = |bytes: &[u8]| {
+        TextFile::decode(bytes).map_or_else(|_| String::new(), |f| f.text.replace("\r\n", "\n"))
+    };
+    let patch = diff::unified(&rel, &decode(&old), &decode(&new));
+    let text = format!("```diff\n{patch}```\n");
+    let mut answer = result;
+    answer.content = vec![Block::Text(text)];
+    answer.metadata["dry_run"] = json!(dry);
+    if dry {
+        answer.metadata["action"] = json!("previewed");
+    }
+    answer
+}
+
+/// `create_directory`: the directory and its missing parents.
+pub(super) fn create_directory<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
+    let path = match args.string("path") {
+        Ok(path) => path,
+        Err(err) => return session.run(|_| Err(err)),
+    };
+    session.run(|ctx| {
+        let found = repair::locate(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
+        let existed = matches!(found.stat, Ok(meta) if meta.kind == FileKind::Directory);
+        ctx.fs
+            .create_dir(&found.rel)
+            .map_err(|err| ToolError::from_write(&path, crate::args::Tool::Write, err))?;
+        let text = if existed {
+            format!("{path} already exists as a directory.")
+        } else {
+            format!("Created directory {path}.")
+        };
+        Ok(ToolResult::from_text(
+            text,
+            json!({"path": found.rel, "action": if existed { "unchanged" } else { "created" }}),
+        ))
+    })
+}
+
+/// `move_file`: a rename that never replaces. A moved file's history and
+/// what the session knew of it move along, and `undo` of either path
+/// moves it back.
+pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
+    let (source, destination) = match (args.string("source"), args.string("destination")) {
+        (Ok(source), Ok(destination)) => (source, destination),
+        (Err(err), _) | (_, Err(err)) => return session.run(|_| Err(err)),
+    };
+    session.run(|ctx| {
+        let from = repair::locate(ctx.config, ctx.fs, &source, &ctx.state.repairs)?;
+        let meta = match from.stat {
+            Ok(meta) => meta,
+            Err(FsError::NotFound) => {
+                return Err(repair::not_found(ctx.config, ctx.fs, &source, &from.asked));
+            }
+            Err(err) => return Err(ToolError::from_fs(&source, err)),
+        };
+        let to = repair::locate(ctx.config, ctx.fs, &destination, &ctx.state.repairs)?;
+        if to.stat.is_ok() {
+            return Err(ToolError::Arguments {
+                tool: "move_file",
+                problem: format!("the destination {destination} already exists; nothing was moved"),
+                takes: "{source: string, destination: string (a path that does not exist)}",
+            });
+        }
+        let failed = |err| ToolError::from_write(&source, crate::args::Tool::Write, err);
+        if meta.kind == FileKind::File {
+            let max = ctx.config.max_edit_bytes;
+            let current = guard::load(
+                ctx.fs,
+                &from.rel,
+                &source,
+                meta,
+                ctx.config.chunk_bytes,
+                max,
+            )?;
+            ctx.fs
+                .rename(&from.rel, &to.rel, &current.precondition())
+                .map_err(failed)?;
+            if let Some(bytes) = &current.bytes {
+                let record = ctx.state.ledger.remove(&from.rel);
+                let cap = ctx.config.history_bytes;
+                let after = (Fingerprint::of(bytes), bytes.len() as u64);
+                let history = &mut ctx.state.history;
+                history.push(&to.rel, None, None, after, cap);
+                let group = history.last(&to.rel).map(|e| e.seq);
+                history.mark(&to.rel, false, group);
+                history.push(
+                    &from.rel,
+                    Some(bytes),
+                    record.clone(),
+                    (Fingerprint::of(b""), 0),
+                    cap,
+                );
+                history.mark(&from.rel, true, group);
+                if let Some(record) = record {
+                    ctx.state.ledger.insert(&to.rel, record);
+                }
+            }
+        } else {
+            ctx.fs
+                .rename(&from.rel, &to.rel, &crate::fs::Precondition::Any)
+                .map_err(failed)?;
+            for path in ctx.state.ledger.paths_under(&from.rel) {
+                ctx.state.ledger.remove(&path);
+            }
+        }
+        let text = format!("Moved {source} to {destination}.");
+        Ok(ToolResult::from_text(
+            text,
+            json!({"path": to.rel, "from": from.rel, "action": "moved"}),
+        ))
+    })
+}

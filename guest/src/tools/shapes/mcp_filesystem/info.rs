@@ -1,0 +1,96 @@
+//! `get_file_info` and `list_allowed_directories`.
+
+use serde_json::json;
+
+use crate::error::ToolError;
+use crate::fs::{FileKind, FsError, HostFs};
+use crate::repair;
+use crate::result::ToolResult;
+use crate::session::Session;
+use crate::shapes::args::Args;
+
+/// `get_file_info`: what the host tells of a path.
+pub(super) fn file_info<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
+    let path = match args.string("path") {
+        Ok(path) => path,
+        Err(err) => return session.run(|_| Err(err)),
+    };
+    session.run(|ctx| {
+        let found = repair::locate(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
+        let meta = match found.stat {
+            Ok(meta) => meta,
+            Err(FsError::NotFound) => {
+                return Err(repair::not_found(ctx.config, ctx.fs, &path, &found.asked));
+            }
+            Err(err) => return Err(ToolError::from_fs(&path, err)),
+        };
+        let text = format!(
+            "size: {}\nmodified: {}\nisDirectory: {}\nisFile: {}\ntype: {}\nreadOnly: {}",
+            meta.size,
+            iso8601(meta.mtime_ns),
+            meta.kind == FileKind::Directory,
+            meta.kind == FileKind::File,
+            meta.kind.describe(),
+            meta.readonly
+        );
+        let tokens = ctx.config.estimate_tokens(text.len() as u64);
+        Ok(ToolResult::from_text(
+            text,
+            json!({"path": found.rel, "size": meta.size, "mtime_ns": meta.mtime_ns, "estimated_tokens": tokens}),
+        ))
+    })
+}
+
+/// `list_allowed_directories`: the workspace root.
+pub(super) fn allowed<F: HostFs>(session: &mut Session<F>) -> ToolResult {
+    session.run(|ctx| {
+        let root = if ctx.config.root.is_empty() {
+            "."
+        } else {
+            ctx.config.root.as_str()
+        };
+        let text = format!("Allowed directories:\n{root}");
+        Ok(ToolResult::from_text(text, json!({"directories": [root]})))
+    })
+}
+
+/// `ns` nanoseconds after the Unix epoch as an ISO 8601 UTC time.
+fn iso8601(ns: u64) -> String {
+    let secs = ns / 1_000_000_000;
+    let millis = (ns / 1_000_000) % 1000;
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let rest = secs % 86_400;
+    // Days to a civil date (proleptic Gregorian), after Howard Hinnant's
+    // published algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn times_are_iso_8601_in_utc() {
+        assert_eq!(super::iso8601(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(
+            super::iso8601(1_795_910_400_123_000_000),
+            "2026-11-29T00:00:00.123Z"
+        );
+        assert_eq!(
+            super::iso8601(951_782_400 * 1_000_000_000),
+            "2000-02-29T00:00:00.000Z"
+        );
+    }
+}

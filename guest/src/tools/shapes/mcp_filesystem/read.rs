@@ -1,0 +1,149 @@
+//! `read_text_file` (and its old name `read_file`), `read_media_file` and
+//! `read_multiple_files`.
+
+use serde_json::json;
+
+use crate::args::ReadArgs;
+use crate::error::ToolError;
+use crate::fs::{FileKind, HostFs};
+use crate::ledger::ReadKey;
+use crate::raw::{self, Part};
+use crate::read::target;
+use crate::result::{Block, ToolResult};
+use crate::session::{Ctx, Session};
+use crate::shapes::args::Args;
+
+/// `read_text_file`: the text, whole or its head or tail.
+pub(super) fn text<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
+    let part = match part(args) {
+        Ok(part) => part,
+        Err(err) => return session.run(|_| Err(err)),
+    };
+    let path = match args.string("path") {
+        Ok(path) => path,
+        Err(err) => return session.run(|_| Err(err)),
+    };
+    session.run(|ctx| {
+        let budget = ctx.config.budget_bytes();
+        one(ctx, &path, part, budget)
+    })
+}
+
+/// Which lines the arguments ask for.
+fn part(args: &Args) -> Result<Part, ToolError> {
+    let positive = |name: &str| -> Result<Option<u64>, ToolError> {
+        match args.opt_int(name)? {
+            None => Ok(None),
+            Some(n) if n >= 1 => Ok(Some(n.unsigned_abs())),
+            Some(n) => Err(args.error(format!("{name} must be 1 or more, got {n}"))),
+        }
+    };
+    match (positive("head")?, positive("tail")?, positive("offset")?) {
+        (Some(_), Some(_), _) => Err(args.error("give head or tail, not both")),
+        (head, None, offset) => Ok(Part::Lines {
+            first: offset.unwrap_or(1),
+            count: head,
+        }),
+        (None, Some(n), None) => Ok(Part::Tail(n)),
+        (None, Some(_), Some(_)) => Err(args.error("offset goes with head, not with tail")),
+    }
+}
+
+/// One file's text within `budget` bytes, its lines noted as read.
+fn one<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    path: &str,
+    part: Part,
+    budget: u64,
+) -> Result<ToolResult, ToolError> {
+    let (found, meta) = target(ctx.config, ctx.fs, path, &ctx.state.repairs)?;
+    if meta.kind == FileKind::Directory {
+        return Err(ToolError::IsDirectory {
+            path: path.to_owned(),
+        });
+    }
+    let (result, shown) = raw::read(ctx.config, ctx.fs, &found.rel, path, meta, part, budget)?;
+    let key = match (part, shown.lines) {
+        (_, Some((first, last))) => ReadKey {
+            offset: first,
+            limit: last - first + 1,
+            char_offset: None,
+        },
+        (_, None) => ReadKey {
+            offset: 1,
+            limit: 0,
+            char_offset: None,
+        },
+    };
+    ctx.state
+        .ledger
+        .observe(&found.rel, &shown, ctx.state.calls, key);
+    Ok(result)
+}
+
+/// `read_media_file`: an image, as `read` shows it.
+pub(super) fn media<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
+    let path = match args.string("path") {
+        Ok(path) => path,
+        Err(err) => return session.run(|_| Err(err)),
+    };
+    let result = session.read(&ReadArgs {
+        file_path: path.clone(),
+        offset: None,
+        limit: None,
+        char_offset: None,
+        pages: None,
+    });
+    let is_image = result
+        .content
+        .iter()
+        .any(|b| matches!(b, Block::Image { .. }));
+    if result.is_error || is_image {
+        return result;
+    }
+    let err = ToolError::Arguments {
+        tool: "read_media_file",
+        problem: format!("{path} is not an image this tool can show (PNG, JPEG, GIF, WebP or BMP)"),
+        takes: "{path: string}; read text with read_text_file",
+    };
+    ToolResult::error(&err, Some(&path))
+}
+
+/// `read_multiple_files`: each file under its path, the budget shared.
+pub(super) fn multiple<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
+    let paths = match args.opt_strings("paths") {
+        Ok(Some(paths)) if !paths.is_empty() => paths,
+        Ok(_) => return session.run(|_| Err(args.error("paths must name at least one file"))),
+        Err(err) => return session.run(|_| Err(err)),
+    };
+    session.run(|ctx| {
+        let share = ctx.config.budget_bytes() / paths.len() as u64;
+        let mut parts = Vec::with_capacity(paths.len());
+        let mut failed = 0;
+        for path in &paths {
+            match one(
+                ctx,
+                path,
+                Part::Lines {
+                    first: 1,
+                    count: None,
+                },
+                share,
+            ) {
+                Ok(result) => parts.push(format!("{path}:\n{}\n", result.text())),
+                Err(err) => {
+                    failed += 1;
+                    let message = err.to_string();
+                    let message = message.strip_prefix("Error: ").unwrap_or(&message);
+                    parts.push(format!("{path}: Error - {message}"));
+                }
+            }
+        }
+        let text = parts.join("\n---\n");
+        let tokens = ctx.config.estimate_tokens(text.len() as u64);
+        Ok(ToolResult::from_text(
+            text,
+            json!({"files": paths.len(), "failed": failed, "estimated_tokens": tokens}),
+        ))
+    })
+}

@@ -1,0 +1,308 @@
+//! `list_directory`, `list_directory_with_sizes`, `directory_tree` and
+//! `search_files`: walks over directories through the host, each bounded —
+//! by the entries visited ([`MAX_WALK_ENTRIES`]) and by the output budget —
+//! and saying so when it stops early.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use crate::error::ToolError;
+use crate::fs::{DirEntry, FileKind, FsError, HostFs};
+use crate::glob::Glob;
+use crate::notice::Size;
+use crate::repair;
+use crate::result::ToolResult;
+use crate::session::{Ctx, Session};
+use crate::shapes::args::Args;
+
+/// Entries a tree or a search visits at most.
+pub const MAX_WALK_ENTRIES: usize = 20_000;
+
+/// The directory `path` names, root-relative.
+fn directory<F: HostFs + ?Sized>(ctx: &Ctx<'_, F>, path: &str) -> Result<String, ToolError> {
+    let found = repair::locate(ctx.config, ctx.fs, path, &ctx.state.repairs)?;
+    match found.stat {
+        Ok(meta) if meta.kind == FileKind::Directory => Ok(found.rel),
+        Ok(_) => Err(ToolError::Fs {
+            path: path.to_owned(),
+            error: FsError::NotADirectory,
+        }),
+        Err(FsError::NotFound) => Err(repair::not_found(ctx.config, ctx.fs, path, &found.asked)),
+        Err(err) => Err(ToolError::from_fs(path, err)),
+    }
+}
+
+fn is_dir(entry: &DirEntry) -> bool {
+    entry.kind == FileKind::Directory
+}
+
+/// `list_directory` and `list_directory_with_sizes`.
+pub(super) fn list<F: HostFs>(session: &mut Session<F>, args: &Args, sizes: bool) -> ToolResult {
+    let (path, by_size) = match (args.string("path"), args.opt_string("sortBy")) {
+        (Ok(path), Ok(sort)) => match sort.as_deref() {
+            None | Some("name") => (path, false),
+            Some("size") => (path, true),
+            Some(other) => {
+                let err = args.error(format!("sortBy {other:?} is not name or size"));
+                return session.run(|_| Err(err));
+            }
+        },
+        (Err(err), _) | (_, Err(err)) => return session.run(|_| Err(err)),
+    };
+    session.run(|ctx| {
+        let rel = directory(ctx, &path)?;
+        let mut entries = ctx
+            .fs
+            .list_dir(&rel)
+            .map_err(|err| ToolError::from_fs(&path, err))?;
+        if by_size {
+            entries.sort_by(|a, b| b.size.cmp(&a.size).then_with(|| a.name.cmp(&b.name)));
+        }
+        let total = entries.len();
+        let shown = total.min(usize::try_from(ctx.config.max_dir_entries).unwrap_or(usize::MAX));
+        let mut lines: Vec<String> = entries[..shown]
+            .iter()
+            .map(|e| {
+                let mark = if is_dir(e) { "[DIR]" } else { "[FILE]" };
+                if sizes && !is_dir(e) {
+                    format!("{mark} {:<30} {:>10}", e.name, Size(e.size).to_string())
+                } else {
+                    format!("{mark} {}", e.name)
+                }
+            })
+            .collect();
+        if shown < total {
+            lines.push(format!(
+                "[{shown} of {total} entries shown; narrow the listing with search_files]"
+            ));
+        }
+        if sizes {
+            let files: Vec<&DirEntry> = entries.iter().filter(|e| !is_dir(e)).collect();
+            let bytes: u64 = files.iter().map(|e| e.size).sum();
+            lines.push(String::new());
+            lines.push(format!(
+                "Total: {} files, {} directories",
+                files.len(),
+                total - files.len()
+            ));
+            lines.push(format!("Combined size: {}", Size(bytes)));
+        }
+        let text = lines.join("\n");
+        let tokens = ctx.config.estimate_tokens(text.len() as u64);
+        Ok(ToolResult::from_text(
+            text,
+            json!({"path": rel, "entries": total, "shown": shown, "estimated_tokens": tokens}),
+        ))
+    })
+}
+
+/// The exclusion patterns of a call.
+fn exclusions(args: &Args) -> Result<Vec<Glob>, ToolError> {
+    Ok(args
+        .opt_strings("excludePatterns")?
+        .unwrap_or_default()
+        .iter()
+        .map(|p| Glob::excluding(p))
+        .collect())
+}
+
+/// A bounded walk's state.
+struct Walk<'a, F: ?Sized> {
+    fs: &'a F,
+    /// The root as the model knows it (empty: paths stay relative).
+    root: &'a str,
+    exclude: Vec<Glob>,
+    visited: usize,
+    stopped: bool,
+}
+
+impl<F: HostFs + ?Sized> Walk<'_, F> {
+    /// A root-relative path as the model is shown it: absolute when the
+    /// root has a name.
+    fn spelled(&self, rel: &str) -> String {
+        if self.root.is_empty() {
+            rel.to_owned()
+        } else {
+            format!("{}/{rel}", self.root.trim_end_matches('/'))
+        }
+    }
+
+    /// The entries of `rel` (shown as `shown`, relative to the walk's
+    /// start), excluded ones left out; none once the walk stopped.
+    fn entries(&mut self, rel: &str, shown: &str) -> Vec<(DirEntry, String, String)> {
+        if self.stopped {
+            return Vec::new();
+        }
+        let Ok(entries) = self.fs.list_dir(rel) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for entry in entries {
+            if self.visited >= MAX_WALK_ENTRIES {
+                self.stopped = true;
+                break;
+            }
+            self.visited += 1;
+            let child = join(rel, &entry.name);
+            let relative = join(shown, &entry.name);
+            if self.exclude.iter().any(|g| g.matches(&relative)) {
+                continue;
+            }
+            out.push((entry, child, relative));
+        }
+        out
+    }
+
+    /// The tree under `rel` as the reference server's JSON.
+    fn tree(&mut self, rel: &str, shown: &str) -> Value {
+        let items: Vec<Value> = self
+            .entries(rel, shown)
+            .into_iter()
+            .map(|(entry, child, relative)| {
+                if is_dir(&entry) {
+                    json!({"name": entry.name, "type": "directory", "children": self.tree(&child, &relative)})
+                } else {
+                    json!({"name": entry.name, "type": "file"})
+                }
+            })
+            .collect();
+        Value::Array(items)
+    }
+
+    /// Every path under `rel` whose relative path matches `pattern`.
+    fn search(&mut self, rel: &str, shown: &str, pattern: &Glob, found: &mut Vec<String>) {
+        for (entry, child, relative) in self.entries(rel, shown) {
+            if pattern.matches(&relative) {
+                found.push(self.spelled(&child));
+            }
+            if is_dir(&entry) {
+                self.search(&child, &relative, pattern, found);
+            }
+        }
+    }
+}
+
+fn join(dir: &str, name: &str) -> String {
+    if dir.is_empty() || dir == "." {
+        name.to_owned()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// What a walk that stopped early says.
+fn stopped_note(visited: usize) -> String {
+    format!(
+        "[the walk stopped after {visited} entries; narrow it with a deeper path or excludePatterns]"
+    )
+}
+
+/// `directory_tree`: the JSON tree, within the output budget.
+pub(super) fn tree<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
+    let prepared = args.string("path").and_then(|p| Ok((p, exclusions(args)?)));
+    let (path, exclude) = match prepared {
+        Ok(prepared) => prepared,
+        Err(err) => return session.run(|_| Err(err)),
+    };
+    session.run(|ctx| {
+        let rel = directory(ctx, &path)?;
+        let mut walk = Walk {
+            fs: ctx.fs,
+            root: &ctx.config.root,
+            exclude,
+            visited: 0,
+            stopped: false,
+        };
+        let tree = walk.tree(&rel, "");
+        let text = serde_json::to_string_pretty(&tree).unwrap_or_default();
+        let budget = usize::try_from(ctx.config.budget_bytes()).unwrap_or(usize::MAX);
+        let mut content = vec![];
+        if text.len() > budget {
+            let compact = tree.to_string();
+            if compact.len() > budget {
+                return Err(ToolError::Arguments {
+                    tool: "directory_tree",
+                    problem: format!(
+                        "the tree of {path} takes {} as JSON, more than the output budget of {}",
+                        Size(compact.len() as u64),
+                        Size(budget as u64)
+                    ),
+                    takes: "{path: string, excludePatterns?: string[]}; give a deeper path or excludePatterns",
+                });
+            }
+            content.push(compact);
+        } else {
+            content.push(text);
+        }
+        if walk.stopped {
+            content.push(stopped_note(walk.visited));
+        }
+        let tokens = ctx
+            .config
+            .estimate_tokens(content.iter().map(String::len).sum::<usize>() as u64);
+        let mut result = ToolResult::from_text(
+            content.remove(0),
+            json!({"path": rel, "entries": walk.visited, "complete": !walk.stopped, "estimated_tokens": tokens}),
+        );
+        for note in content {
+            result.content.push(crate::result::Block::Text(note));
+        }
+        Ok(result)
+    })
+}
+
+/// `search_files`: matching paths, one per line.
+pub(super) fn search<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
+    let prepared = args
+        .string("path")
+        .and_then(|p| Ok((p, args.string("pattern")?, exclusions(args)?)));
+    let (path, pattern, exclude) = match prepared {
+        Ok(prepared) => prepared,
+        Err(err) => return session.run(|_| Err(err)),
+    };
+    session.run(|ctx| {
+        let rel = directory(ctx, &path)?;
+        let mut walk = Walk {
+            fs: ctx.fs,
+            root: &ctx.config.root,
+            exclude,
+            visited: 0,
+            stopped: false,
+        };
+        let mut found = Vec::new();
+        walk.search(&rel, "", &Glob::new(&pattern), &mut found);
+        let budget = usize::try_from(ctx.config.budget_bytes()).unwrap_or(usize::MAX);
+        let mut text = String::new();
+        let mut shown = 0;
+        for hit in &found {
+            if text.len() + hit.len() + 1 > budget {
+                break;
+            }
+            text.push_str(hit);
+            text.push('\n');
+            shown += 1;
+        }
+        if found.is_empty() {
+            "No matches found".clone_into(&mut text);
+        } else {
+            text.pop();
+        }
+        if shown < found.len() {
+            let _ = write!(
+                text,
+                "\n[{shown} of {} matches shown; narrow the pattern]",
+                found.len()
+            );
+        }
+        if walk.stopped {
+            text.push('\n');
+            text.push_str(&stopped_note(walk.visited));
+        }
+        let tokens = ctx.config.estimate_tokens(text.len() as u64);
+        Ok(ToolResult::from_text(
+            text,
+            json!({"path": rel, "matches": found.len(), "shown": shown, "complete": !walk.stopped, "estimated_tokens": tokens}),
+        ))
+    })
+}

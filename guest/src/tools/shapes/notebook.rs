@@ -1,0 +1,105 @@
+//! `notebook_edit`, in the shape of Claude Code's `NotebookEdit`
+//! (`notebook_path`, `cell_id`, `new_source`, `cell_type`, `edit_mode`),
+//! onto [`crate::cells`]. It joins any tool set (`"tools": ["text-editor",
+//! "notebook"]`); the notebook must have been read (with `read`, `view` or
+//! `read_text_file`) first.
+
+use serde_json::json;
+
+use super::args::Args;
+use crate::cells::{self, CellEdit, Mode};
+use crate::definitions::{Annotations, Definition, change_output};
+use crate::error::ToolError;
+use crate::fs::HostFs;
+use crate::result::ToolResult;
+use crate::session::Session;
+
+/// The tool's name.
+pub const NAME: &str = "notebook_edit";
+
+const TAKES: &str = "{notebook_path: string, cell_id?: string, new_source: string, cell_type?: \"code\" | \"markdown\", edit_mode?: \"replace\" | \"insert\" | \"delete\"}";
+
+/// Runs one `notebook_edit` call.
+pub fn call<F: HostFs>(session: &mut Session<F>, arguments: &str) -> ToolResult {
+    match parse(arguments) {
+        Ok((path, edit)) => {
+            session.change(&path, |ctx, target| cells::run(ctx, target, &path, &edit))
+        }
+        Err(err) => session.run(|_| Err(err)),
+    }
+}
+
+fn parse(arguments: &str) -> Result<(String, CellEdit), ToolError> {
+    let args = Args::parse(NAME, TAKES, arguments)?;
+    args.only(&[
+        "notebook_path",
+        "file_path",
+        "cell_id",
+        "new_source",
+        "cell_type",
+        "edit_mode",
+    ])?;
+    let Some(path) = args
+        .opt_string("notebook_path")?
+        .or(args.opt_string("file_path")?)
+    else {
+        return Err(args.error("notebook_path is required"));
+    };
+    let mode = match args.opt_string("edit_mode")?.as_deref() {
+        None | Some("replace") => Mode::Replace,
+        Some("insert") => Mode::Insert,
+        Some("delete") => Mode::Delete,
+        Some(other) => {
+            return Err(args.error(format!(
+                "edit_mode {other:?} is not one of replace, insert, delete"
+            )));
+        }
+    };
+    let kind = args.opt_string("cell_type")?;
+    if let Some(kind) = &kind
+        && !["code", "markdown", "raw"].contains(&kind.as_str())
+    {
+        return Err(args.error(format!("cell_type {kind:?} is not code or markdown")));
+    }
+    let source = match (&mode, args.opt_string("new_source")?) {
+        (Mode::Delete, source) => source.unwrap_or_default(),
+        (_, Some(source)) => source,
+        (_, None) => return Err(args.error("new_source is required")),
+    };
+    let edit = CellEdit {
+        cell: args.opt_string("cell_id")?,
+        source,
+        kind,
+        mode,
+    };
+    Ok((path, edit))
+}
+
+/// The tool's definition.
+pub fn definition() -> Definition {
+    Definition {
+        name: NAME,
+        description: "Edit a Jupyter notebook (.ipynb) cell by cell: replace a cell's source, insert a new cell after a cell (or at the start, without cell_id), or delete a cell. Read the notebook first; cells are named by the id read shows. An edited code cell loses its outputs and execution count. Every other cell keeps its bytes; the result is checked as a valid notebook before it is written."
+            .to_owned(),
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "notebook_path": {"type": "string", "description": "Path of the notebook."},
+                "cell_id": {"type": "string", "description": "Id of the cell to edit (or to insert after); cell-N (0-based) or N (1-based) also name a cell by position."},
+                "new_source": {"type": "string", "description": "The cell's new source."},
+                "cell_type": {"type": "string", "enum": ["code", "markdown"], "description": "The cell's type; required to insert."},
+                "edit_mode": {"type": "string", "enum": ["replace", "insert", "delete"], "description": "What to do. Default replace."}
+            },
+            "required": ["notebook_path", "new_source"],
+            "additionalProperties": false
+        }),
+        output_schema: change_output(),
+        annotations: Annotations {
+            title: "Edit a notebook cell",
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+        },
+        builtin: None,
+    }
+}

@@ -1,0 +1,6 @@
+function f() {
+  return x;
+}
+function g() {
+  return y;
+}

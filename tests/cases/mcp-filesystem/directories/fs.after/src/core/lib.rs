@@ -1,0 +1,2 @@
+pub fn f() {}
+// more

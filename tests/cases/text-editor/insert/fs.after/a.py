@@ -1,0 +1,4 @@
+# head
+def f():
+y = 1
+    return 1
