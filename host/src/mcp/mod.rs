@@ -36,9 +36,9 @@ mod stdio;
 pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_millis(500);
 
 /// What the server tells the client about itself.
-const INSTRUCTIONS: &str = "Files of one directory: read them (text, directories, images, PDFs, \
-    notebooks) with line numbers and exact continuation offsets; change them with edit (exact \
-    replacements) or write (whole files) once read; undo takes a change back.";
+const INSTRUCTIONS: &str = "Files of one directory. Read a file before changing it: a change \
+    over a file not read, or changed on disk since, is refused and nothing is written; every \
+    change keeps the file's encoding and line endings and lands whole or not at all.";
 
 /// An MCP server over one session of `tools`.
 #[derive(Debug, Clone)]

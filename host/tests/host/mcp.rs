@@ -1,6 +1,7 @@
-//! `filetools mcp`: the Python MCP SDK's client against the binary, the
-//! protocol versions clients still speak, progress on a long read, and a
-//! cancelled read.
+//! `filetools mcp`: the Python MCP SDK's client against the binary (the
+//! core tools, and the MCP filesystem tool set against the reference
+//! server's documented behaviours), the protocol versions clients still
+//! speak, progress on a long read, and a cancelled read.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -27,6 +28,22 @@ fn python() -> std::path::PathBuf {
 #[test]
 fn the_python_mcp_client_gets_the_session_answers() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp/client.py");
+    let out = Command::new(python())
+        .arg(script)
+        .arg(BIN)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_mcp_filesystem_tool_set_keeps_the_reference_servers_documented_behaviours() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp/filesystem.py");
     let out = Command::new(python())
         .arg(script)
         .arg(BIN)

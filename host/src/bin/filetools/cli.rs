@@ -50,6 +50,11 @@ pub struct Limits {
     /// "Configuration").
     #[arg(long, value_name = "JSON")]
     pub config: Option<String>,
+    /// The tool sets to offer, comma-separated: filetools (read, write,
+    /// edit, undo; the default), text-editor, apply-patch, mcp-filesystem,
+    /// notebook.
+    #[arg(long, value_name = "SETS", value_delimiter = ',')]
+    pub tools: Vec<String>,
     /// Memory the component may use, in MiB.
     #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_mib: u64,
@@ -75,7 +80,7 @@ pub struct McpArgs {
     /// The directory the tools may see.
     #[arg(long, value_name = "DIR")]
     pub root: PathBuf,
-    /// Offer only `read`, and refuse every change.
+    /// Offer only the tools that read, and refuse every change.
     #[arg(long)]
     pub read_only: bool,
     /// How often a long call reports progress to a client that asked, in
@@ -100,6 +105,8 @@ pub enum SchemaFormat {
     Openai,
     /// OpenAI function tools with strict: true.
     OpenaiStrict,
+    /// OpenAI Responses API tools (apply_patch as the built-in tool).
+    OpenaiResponses,
 }
 
 impl From<SchemaFormat> for Format {
@@ -109,6 +116,7 @@ impl From<SchemaFormat> for Format {
             SchemaFormat::Anthropic => Format::Anthropic,
             SchemaFormat::Openai => Format::Openai,
             SchemaFormat::OpenaiStrict => Format::OpenaiStrict,
+            SchemaFormat::OpenaiResponses => Format::OpenaiResponses,
         }
     }
 }
@@ -121,6 +129,9 @@ pub struct SchemaArgs {
     /// Session config as a JSON object; the descriptions state its caps.
     #[arg(long, value_name = "JSON")]
     pub config: Option<String>,
+    /// The tool sets to describe, comma-separated (as for `mcp --tools`).
+    #[arg(long, value_name = "SETS", value_delimiter = ',')]
+    pub tools: Vec<String>,
 }
 
 /// What every one-shot command (read, write, edit, undo) takes.

@@ -74,12 +74,17 @@ pub fn builder(root: &Path, limits: &Limits) -> Result<Builder> {
     Ok(builder)
 }
 
-/// `builder` with the `--config` keys, which win over any set before.
+/// `builder` with the `--config` keys, which win over any set before, and
+/// the `--tools` sets, which win over the config's.
 pub fn configured(builder: Builder, limits: &Limits) -> Result<Builder> {
-    match &limits.config {
-        Some(config) => builder.config_json(config),
-        None => Ok(builder),
+    let builder = match &limits.config {
+        Some(config) => builder.config_json(config)?,
+        None => builder,
+    };
+    if limits.tools.is_empty() {
+        return Ok(builder);
     }
+    builder.config_json(&serde_json::json!({ "tools": limits.tools }).to_string())
 }
 
 /// `root`, when it is a directory; else an error naming it and the fix.

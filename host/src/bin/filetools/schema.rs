@@ -1,6 +1,6 @@
-//! `filetools schema [--format F] [--config JSON]`: the tool definitions as
-//! one JSON array, rendered from the config by the same core the
-//! component runs.
+//! `filetools schema [--format F] [--config JSON] [--tools SETS]`: the tool
+//! definitions as one JSON array, rendered from the config by the same core
+//! the component runs.
 
 use std::process::ExitCode;
 
@@ -12,8 +12,15 @@ use serde_json::Value;
 use crate::cli::SchemaArgs;
 
 pub fn run(args: &SchemaArgs) -> Result<ExitCode> {
-    let config =
-        Config::from_json(args.config.as_deref().unwrap_or("{}")).map_err(|e| anyhow!(e))?;
+    let mut config: Value = serde_json::from_str(args.config.as_deref().unwrap_or("{}"))
+        .map_err(|e| anyhow!("--config is not JSON: {e}"))?;
+    if !args.tools.is_empty() {
+        match config.as_object_mut() {
+            Some(map) => map.insert("tools".to_owned(), serde_json::json!(args.tools)),
+            None => return Err(anyhow!("--config must be a JSON object")),
+        };
+    }
+    let config = Config::from_json(&config.to_string()).map_err(|e| anyhow!(e))?;
     let tools = Value::Array(render(&config, args.format.into()));
     println!("{}", serde_json::to_string_pretty(&tools)?);
     Ok(ExitCode::SUCCESS)
