@@ -130,8 +130,9 @@ export async function createToolsWith({ fs, config = {}, loadCore }) {
     edit: (args) => guarded('edit', naming(args), () => session.edit(editArgs(args))),
     undo: (args) => guarded('undo', naming(args), () => session.undo({ filePath: args.filePath ?? args.file_path })),
     /**
-     * The tool definitions for this session's config, in `format`: `mcp`
-     * (the default), `anthropic`, `openai` or `openai-strict`.
+     * The tool definitions for this session's config (its `tools` sets), in
+     * `format`: `mcp` (the default), `anthropic`, `openai`, `openai-strict`
+     * or `openai-responses`.
      */
     schema: (format = 'mcp') => JSON.parse(session.schema(String(format))),
     /** The tool definitions for the model: name, description, JSON Schema. */

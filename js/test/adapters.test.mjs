@@ -146,6 +146,68 @@ test('OpenAI SDK, Responses API: function_call_output items carry the image', as
   assert.equal(output.output[1].type, 'input_image');
 });
 
+test('Anthropic SDK, text editor: the built-in tool type in the request, view and str_replace answered', async () => {
+  const fs = files();
+  const ft = await anthropicTools({ fs, config: { tools: 'text-editor', max_characters: 10000 } });
+  const usage = { input_tokens: 1, output_tokens: 1 };
+  const tool = 'str_replace_based_edit_tool';
+  const { fetch, bodies } = scripted([
+    {
+      id: 'msg_1', type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', usage,
+      content: [{ type: 'tool_use', id: 'tu_1', name: tool, input: { command: 'view', path: 'notes.txt', view_range: [1, -1] } }],
+    },
+    {
+      id: 'msg_2', type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', usage,
+      content: [{ type: 'tool_use', id: 'tu_2', name: tool, input: { command: 'str_replace', path: 'notes.txt', old_str: 'alpha', new_str: 'ALPHA' } }],
+    },
+    { id: 'msg_3', type: 'message', role: 'assistant', model: 'm', stop_reason: 'end_turn', usage, content: [{ type: 'text', text: 'done' }] },
+  ]);
+  const client = new Anthropic({ apiKey: 'test', fetch, maxRetries: 0 });
+  const messages = [{ role: 'user', content: 'Fix notes.txt' }];
+  for (;;) {
+    const response = await client.messages.create({ model: 'm', max_tokens: 1000, tools: ft.tools, messages });
+    if (response.stop_reason !== 'tool_use') {
+      break;
+    }
+    messages.push({ role: 'assistant', content: response.content }, await ft.results(response));
+  }
+  assert.deepEqual(bodies[0].tools, [{ type: 'text_editor_20250728', name: tool, max_characters: 10000 }]);
+  assert.match(bodies[1].messages.at(-1).content[0].content[0].text, /^1\talpha/);
+  assert.match(bodies[2].messages.at(-1).content[0].content[0].text, /^Edited notes.txt/);
+  assert.match(decoder.decode(fs.files().get('notes.txt')), /^ALPHA\n/);
+});
+
+test('OpenAI SDK, Responses API: the built-in apply_patch tool, its calls answered as apply_patch_call_output', async () => {
+  const fs = files();
+  const ft = await openaiTools({ fs, config: { tools: ['apply-patch', 'filetools'] } });
+  const patch = (id, operation) => ({ type: 'apply_patch_call', id, call_id: `call_${id}`, status: 'completed', operation });
+  const { fetch, bodies } = scripted([
+    {
+      id: 'r1', object: 'response', created_at: 0, model: 'm', status: 'completed',
+      output: [
+        patch('p1', { type: 'update_file', path: 'notes.txt', diff: '@@\n-alpha\n+ALPHA\n' }),
+        patch('p2', { type: 'create_file', path: 'new/todo.md', diff: '+# Todo\n' }),
+        patch('p3', { type: 'update_file', path: 'notes.txt', diff: '@@\n-not there\n+x\n' }),
+      ],
+    },
+    { id: 'r2', object: 'response', created_at: 0, model: 'm', status: 'completed', output: [] },
+  ]);
+  const client = new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 });
+  const first = await client.responses.create({ model: 'm', tools: ft.responsesTools, input: 'Fix notes.txt' });
+  await client.responses.create({ model: 'm', tools: ft.responsesTools, previous_response_id: first.id, input: await ft.responsesResults(first) });
+  assert.deepEqual(bodies[0].tools[0], { type: 'apply_patch' });
+  assert.deepEqual(bodies[0].tools.slice(1).map((t) => t.name), ['read', 'write', 'edit', 'undo']);
+  const outputs = bodies[1].input;
+  assert.deepEqual(outputs.map((o) => [o.type, o.call_id, o.status]), [
+    ['apply_patch_call_output', 'call_p1', 'completed'],
+    ['apply_patch_call_output', 'call_p2', 'completed'],
+    ['apply_patch_call_output', 'call_p3', 'failed'],
+  ]);
+  assert.match(outputs[2].output, /not applied and no file changed/);
+  assert.match(decoder.decode(fs.files().get('notes.txt')), /^ALPHA\n/);
+  assert.equal(decoder.decode(fs.files().get('new/todo.md')), '# Todo\n');
+});
+
 test('Vercel AI SDK: the tool loop on its mock model reads, edits and sees the image', async () => {
   const fs = files();
   const usage = { inputTokens: { total: 1 }, outputTokens: { total: 1 } };

@@ -3,7 +3,9 @@
 // or items that answer a response's tool calls. A Chat Completions tool
 // message holds text only, so the images a read returned follow the tool
 // messages in one user message; the Responses API takes them in the
-// `function_call_output` itself.
+// `function_call_output` itself. With the apply-patch tool set the
+// Responses tools name the built-in `apply_patch`, and its
+// `apply_patch_call` items are answered as `apply_patch_call_output`.
 import { dataUrl, imagesOf, parseArguments, resolveTools, textOf } from './common.js';
 
 /**
@@ -15,15 +17,15 @@ export async function openaiTools(toolsOrOptions, { strict = false } = {}) {
   const filetools = await resolveTools(toolsOrOptions);
   const chatTools = filetools.schema(strict ? 'openai-strict' : 'openai');
   const run = (name, args) => filetools.call(name, parseArguments(args));
+  const functions = new Map(chatTools.map(({ function: f }) => [f.name, f]));
   return {
     chatTools,
-    responsesTools: chatTools.map(({ function: f }) => ({
-      type: 'function',
-      name: f.name,
-      description: f.description,
-      parameters: f.parameters,
-      strict: f.strict ?? false,
-    })),
+    responsesTools: filetools.schema('openai-responses').map((tool) => {
+      const f = functions.get(tool.name);
+      return tool.type !== 'function' || !f
+        ? tool
+        : { type: 'function', name: f.name, description: f.description, parameters: f.parameters, strict: f.strict ?? false };
+    }),
     /** The messages answering every tool call of a chat `message`. */
     chatResults: async (message) => {
       const messages = [];
@@ -44,9 +46,21 @@ export async function openaiTools(toolsOrOptions, { strict = false } = {}) {
       }
       return messages;
     },
-    /** The `function_call_output` items answering a Responses API response. */
+    /**
+     * The `function_call_output` (and `apply_patch_call_output`) items
+     * answering a Responses API response.
+     */
     responsesResults: async (response) => {
       const items = [];
+      for (const call of (response.output ?? []).filter((item) => item.type === 'apply_patch_call')) {
+        const result = await run('apply_patch', { operation: call.operation });
+        items.push({
+          type: 'apply_patch_call_output',
+          call_id: call.call_id,
+          status: result.isError ? 'failed' : 'completed',
+          output: textOf(result),
+        });
+      }
       for (const call of (response.output ?? []).filter((item) => item.type === 'function_call')) {
         const result = await run(call.name, call.arguments);
         const images = imagesOf(result);
