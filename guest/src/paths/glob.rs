@@ -110,16 +110,25 @@ fn expand(pattern: &str) -> Vec<String> {
     done
 }
 
+/// Whether `names` match `parts`, by a table over (part, name) positions,
+/// so a pattern of many `**` costs parts × names², never exponential time.
 fn match_parts(parts: &[String], names: &[&str]) -> bool {
-    match parts.split_first() {
-        None => names.is_empty(),
-        Some((first, rest)) if first == "**" => {
-            (0..=names.len()).any(|skip| match_parts(rest, &names[skip..]))
+    // `fits[n]`: the parts from `p` on match the names from `n` on.
+    let mut fits = vec![false; names.len() + 1];
+    fits[names.len()] = true;
+    for part in parts.iter().rev() {
+        let mut next = vec![false; names.len() + 1];
+        for n in (0..=names.len()).rev() {
+            next[n] = if part == "**" {
+                // Zero names, or one more name under the same `**`.
+                fits[n] || (n < names.len() && next[n + 1])
+            } else {
+                n < names.len() && match_name(part, names[n]) && fits[n + 1]
+            };
         }
-        Some((first, rest)) => names
-            .split_first()
-            .is_some_and(|(name, more)| match_name(first, name) && match_parts(rest, more)),
+        fits = next;
     }
+    fits[0]
 }
 
 /// Whether one name matches one pattern part.
@@ -220,6 +229,14 @@ mod tests {
         assert!(glob.matches("node_modules"));
         assert!(glob.matches("web/node_modules/x/y.js"));
         assert!(!glob.matches("src/main.js"));
+    }
+
+    #[test]
+    fn many_double_stars_take_no_exponential_time() {
+        let pattern = format!("{}x", "**/a/".repeat(12));
+        let path = vec!["a"; 60].join("/");
+        assert!(!Glob::new(&pattern).matches(&path));
+        assert!(Glob::new(&pattern).matches(&format!("{path}/x")));
     }
 
     #[test]
