@@ -15,13 +15,13 @@ Exits 0 when every check holds; prints the first failed check otherwise.
 import asyncio
 import json
 import shutil
-import struct
 import sys
 import tempfile
-import zlib
 from pathlib import Path
 
 from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from client import solid_png
 
 REFERENCE_TOOLS = {
     "read_text_file": {"path", "head", "tail"},
@@ -40,16 +40,6 @@ REFERENCE_TOOLS = {
 }
 
 
-def png(width, height):
-    row = b"\0" + bytes([10, 200, 30]) * width
-    def chunk(kind, data):
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(row * height)) + chunk(b"IEND", b""))
-
-
 def lay_out(root):
     shutil.rmtree(root, ignore_errors=True)
     files = {
@@ -58,7 +48,7 @@ def lay_out(root):
         "src/lib.rs": b"pub fn answer() -> u32 {\n    42\n}\n",
         "node_modules/pkg/index.js": b"module.exports = 1;\n",
         "docs/guide.md": b"# Guide\n",
-        "logo.png": png(8, 6),
+        "logo.png": solid_png(8, 6, [10, 200, 30]),
     }
     for path, data in files.items():
         target = root / path

@@ -501,6 +501,25 @@ pub(crate) fn locate<F: HostFs + ?Sized>(
 /// Names listed as suggestions at most.
 pub const MAX_SUGGESTIONS: usize = 3;
 
+/// Where `path` leads, repaired, with its metadata; "not found" (with
+/// suggestions) when nothing is there under any spelling tried.
+pub(crate) fn existing<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    path: &str,
+    remembered: &BTreeMap<String, String>,
+) -> Result<(Target, Metadata), ToolError> {
+    let target = locate(config, fs, path, remembered)?;
+    match &target.stat {
+        Ok(meta) => {
+            let meta = *meta;
+            Ok((target, meta))
+        }
+        Err(FsError::NotFound) => Err(not_found(config, fs, path, &target.asked)),
+        Err(err) => Err(ToolError::from_fs(path, err.clone())),
+    }
+}
+
 /// The "not found" error for `path` (root-relative `rel`), with the closest
 /// names in its directory.
 pub fn not_found<F: HostFs + ?Sized>(config: &Config, fs: &F, path: &str, rel: &str) -> ToolError {

@@ -25,9 +25,12 @@ fn python() -> std::path::PathBuf {
     python
 }
 
-#[test]
-fn the_python_mcp_client_gets_the_session_answers() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp/client.py");
+/// Runs the Python MCP client script `name` (in `tests/mcp/`) against the
+/// binary; it exits 0 when every check holds.
+fn python_client(name: &str) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/mcp")
+        .join(name);
     let out = Command::new(python())
         .arg(script)
         .arg(BIN)
@@ -42,19 +45,13 @@ fn the_python_mcp_client_gets_the_session_answers() {
 }
 
 #[test]
+fn the_python_mcp_client_gets_the_session_answers() {
+    python_client("client.py");
+}
+
+#[test]
 fn the_mcp_filesystem_tool_set_keeps_the_reference_servers_documented_behaviours() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp/filesystem.py");
-    let out = Command::new(python())
-        .arg(script)
-        .arg(BIN)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    python_client("filesystem.py");
 }
 
 #[test]

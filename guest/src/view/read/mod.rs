@@ -35,7 +35,7 @@ use crate::args::ReadArgs;
 use crate::config::Config;
 use crate::decode::Encoding;
 use crate::error::ToolError;
-use crate::fs::{FileKind, FsError, HostFs, Metadata};
+use crate::fs::{FileKind, HostFs, Metadata};
 use crate::image;
 use crate::listing;
 use crate::notebook;
@@ -116,12 +116,7 @@ pub(crate) fn target<F: HostFs + ?Sized>(
     path: &str,
     remembered: &BTreeMap<String, String>,
 ) -> Result<(Target, Metadata), ToolError> {
-    let target = repair::locate(config, fs, path, remembered)?;
-    let meta = match &target.stat {
-        Ok(meta) => *meta,
-        Err(FsError::NotFound) => return Err(repair::not_found(config, fs, path, &target.asked)),
-        Err(err) => return Err(ToolError::from_fs(path, err.clone())),
-    };
+    let (target, meta) = repair::existing(config, fs, path, remembered)?;
     match meta.kind {
         FileKind::File | FileKind::Directory => Ok((target, meta)),
         kind => Err(ToolError::NotRegular {

@@ -9,7 +9,7 @@ use crate::args::{EditArgs, EditOp, WriteArgs};
 use crate::diff;
 use crate::error::ToolError;
 use crate::fingerprint::Fingerprint;
-use crate::fs::{FileKind, FsError, HostFs};
+use crate::fs::{FileKind, HostFs};
 use crate::guard;
 use crate::repair;
 use crate::result::{Block, ToolResult};
@@ -133,14 +133,7 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
         (Err(err), _) | (_, Err(err)) => return session.run(|_| Err(err)),
     };
     session.run(|ctx| {
-        let from = repair::locate(ctx.config, ctx.fs, &source, &ctx.state.repairs)?;
-        let meta = match from.stat {
-            Ok(meta) => meta,
-            Err(FsError::NotFound) => {
-                return Err(repair::not_found(ctx.config, ctx.fs, &source, &from.asked));
-            }
-            Err(err) => return Err(ToolError::from_fs(&source, err)),
-        };
+        let (from, meta) = repair::existing(ctx.config, ctx.fs, &source, &ctx.state.repairs)?;
         let to = repair::locate(ctx.config, ctx.fs, &destination, &ctx.state.repairs)?;
         if to.stat.is_ok() {
             return Err(ToolError::Arguments {

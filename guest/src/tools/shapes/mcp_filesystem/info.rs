@@ -2,8 +2,7 @@
 
 use serde_json::json;
 
-use crate::error::ToolError;
-use crate::fs::{FileKind, FsError, HostFs};
+use crate::fs::{FileKind, HostFs};
 use crate::repair;
 use crate::result::ToolResult;
 use crate::session::Session;
@@ -16,14 +15,7 @@ pub(super) fn file_info<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
         Err(err) => return session.run(|_| Err(err)),
     };
     session.run(|ctx| {
-        let found = repair::locate(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
-        let meta = match found.stat {
-            Ok(meta) => meta,
-            Err(FsError::NotFound) => {
-                return Err(repair::not_found(ctx.config, ctx.fs, &path, &found.asked));
-            }
-            Err(err) => return Err(ToolError::from_fs(&path, err)),
-        };
+        let (found, meta) = repair::existing(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
         let text = format!(
             "size: {}\nmodified: {}\nisDirectory: {}\nisFile: {}\ntype: {}\nreadOnly: {}",
             meta.size,

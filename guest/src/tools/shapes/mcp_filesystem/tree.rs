@@ -21,15 +21,14 @@ pub const MAX_WALK_ENTRIES: usize = 20_000;
 
 /// The directory `path` names, root-relative.
 fn directory<F: HostFs + ?Sized>(ctx: &Ctx<'_, F>, path: &str) -> Result<String, ToolError> {
-    let found = repair::locate(ctx.config, ctx.fs, path, &ctx.state.repairs)?;
-    match found.stat {
-        Ok(meta) if meta.kind == FileKind::Directory => Ok(found.rel),
-        Ok(_) => Err(ToolError::Fs {
+    let (found, meta) = repair::existing(ctx.config, ctx.fs, path, &ctx.state.repairs)?;
+    if meta.kind == FileKind::Directory {
+        Ok(found.rel)
+    } else {
+        Err(ToolError::Fs {
             path: path.to_owned(),
             error: FsError::NotADirectory,
-        }),
-        Err(FsError::NotFound) => Err(repair::not_found(ctx.config, ctx.fs, path, &found.asked)),
-        Err(err) => Err(ToolError::from_fs(path, err)),
+        })
     }
 }
 
@@ -117,7 +116,17 @@ struct Walk<'a, F: ?Sized> {
     stopped: bool,
 }
 
-impl<F: HostFs + ?Sized> Walk<'_, F> {
+impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
+    fn new(fs: &'a F, root: &'a str, exclude: Vec<Glob>) -> Self {
+        Self {
+            fs,
+            root,
+            exclude,
+            visited: 0,
+            stopped: false,
+        }
+    }
+
     /// A root-relative path as the model is shown it: absolute when the
     /// root has a name.
     fn spelled(&self, rel: &str) -> String {
@@ -207,13 +216,7 @@ pub(super) fn tree<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
     };
     session.run(|ctx| {
         let rel = directory(ctx, &path)?;
-        let mut walk = Walk {
-            fs: ctx.fs,
-            root: &ctx.config.root,
-            exclude,
-            visited: 0,
-            stopped: false,
-        };
+        let mut walk = Walk::new(ctx.fs, &ctx.config.root, exclude);
         let tree = walk.tree(&rel, "");
         let text = serde_json::to_string_pretty(&tree).unwrap_or_default();
         let budget = usize::try_from(ctx.config.budget_bytes()).unwrap_or(usize::MAX);
@@ -263,13 +266,7 @@ pub(super) fn search<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolRe
     };
     session.run(|ctx| {
         let rel = directory(ctx, &path)?;
-        let mut walk = Walk {
-            fs: ctx.fs,
-            root: &ctx.config.root,
-            exclude,
-            visited: 0,
-            stopped: false,
-        };
+        let mut walk = Walk::new(ctx.fs, &ctx.config.root, exclude);
         let mut found = Vec::new();
         walk.search(&rel, "", &Glob::new(&pattern), &mut found);
         let budget = usize::try_from(ctx.config.budget_bytes()).unwrap_or(usize::MAX);
