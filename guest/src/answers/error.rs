@@ -141,6 +141,19 @@ pub enum ToolError {
         /// The path as sent.
         path: String,
     },
+    /// The path is a file where a directory is wanted.
+    NotDirectory {
+        /// The path as sent.
+        path: String,
+    },
+    /// A tool that shows text only was given a file that is not text.
+    NotTextFile {
+        /// The path as sent.
+        path: String,
+        /// Why it is not text, e.g. "not valid UTF-8 (first bad byte at
+        /// offset 0)".
+        why: String,
+    },
     /// The path is a FIFO, socket or device: reading could block.
     NotRegular {
         /// The path as sent.
@@ -182,6 +195,8 @@ impl ToolError {
             ToolError::Cells(_) => "notebook_edit_refused",
             ToolError::BadPath { .. } => "bad_path",
             ToolError::IsDirectory { .. } => "is_directory",
+            ToolError::NotDirectory { .. } => "not_a_directory",
+            ToolError::NotTextFile { .. } => "not_text",
             ToolError::NotRegular { .. } | ToolError::Dangerous { .. } => "not_regular_file",
             ToolError::NotFound { .. } | ToolError::AmbiguousPath { .. } => "not_found",
             ToolError::Refused(refusal) => refusal.code(),
@@ -388,6 +403,14 @@ impl fmt::Display for ToolError {
                     "Error: {path} is outside the workspace {root}; only files under it can be read or changed."
                 ),
             },
+            ToolError::NotDirectory { path } => write!(
+                f,
+                "Error: {path} is a file, not a directory; give the path of a directory."
+            ),
+            ToolError::NotTextFile { path, why } => write!(
+                f,
+                "Error: {path} is not text ({why}); this tool shows text only. Read an image with read_media_file."
+            ),
             ToolError::IsDirectory { path } => {
                 write!(
                     f,

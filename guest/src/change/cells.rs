@@ -470,7 +470,13 @@ fn layout(text: &str) -> Option<Layout> {
         || "  ".to_owned(),
         |&(s, _)| {
             let line_start = text[..s].rfind('\n').map_or(0, |n| n + 1);
-            text[line_start..s].to_owned()
+            let before = &text[line_start..s];
+            // A notebook written on one line has no indentation to copy.
+            if before.bytes().all(|b| b == b' ' || b == b'\t') {
+                before.to_owned()
+            } else {
+                String::new()
+            }
         },
     );
     Some(Layout {
@@ -526,4 +532,61 @@ fn splice(text: &str, layout: &Layout, pieces: &[String]) -> String {
         )
     };
     format!("{}{body}{}", &text[..layout.open], &text[layout.close..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MemFs, Session};
+
+    fn edited(notebook: &str, call: &str) -> (String, Value) {
+        let fs = MemFs::new();
+        fs.add_file("n.ipynb", notebook.as_bytes());
+        let mut session = Session::open(r#"{"tools": ["filetools", "notebook"]}"#, fs).unwrap();
+        session.call("read", r#"{"file_path": "n.ipynb"}"#);
+        let result = session.call("notebook_edit", call);
+        let text = String::from_utf8(session.fs().contents("n.ipynb").unwrap()).unwrap();
+        let parsed = serde_json::from_str(&text).unwrap();
+        assert!(!result.is_error, "{}", result.text());
+        (text, parsed)
+    }
+
+    #[test]
+    fn brackets_and_quotes_inside_strings_do_not_confuse_the_scan() {
+        let notebook = r##"{"cells":[{"cell_type":"code","execution_count":1,"id":"x","metadata":{"tags":["]"]},"outputs":[{"output_type":"stream","name":"stdout","text":"],\"{"}],"source":"a[\"]\"]"},{"cell_type":"markdown","id":"y","metadata":{},"source":"# ]["}],"metadata":{},"nbformat":4,"nbformat_minor":5}"##;
+        let (text, parsed) = edited(
+            notebook,
+            r#"{"notebook_path": "n.ipynb", "cell_id": "x", "new_source": "b = 1\n"}"#,
+        );
+        assert_eq!(parsed["cells"][0]["source"], json!(["b = 1\n"]));
+        assert_eq!(parsed["cells"][0]["outputs"], json!([]));
+        assert_eq!(parsed["cells"][0]["metadata"]["tags"], json!(["]"]));
+        assert!(
+            text.contains(r##"{"cell_type":"markdown","id":"y","metadata":{},"source":"# ]["}"##),
+            "the untouched cell keeps its bytes: {text}"
+        );
+    }
+
+    #[test]
+    fn a_notebook_without_ids_gets_no_ids_and_cells_are_named_by_number() {
+        let notebook = "{\n \"cells\": [\n  {\n   \"cell_type\": \"markdown\",\n   \"metadata\": {},\n   \"source\": \"a\"\n  }\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 2\n}\n";
+        let (_, parsed) = edited(
+            notebook,
+            r#"{"notebook_path": "n.ipynb", "cell_id": "cell-0", "new_source": "b", "cell_type": "code", "edit_mode": "insert"}"#,
+        );
+        assert_eq!(parsed["cells"][1]["source"], json!(["b"]));
+        assert!(parsed["cells"][1].get("id").is_none());
+        assert_eq!(parsed["cells"][1]["execution_count"], Value::Null);
+    }
+
+    #[test]
+    fn deleting_the_last_cell_leaves_an_empty_list() {
+        let notebook = "{\n \"cells\": [\n  {\n   \"cell_type\": \"raw\",\n   \"id\": \"r\",\n   \"metadata\": {},\n   \"source\": []\n  }\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n";
+        let (text, parsed) = edited(
+            notebook,
+            r#"{"notebook_path": "n.ipynb", "cell_id": "r", "edit_mode": "delete"}"#,
+        );
+        assert_eq!(parsed["cells"], json!([]));
+        assert!(text.starts_with("{\n \"cells\": [],\n"), "{text}");
+    }
 }

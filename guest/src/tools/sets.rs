@@ -63,6 +63,15 @@ impl ToolSet {
         }
     }
 
+    /// Other names this set answers to without listing them (the MCP
+    /// filesystem server's deprecated `read_file`).
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            ToolSet::McpFilesystem => &mcp_filesystem::ALIASES,
+            _ => &[],
+        }
+    }
+
     /// Every tool name the session with `config` offers.
     pub fn names(config: &Config) -> Vec<&'static str> {
         config
@@ -78,6 +87,6 @@ impl ToolSet {
             .tools
             .iter()
             .copied()
-            .find(|set| set.tools().contains(&name))
+            .find(|set| set.tools().contains(&name) || set.aliases().contains(&name))
     }
 }

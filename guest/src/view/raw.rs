@@ -76,10 +76,15 @@ pub(crate) fn read<F: HostFs + ?Sized>(
     }
     let current = guard::load(fs, rel, path, meta, config.chunk_bytes, max)?;
     let bytes = current.bytes.unwrap_or_default();
-    let file = TextFile::decode(&bytes).map_err(|err| Refusal::NotText {
+    let file = TextFile::decode(&bytes).map_err(|err| ToolError::NotTextFile {
         path: path.to_owned(),
-        encoding: err.encoding.name(),
-        offset: err.offset,
+        why: match err.offset {
+            Some(offset) => format!(
+                "not valid {} (first bad byte at offset {offset})",
+                err.encoding.name()
+            ),
+            None => format!("not valid {}", err.encoding.name()),
+        },
     })?;
     let lf = file.text.replace("\r\n", "\n");
     let lines: Vec<&str> = lf.split_inclusive('\n').collect();

@@ -495,3 +495,42 @@ fn directories_are_made_with_their_parents_only_inside() {
         Err(FsError::ReadOnly)
     );
 }
+
+#[test]
+fn a_patch_or_move_through_a_link_out_of_the_root_changes_nothing_anywhere() {
+    let (root, outside) = root_and_outside("sandbox-patch-escape");
+    symlink(&outside, root.join("out")).unwrap();
+    std::fs::write(root.join("a.txt"), "alpha\n").unwrap();
+    let tools = filetools::Tools::builder()
+        .root(&root)
+        .cache_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/host-tests/cache"))
+        .config_json(r#"{"tools": ["apply-patch", "mcp-filesystem"]}"#)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut session = tools.session().unwrap();
+    for patch in [
+        "*** Begin Patch\n*** Update File: a.txt\n-alpha\n+ALPHA\n*** Add File: out/new.txt\n+pwned\n*** End Patch",
+        "*** Begin Patch\n*** Update File: a.txt\n*** Move to: out/a.txt\n-alpha\n+ALPHA\n*** End Patch",
+        "*** Begin Patch\n*** Update File: a.txt\n*** Move to: ../outside/a.txt\n-alpha\n+ALPHA\n*** End Patch",
+        "*** Begin Patch\n*** Delete File: out/secret.txt\n*** End Patch",
+    ] {
+        let input = serde_json::json!({ "input": patch }).to_string();
+        let result = session.call("apply_patch", &input);
+        assert!(result.is_error, "{patch}: {}", result.text());
+    }
+    for (source, destination) in [("a.txt", "out/a.txt"), ("out/secret.txt", "stolen.txt")] {
+        let args = serde_json::json!({ "source": source, "destination": destination }).to_string();
+        let result = session.call("move_file", &args);
+        assert!(result.is_error, "{source}: {}", result.text());
+    }
+    let made = session.call("create_directory", r#"{"path": "out/made"}"#);
+    assert!(made.is_error, "{}", made.text());
+    assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"alpha\n");
+    assert_eq!(
+        std::fs::read_dir(&outside).unwrap().count(),
+        1,
+        "only secret.txt stays outside"
+    );
+    assert!(!root.join("stolen.txt").exists());
+}

@@ -1,9 +1,9 @@
-//! Patches over several files (SPEC E1–E10, W1–W7 for the `apply_patch`
-//! shape): every file operation is checked and computed before anything is
+//! Patches over several files (SPEC T3, T4, under the rules of W1–W7 and
+//! E1–E10): every file operation is checked and computed before anything is
 //! written — an added file must not exist, an updated or deleted one must
 //! be a text file unchanged since the session last saw it, every hunk must
 //! match one place — and then all of it lands through
-//! [`crate::change::batch`], all or nothing, as one group that one `undo`
+//! the `batch` module, all or nothing, as one group that one `undo`
 //! takes back. Untouched lines keep their bytes; new lines get the file's
 //! line end; the final newline is kept as the file had it.
 //!

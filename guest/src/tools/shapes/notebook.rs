@@ -1,6 +1,6 @@
 //! `notebook_edit`, in the shape of Claude Code's `NotebookEdit`
 //! (`notebook_path`, `cell_id`, `new_source`, `cell_type`, `edit_mode`),
-//! onto [`crate::cells`]. It joins any tool set (`"tools": ["text-editor",
+//! onto the change layer's `cells`. It joins any tool set (`"tools": ["text-editor",
 //! "notebook"]`); the notebook must have been read (with `read`, `view` or
 //! `read_text_file`) first.
 

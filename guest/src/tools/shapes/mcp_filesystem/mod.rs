@@ -35,7 +35,7 @@ use crate::result::ToolResult;
 use crate::session::Session;
 
 /// The tools, in the reference server's order.
-pub const NAMES: [&str; 14] = [
+pub const NAMES: [&str; 13] = [
     "read_text_file",
     "read_media_file",
     "read_multiple_files",
@@ -49,8 +49,11 @@ pub const NAMES: [&str; 14] = [
     "search_files",
     "get_file_info",
     "list_allowed_directories",
-    "read_file",
 ];
+
+/// `read_file`, the reference's deprecated name of `read_text_file`:
+/// answered, not listed.
+pub const ALIASES: [&str; 1] = ["read_file"];
 
 /// Runs the tool `tool` of this set.
 pub fn call<F: HostFs>(session: &mut Session<F>, tool: &str, arguments: &str) -> ToolResult {
@@ -273,12 +276,10 @@ fn spec(tool: &str) -> Option<Spec> {
     })
 }
 
-/// The set's definitions, `read_file` (the reference's deprecated alias)
-/// left out of the list but still answered.
+/// The set's definitions.
 pub fn definitions(_config: &Config) -> Vec<Definition> {
     NAMES
         .iter()
-        .filter(|&&name| name != "read_file")
         .filter_map(|name| spec(name))
         .map(|spec| Definition {
             name: spec.name,

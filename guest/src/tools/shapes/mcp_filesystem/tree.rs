@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use crate::error::ToolError;
-use crate::fs::{DirEntry, FileKind, FsError, HostFs};
+use crate::fs::{DirEntry, FileKind, HostFs};
 use crate::glob::Glob;
 use crate::notice::Size;
 use crate::repair;
@@ -25,9 +25,8 @@ fn directory<F: HostFs + ?Sized>(ctx: &Ctx<'_, F>, path: &str) -> Result<String,
     if meta.kind == FileKind::Directory {
         Ok(found.rel)
     } else {
-        Err(ToolError::Fs {
+        Err(ToolError::NotDirectory {
             path: path.to_owned(),
-            error: FsError::NotADirectory,
         })
     }
 }
