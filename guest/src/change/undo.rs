@@ -178,9 +178,12 @@ fn together<F: HostFs + ?Sized>(
         }
     }
     let report = Report::UndidTogether { files: undone };
-    let mut result = answer(ctx.config, &report, rel, "undone", 0, 0);
-    result.metadata["files"] = serde_json::json!(members);
-    Ok(result)
+    let text = report.to_string();
+    let tokens = ctx.config.estimate_tokens(text.len() as u64);
+    Ok(ToolResult::from_text(
+        text,
+        serde_json::json!({"path": rel, "action": "undone", "files": members, "estimated_tokens": tokens}),
+    ))
 }
 
 /// The step that takes `entry`, the newest change of `rel`, back, and what
