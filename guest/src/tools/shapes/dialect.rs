@@ -26,6 +26,9 @@ impl Dialect {
         match self {
             Dialect::TextEditor => &[
                 ("text from read offset=", "text from offset="),
+                ("with edit or write", "with str_replace or create"),
+                ("copied from read output", "copied from view output"),
+                ("redo the undo", "redo the undo_edit"),
                 ("you have not read ", "you have not viewed "),
                 ("since you read it", "since you viewed it"),
                 (
@@ -70,6 +73,7 @@ impl Dialect {
             ],
             Dialect::McpFilesystem => &[
                 ("text from read offset=", "text from read_text_file offset="),
+                ("with edit or write", "with edit_file or write_file"),
                 (
                     "read it (any part) first, then edit",
                     "read it (any part) with read_text_file first, then edit_file",
@@ -235,6 +239,139 @@ mod tests {
             Dialect::McpFilesystem.say(text),
             "Copy the exact text from read_text_file offset=3, head=2. [continue with offset=9] char_offset=17"
         );
+    }
+
+    /// One refusal of every kind, with every tool that can meet it.
+    #[expect(clippy::too_many_lines, reason = "one entry per kind of refusal")]
+    fn every_refusal() -> Vec<String> {
+        use crate::args::Tool;
+        use crate::ledger::Coverage;
+        use crate::refusal::{At, Change, Nearest, Refusal, Why};
+        let path = || "a.txt".to_owned();
+        let at = At { index: 2, count: 3 };
+        let mut seen = Coverage::default();
+        seen.add(1, 5);
+        let mut all = Vec::new();
+        for tool in [Tool::Write, Tool::Edit, Tool::Undo] {
+            all.push(Refusal::NotRead { path: path(), tool });
+            all.push(Refusal::Conflict { path: path(), tool });
+            for change in [
+                Change::Content,
+                Change::Deleted,
+                Change::Recreated,
+                Change::Modified,
+            ] {
+                all.push(Refusal::Stale {
+                    path: path(),
+                    tool,
+                    change,
+                });
+            }
+        }
+        for why in [
+            Why::Indentation,
+            Why::TrailingSpace,
+            Why::Spacing,
+            Why::LineNumbers,
+            Why::Typography,
+            Why::Text,
+        ] {
+            let nearest = Nearest {
+                first: 3,
+                last: 4,
+                line: 4,
+                why,
+                file_text: "a".into(),
+                old_text: "b".into(),
+            };
+            all.push(Refusal::NoMatch {
+                path: path(),
+                at,
+                nearest: Some(nearest),
+            });
+        }
+        all.extend([
+            Refusal::PartialView {
+                path: path(),
+                seen,
+                total: Some(9),
+                next: 6,
+            },
+            Refusal::GutterContent { path: path() },
+            Refusal::StubContent { path: path() },
+            Refusal::TooLarge {
+                path: path(),
+                size: 9,
+                max: 8,
+            },
+            Refusal::NotText {
+                path: path(),
+                encoding: "UTF-8",
+                offset: Some(0),
+            },
+            Refusal::NoFile { path: path() },
+            Refusal::FileNotEmpty {
+                path: path(),
+                size: 3,
+            },
+            Refusal::SameStrings { at },
+            Refusal::NoMatch {
+                path: path(),
+                at,
+                nearest: None,
+            },
+            Refusal::Ambiguous {
+                path: path(),
+                at,
+                count: 2,
+                lines: vec![1, 5],
+                tolerant: false,
+            },
+            Refusal::Ambiguous {
+                path: path(),
+                at,
+                count: 2,
+                lines: vec![1, 5],
+                tolerant: true,
+            },
+            Refusal::PartlyApplied {
+                path: path(),
+                at,
+                line: 3,
+            },
+            Refusal::NothingToUndo { path: path() },
+            Refusal::UndoNotKept {
+                path: path(),
+                size: 3,
+            },
+        ]);
+        all.into_iter().map(|r| r.to_string()).collect()
+    }
+
+    #[test]
+    fn no_refusal_names_an_argument_or_step_the_shape_does_not_have() {
+        let shared = ["old_string", "new_string", "replace_all", "limit="];
+        let editor_only = [
+            "read it",
+            "Read it",
+            "Read the",
+            "then edit",
+            "with edit",
+            "with write",
+            "use write",
+            "redo the edit",
+            "redo the write",
+        ];
+        for text in every_refusal() {
+            let said = Dialect::TextEditor.say(&text);
+            for word in shared.iter().chain(&editor_only) {
+                assert!(!said.contains(word), "text editor: {word:?} in {said:?}");
+            }
+            let said = Dialect::McpFilesystem.say(&text);
+            for word in shared {
+                assert!(!said.contains(word), "MCP: {word:?} in {said:?}");
+            }
+        }
     }
 
     #[test]
