@@ -8,7 +8,7 @@
 //! assert_eq!(config.max_line_chars, filetools_core::config::DEFAULT_MAX_LINE_CHARS);
 //! ```
 
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::sets::ToolSet;
 
@@ -56,7 +56,7 @@ pub const DEFAULT_MAX_OUTLINE_BYTES: u64 = 4 * 1024 * 1024;
 pub const DEFAULT_HISTORY_BYTES: u64 = 8 * 1024 * 1024;
 
 /// A session's caps and policies.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     /// Lines shown by one read when the model gives no `limit`.

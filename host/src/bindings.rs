@@ -1,12 +1,14 @@
 //! Generated bindings for the `filetools` world, and `host-fs` implemented on
-//! the store's state over a [`Sandbox`]. Conversions between the sandbox's
+//! the store's state over what it is served from (a sandbox or a plugged-in
+//! file system). Conversions between the sandbox's
 //! types and the generated ones live here and nowhere else.
 
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::limiter::MemoryCap;
-use crate::sandbox::{Bounded, Deadline, Sandbox};
+use crate::sandbox::Deadline;
+use crate::served::{ForCall, Served};
 use filetools_core::{self as core, HostFs as _};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -24,7 +26,7 @@ use self::filetools::core::types::{self as wit_types, DirEntry, FileKind, FsErro
 pub(crate) struct StoreState {
     pub wasi: WasiCtx,
     pub table: ResourceTable,
-    pub sandbox: Arc<Sandbox>,
+    pub served: Served,
     pub limits: MemoryCap,
     /// When the current call must stop: guest code at the next epoch tick
     /// past it, host work between pieces.
@@ -34,9 +36,9 @@ pub(crate) struct StoreState {
 }
 
 impl StoreState {
-    /// The sandbox as the current call may use it.
-    fn fs(&self) -> Bounded<'_> {
-        self.sandbox.until(self.deadline)
+    /// The file system as the current call may use it.
+    fn fs(&self) -> ForCall<'_> {
+        self.served.for_call(self.deadline)
     }
 }
 

@@ -68,7 +68,7 @@ pub(crate) struct Cache {
 impl Cache {
     /// The first usable directory: `explicit` alone when given, else the
     /// default places in order. The error says why the first was refused.
-    pub fn choose(explicit: Option<PathBuf>, root: &Path) -> Result<Self, String> {
+    pub fn choose(explicit: Option<PathBuf>, root: Option<&Path>) -> Result<Self, String> {
         let candidates = match explicit {
             Some(dir) => vec![dir],
             None => default_places(),
@@ -185,8 +185,9 @@ fn digest_of(mut file: &File) -> Option<u128> {
 
 /// Opens `path` as a cache directory, creating it `0700` when missing, if it
 /// is this user's alone and outside `root`.
-fn open_private(path: &Path, root: &Path) -> Result<Dir, String> {
+fn open_private(path: &Path, root: Option<&Path>) -> Result<Dir, String> {
     let inside = |canonical: &Path| {
+        let root = root?;
         canonical.starts_with(root).then(|| {
             format!(
                 "it lies inside the workspace root {}, where the model can write",

@@ -5,8 +5,10 @@
 //! cache) and hands out cheap [`Session`]s, one per agent conversation, each in
 //! its own store with a memory limit and a per-call deadline. The component
 //! sees files only through `host-fs`, served here by a [`Sandbox`] over one
-//! root directory; it gets WASI with no authority at all (no preopens, no
-//! environment, no stdio).
+//! root directory, or by any [`HostFs`] that is `Send + Sync`
+//! ([`Builder::fs`]: an in-memory `Mutex<MemFs>`, an [`Overlay`] whose
+//! changes stay in memory, a remote store); it gets WASI with no authority at
+//! all (no preopens, no environment, no stdio).
 //!
 //! ```
 //! # fn main() -> anyhow::Result<()> {
@@ -29,8 +31,10 @@ mod engine;
 pub mod imports;
 mod limiter;
 pub mod mcp;
+mod overlay;
 pub mod protocol;
 pub mod sandbox;
+mod served;
 mod session;
 pub mod store;
 
@@ -45,13 +49,15 @@ use wasmtime::component::{Component, Linker};
 pub use engine::LoadSource;
 pub use filetools_core::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
 pub use filetools_core::schema::Format;
-pub use filetools_core::{Block, HostFs, ToolResult};
+pub use filetools_core::{Block, Config, HostFs, MemFs, ToolResult};
+pub use overlay::Overlay;
 pub use sandbox::Sandbox;
 pub use session::{CheckpointCost, Session};
 
 use bindings::{FiletoolsPre, StoreState};
 use cache::Cache;
 use engine::TickingEngine;
+use served::Served;
 
 /// Memory one session's guest may grow to.
 pub const DEFAULT_MEMORY_LIMIT: usize = 256 * 1024 * 1024;
@@ -62,6 +68,7 @@ pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
 #[derive(Debug, Clone)]
 pub struct Builder {
     root: Option<PathBuf>,
+    fs: Option<Served>,
     read_only: bool,
     config: Map<String, Value>,
     memory_limit: usize,
@@ -75,6 +82,7 @@ impl Default for Builder {
     fn default() -> Self {
         Self {
             root: None,
+            fs: None,
             read_only: false,
             config: Map::new(),
             memory_limit: DEFAULT_MEMORY_LIMIT,
@@ -92,6 +100,40 @@ impl Builder {
     pub fn root(mut self, root: impl AsRef<Path>) -> Self {
         self.root = Some(root.as_ref().to_path_buf());
         self
+    }
+
+    /// Serve the sessions from `fs` instead of a root directory: any
+    /// [`HostFs`] that is `Send + Sync`, such as `Mutex<MemFs>` (an
+    /// in-memory workspace) or an [`Overlay`] (a directory whose changes
+    /// stay in memory). `fs` keeps its own paths inside itself; the guest's
+    /// rules (the ledger, staleness, atomic changes) apply as over a
+    /// directory. [`Builder::read_only`] refuses changes before they reach
+    /// it.
+    #[must_use]
+    pub fn fs(mut self, fs: impl HostFs + Send + Sync + 'static) -> Self {
+        self.fs = Some(Served::Custom {
+            fs: Arc::new(fs),
+            read_only: false,
+        });
+        self
+    }
+
+    /// The session config as a typed [`Config`]: the keys where it differs
+    /// from the defaults replace those set before (so a default `root`
+    /// leaves the sandbox's own in place).
+    pub fn config(mut self, config: &Config) -> Result<Self> {
+        let Value::Object(given) = serde_json::to_value(config)? else {
+            bail!("session config must serialize as a JSON object");
+        };
+        let Value::Object(defaults) = serde_json::to_value(Config::default())? else {
+            bail!("session config must serialize as a JSON object");
+        };
+        self.config.extend(
+            given
+                .into_iter()
+                .filter(|(key, value)| defaults.get(key) != Some(value)),
+        );
+        Ok(self)
     }
 
     /// Refuse every write.
@@ -149,30 +191,42 @@ impl Builder {
         self
     }
 
-    /// Compiles (or loads) the component and opens the sandbox.
+    /// Compiles (or loads) the component and opens the sandbox (or takes
+    /// the file system given to [`Builder::fs`]).
     pub fn build(self) -> Result<Tools> {
-        let root = self.root.context("filetools needs a root directory")?;
         let mut config = self.config;
-        let kernel_files = config.get("kernel_files") == Some(&Value::Bool(true));
-        let sandbox = Sandbox::open(&root, self.read_only)
-            .with_context(|| format!("cannot open root directory {}", root.display()))?
-            .kernel_files(kernel_files);
-        // The guest knows the root by its canonical path, and by the spelling
-        // it was given (a symlink to it, say) when that differs.
-        if !config.contains_key("root") {
-            let canonical = sandbox.root().to_string_lossy().into_owned();
-            let aliases = sandbox.spellings().iter().filter(|s| **s != canonical);
-            let aliases = aliases.cloned().map(Value::String).collect();
-            config.insert("root".into(), Value::String(canonical));
-            config
-                .entry("root_aliases")
-                .or_insert(Value::Array(aliases));
-        }
+        let served = if let Some(Served::Custom { fs, .. }) = self.fs {
+            Served::Custom {
+                fs,
+                read_only: self.read_only,
+            }
+        } else {
+            let root = self
+                .root
+                .context("filetools needs a root directory (or a file system, Builder::fs)")?;
+            let kernel_files = config.get("kernel_files") == Some(&Value::Bool(true));
+            let sandbox = Sandbox::open(&root, self.read_only)
+                .with_context(|| format!("cannot open root directory {}", root.display()))?
+                .kernel_files(kernel_files);
+            // The guest knows the root by its canonical path, and by the
+            // spelling it was given (a symlink to it, say) when that
+            // differs.
+            if !config.contains_key("root") {
+                let canonical = sandbox.root().to_string_lossy().into_owned();
+                let aliases = sandbox.spellings().iter().filter(|s| **s != canonical);
+                let aliases = aliases.cloned().map(Value::String).collect();
+                config.insert("root".into(), Value::String(canonical));
+                config
+                    .entry("root_aliases")
+                    .or_insert(Value::Array(aliases));
+            }
+            Served::Sandbox(Arc::new(sandbox))
+        };
         let engine = TickingEngine::new()?;
         let wasm = self.component.as_deref().unwrap_or(engine::COMPONENT);
         let mut cache_refusal = None;
         let cache = if self.use_cache {
-            Cache::choose(self.cache_dir, sandbox.root())
+            Cache::choose(self.cache_dir, served.root())
                 .map_err(|why| cache_refusal = Some(why))
                 .ok()
         } else {
@@ -188,7 +242,7 @@ impl Builder {
                 engine,
                 component,
                 pre,
-                sandbox: Arc::new(sandbox),
+                served,
                 config_json: Value::Object(config).to_string(),
                 memory_limit: self.memory_limit,
                 call_timeout: self.call_timeout,
@@ -213,7 +267,7 @@ pub(crate) struct Inner {
     engine: TickingEngine,
     component: Component,
     pre: FiletoolsPre<StoreState>,
-    sandbox: Arc<Sandbox>,
+    served: Served,
     config_json: String,
     memory_limit: usize,
     call_timeout: Duration,
@@ -224,7 +278,7 @@ pub(crate) struct Inner {
 impl std::fmt::Debug for Inner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Inner")
-            .field("root", &self.sandbox.root())
+            .field("served", &self.served)
             .field("load_source", &self.load_source)
             .finish_non_exhaustive()
     }
@@ -270,9 +324,10 @@ impl Tools {
         self.inner.cache_refusal.as_deref()
     }
 
-    /// The canonical root directory.
-    pub fn root(&self) -> &Path {
-        self.inner.sandbox.root()
+    /// The canonical root directory, when the tools serve one (not a file
+    /// system given to [`Builder::fs`]).
+    pub fn root(&self) -> Option<&Path> {
+        self.inner.served.root()
     }
 
     /// The component's imports, as `name` strings (for the import check).

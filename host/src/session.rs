@@ -61,7 +61,7 @@ impl Live {
         let state = StoreState {
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),
-            sandbox: Arc::clone(&inner.sandbox),
+            served: inner.served.clone(),
             limits: MemoryCap::new(inner.memory_limit),
             deadline: Deadline::at(Instant::now() + inner.call_timeout),
             cancel: None,

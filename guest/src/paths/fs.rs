@@ -227,6 +227,84 @@ impl<T: HostFs + ?Sized> HostFs for &T {
     }
 }
 
+/// A file system shared between threads: each call takes the lock.
+impl<T: HostFs + ?Sized> HostFs for std::sync::Mutex<T> {
+    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+        locked(self)?.stat(path)
+    }
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+        locked(self)?.read(path, offset, len)
+    }
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        locked(self)?.list_dir(path)
+    }
+    fn write_file(
+        &self,
+        path: &str,
+        data: &[u8],
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        locked(self)?.write_file(path, data, precondition)
+    }
+    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
+        locked(self)?.remove_file(path, precondition)
+    }
+    fn create_dir(&self, path: &str) -> Result<(), FsError> {
+        locked(self)?.create_dir(path)
+    }
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        locked(self)?.rename(source, destination, precondition)
+    }
+}
+
+/// The file system behind `mutex`; a poisoned lock (a panic in another
+/// call) is an I/O error, not a second panic.
+fn locked<T: ?Sized>(mutex: &std::sync::Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, FsError> {
+    mutex
+        .lock()
+        .map_err(|_| FsError::Io("the file system's lock is poisoned".to_owned()))
+}
+
+/// A file system shared by reference count.
+impl<T: HostFs + ?Sized> HostFs for std::sync::Arc<T> {
+    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+        (**self).stat(path)
+    }
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+        (**self).read(path, offset, len)
+    }
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        (**self).list_dir(path)
+    }
+    fn write_file(
+        &self,
+        path: &str,
+        data: &[u8],
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        (**self).write_file(path, data, precondition)
+    }
+    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
+        (**self).remove_file(path, precondition)
+    }
+    fn create_dir(&self, path: &str) -> Result<(), FsError> {
+        (**self).create_dir(path)
+    }
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        (**self).rename(source, destination, precondition)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,14 +9,14 @@
 //! assert_eq!(ToolSet::names(&config), ["str_replace_based_edit_tool", "notebook_edit"]);
 //! ```
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::definitions::Definition;
 use crate::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
 
 /// A set of tools in the shape one family of models was trained on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ToolSet {
     /// `read`, `write`, `edit`, `undo`.

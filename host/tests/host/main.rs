@@ -12,6 +12,7 @@ mod mcp;
 mod outlines;
 mod reliability;
 mod sandbox;
+mod served;
 mod sessions;
 
 use std::path::{Path, PathBuf};

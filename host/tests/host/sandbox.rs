@@ -82,7 +82,12 @@ fn absolute_paths_inside_the_root_work() {
     let (root, _) = root_and_outside("sandbox-absolute");
     std::fs::write(root.join("a.txt"), "x\n").unwrap();
     let tools = tools(&root);
-    let abs = tools.root().join("a.txt").to_string_lossy().into_owned();
+    let abs = tools
+        .root()
+        .unwrap()
+        .join("a.txt")
+        .to_string_lossy()
+        .into_owned();
     let result = tools.session().unwrap().call("read", &read_args(&abs));
     assert_eq!(result.text(), "1\tx\n[lines 1-1 of 1; end of file]");
 }
