@@ -7,10 +7,53 @@ import { wasiImports } from './wasi.js';
 import { encodeBase64 } from './base64.js';
 
 /**
- * Instantiates the component once over `fs` and opens a session.
- * `loadCore(name)` compiles one of the component's core wasm files.
+ * `loadCore(name)` with each result kept: every core wasm file of the
+ * component is compiled once, however many sessions instantiate it.
  */
+export function compiledOnce(loadCore) {
+  const modules = new Map();
+  return (name) => {
+    if (!modules.has(name)) {
+      const compiling = Promise.resolve(loadCore(name));
+      // A failure is not kept: the next session tries again.
+      compiling.catch(() => modules.delete(name));
+      modules.set(name, compiling);
+    }
+    return modules.get(name);
+  };
+}
+
+/**
+ * The tools over `fs` with `config`, compiled once: `session()` opens a new
+ * session (its own instance and memory) without compiling again, as the
+ * Rust host's `Tools::session` does. The first session is opened here, so
+ * a bad config or a component that cannot start fails at once.
+ */
+export async function loadToolsWith({ fs, config = {}, loadCore }) {
+  const getCoreModule = compiledOnce(loadCore);
+  const session = () => openSession({ fs, config, getCoreModule });
+  const first = await session();
+  let firstTaken = false;
+  return {
+    /** A new session; the first call gives the one opened to check the config. */
+    session: async () => {
+      if (!firstTaken) {
+        firstTaken = true;
+        return first;
+      }
+      return session();
+    },
+    /** The tool definitions for this config, in `format` (as a session's `schema`). */
+    schema: (format) => first.schema(format),
+  };
+}
+
+/** Instantiates the component over `fs` and opens a session. */
 export async function createToolsWith({ fs, config = {}, loadCore }) {
+  return openSession({ fs, config, getCoreModule: compiledOnce(loadCore) });
+}
+
+async function openSession({ fs, config = {}, getCoreModule }) {
   if (!fs) {
     throw new TypeError('createTools needs { fs }: nodeFs(root) or memoryFs(files)');
   }
@@ -25,13 +68,6 @@ export async function createToolsWith({ fs, config = {}, loadCore }) {
     settings.kernel_files = true;
   }
   const configJson = JSON.stringify(settings);
-  const modules = new Map();
-  const getCoreModule = (name) => {
-    if (!modules.has(name)) {
-      modules.set(name, loadCore(name));
-    }
-    return modules.get(name);
-  };
   const imports = { 'filetools:core/host-fs': fs.hostFs, ...wasiImports() };
 
   let exports;

@@ -1,13 +1,16 @@
 // The package for Node: `createTools({ fs })` over `nodeFs(root)` (a sandbox
-// on disk) or `memoryFs(files)`.
+// on disk) or `memoryFs(files)`, and `loadTools({ fs })` to open many
+// sessions. The component is compiled once per process.
 import { readFile } from 'node:fs/promises';
-import { createToolsWith } from './core.js';
+import { compiledOnce, createToolsWith, loadToolsWith } from './core.js';
 
 export { nodeFs } from './nodefs.js';
 export { memoryFs } from './memoryfs.js';
 
-/** Compiles the component's core wasm files from the package's directory. */
-const loadCore = async (name) => WebAssembly.compile(await readFile(new URL(`../generated/${name}`, import.meta.url)));
+/** Compiles the component's core wasm files from the package's directory, once. */
+const loadCore = compiledOnce(async (name) =>
+  WebAssembly.compile(await readFile(new URL(`../generated/${name}`, import.meta.url))),
+);
 
 /**
  * The tools over `fs`: `{ read, write, edit, undo, call, definitions, save,
@@ -15,4 +18,12 @@ const loadCore = async (name) => WebAssembly.compile(await readFile(new URL(`../
  */
 export function createTools({ fs, config } = {}) {
   return createToolsWith({ fs, config, loadCore });
+}
+
+/**
+ * The tools over `fs` with `config`, to open many sessions:
+ * `(await loadTools({ fs })).session()` gives what `createTools` gives.
+ */
+export function loadTools({ fs, config } = {}) {
+  return loadToolsWith({ fs, config, loadCore });
 }

@@ -21,3 +21,27 @@ test('the example agent loop reads and edits through the tools', async () => {
   assert.equal(fs.readFileSync(join(root, 'README.md'), 'utf8'), '# Demo\nThis is the demo.\n');
   assert.equal(messages.at(-1).content, 'Fixed the typo in README.md.');
 });
+
+test('loadTools compiles each core module once: sessions are separate and see the same files', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { loadToolsWith } = await import('../src/core.js');
+  const { memoryFs: memory } = await import('../src/node.js');
+  const compiled = [];
+  const loadCore = async (name) => {
+    compiled.push(name);
+    return WebAssembly.compile(await readFile(new URL(`../generated/${name}`, import.meta.url)));
+  };
+  const fs = memory({ 'a.txt': 'one\ntwo\n' });
+  const tools = await loadToolsWith({ fs, config: { max_lines: 1 }, loadCore });
+  const first = await tools.session();
+  const second = await tools.session();
+  const third = await tools.session();
+  assert.equal(new Set(compiled).size, compiled.length, `compiled twice: ${compiled}`);
+  assert.equal((await first.call('read', { file_path: 'a.txt' })).content[0].text, '1\tone\n[lines 1-1 of 2; continue with offset=2]');
+  const refused = await second.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' });
+  assert.equal(refused.isError, true, 'the second session has its own memory: it has not read a.txt');
+  await third.call('read', { file_path: 'a.txt' });
+  assert.equal((await third.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' })).isError, false);
+  assert.equal(new TextDecoder().decode(fs.files().get('a.txt')), 'ONE\ntwo\n');
+  assert.equal(tools.schema('mcp')[0].name, 'read');
+});

@@ -102,6 +102,17 @@ export interface CreateToolsOptions {
 }
 
 export function createTools(options: CreateToolsOptions): Promise<Tools>;
+
+/** The tools over one back end and config, compiled once; sessions are cheap. */
+export interface LoadedTools {
+  /** A new session with its own memory (the first is the one opened to check the config). */
+  session(): Promise<Tools>;
+  /** The tool definitions for this config (see `Tools.schema`). */
+  schema(format?: SchemaFormat): Array<Record<string, unknown>>;
+}
+
+/** Compiles the component once (per process) and checks the config; `session()` opens sessions. */
+export function loadTools(options: CreateToolsOptions): Promise<LoadedTools>;
 export function memoryFs(
   files?: Record<string, string | Uint8Array>,
   options?: { readOnly?: boolean },
