@@ -2,7 +2,7 @@
 // FILETOOLS_COMPONENT) and transpiles it with jco into generated/, where the
 // package loads it from: an ES module to instantiate and its core wasm files.
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,6 +35,25 @@ export function transpile(wasm, out) {
     ],
     { stdio: 'inherit' },
   );
+  quietGlue(join(out, 'filetools.js'));
+}
+
+/**
+ * The glue's debug switch reads the environment (`process.env.JCO_DEBUG`),
+ * which under Deno's least privilege is a refused permission, on every
+ * call; the package never logs through it, so the switch is turned off.
+ * Fails loudly when a new jco spells it differently.
+ */
+function quietGlue(glue) {
+  const reads = 'if (!globalThis?.process?.env?.JCO_DEBUG) { return; }';
+  const text = readFileSync(glue, 'utf8');
+  if (!text.includes(reads)) {
+    throw new Error(`${glue}: the glue's debug switch changed; check that it reads no environment`);
+  }
+  writeFileSync(glue, text.split(reads).join('return;'));
+  if (/process\??\.env/.test(readFileSync(glue, 'utf8'))) {
+    throw new Error(`${glue}: the glue still reads the environment`);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

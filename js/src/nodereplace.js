@@ -364,7 +364,10 @@ function running(pid) {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return err.code === 'EPERM';
+    // ESRCH: no such process. Anything else — EPERM, or a runtime that
+    // may not ask (Deno without --allow-run) — counts as alive, so a
+    // writer's file is never taken from under it.
+    return err.code !== 'ESRCH';
   }
 }
 

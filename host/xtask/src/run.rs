@@ -33,7 +33,41 @@ pub fn setup() -> Result<()> {
     grammar_toolchain()?;
     node_packages()?;
     python_mcp_client()?;
+    deno()?;
     chromium()
+}
+
+/// The Deno release the Deno tests run, from its npm package.
+const DENO_VERSION: &str = "2.9.6";
+
+/// Deno, for the tests that run the package under its least privilege,
+/// into `target/deno` (Linux on x86-64; elsewhere set `FILETOOLS_DENO` to
+/// a Deno binary).
+fn deno() -> Result<()> {
+    if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) {
+        return Ok(());
+    }
+    let dir = root().join("target/deno");
+    let stamp = dir.join("installed.txt");
+    if std::fs::read_to_string(&stamp).is_ok_and(|had| had == DENO_VERSION) {
+        return Ok(());
+    }
+    println!("installing Deno {DENO_VERSION} into target/deno");
+    std::fs::create_dir_all(&dir)?;
+    status(
+        Command::new("npm")
+            .args([
+                "install",
+                "--no-save",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+            ])
+            .arg(&dir)
+            .arg(format!("@deno/linux-x64-glibc@{DENO_VERSION}")),
+    )?;
+    std::fs::write(&stamp, DENO_VERSION)?;
+    Ok(())
 }
 
 /// The Python MCP client the MCP tests drive the server with, pinned in
