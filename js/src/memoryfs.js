@@ -12,12 +12,21 @@ const bytesOf = (data) => (typeof data === 'string' ? encoder.encode(data) : new
 
 /**
  * A file system held in memory. `files` maps `/`-separated relative paths to
- * text or bytes; `readOnly` refuses every change.
+ * text or bytes; `readOnly` refuses every change. `store` holds the nodes:
+ * a `Map` by default, or anything with a Map's `get`, `set`, `has`,
+ * `delete`, `keys` and `entries` — a platform's synchronous key-value
+ * storage, say — whose values survive the session.
  */
-export function memoryFs(files = {}, { readOnly = false } = {}) {
+export function memoryFs(files = {}, { readOnly = false, store = new Map() } = {}) {
   /** path → { kind: 'file', data, mtimeNs } | { kind: 'directory' } | { kind } */
-  const nodes = new Map();
+  const nodes = store;
+  // The clock goes on from the newest file a store already holds.
   let clock = 0n;
+  for (const [, node] of nodes.entries()) {
+    if (node.kind === 'file' && node.mtimeNs > clock) {
+      clock = node.mtimeNs;
+    }
+  }
   const tick = () => {
     clock += SECOND_NS;
     return clock;
@@ -220,14 +229,14 @@ export function memoryFs(files = {}, { readOnly = false } = {}) {
       const n = nodes.get(path);
       const next = tick();
       if (n?.kind === 'file') {
-        n.mtimeNs = next;
+        nodes.set(path, { ...n, mtimeNs: next });
       }
     },
     /** Replaces a file's content keeping its mtime (a change size and mtime cannot see). */
     replaceKeepingMtime: (path, data) => {
       const n = nodes.get(path);
       if (n?.kind === 'file') {
-        n.data = bytesOf(data);
+        nodes.set(path, { ...n, data: bytesOf(data) });
       }
     },
   };

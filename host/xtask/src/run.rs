@@ -34,7 +34,21 @@ pub fn setup() -> Result<()> {
     node_packages()?;
     python_mcp_client()?;
     deno()?;
+    workerd()?;
     chromium()
+}
+
+/// The workerd release the Worker tests run, from its npm package.
+const WORKERD_VERSION: &str = "1.20261117.1";
+
+/// workerd, the Workers runtime, for the tests that run the package in a
+/// Worker, into `target/workerd` (Linux on x86-64; elsewhere set
+/// `FILETOOLS_WORKERD` to a workerd binary).
+fn workerd() -> Result<()> {
+    npm_tool(
+        "target/workerd",
+        &format!("@cloudflare/workerd-linux-64@{WORKERD_VERSION}"),
+    )
 }
 
 /// The Deno release the Deno tests run, from its npm package.
@@ -44,15 +58,24 @@ const DENO_VERSION: &str = "2.9.6";
 /// into `target/deno` (Linux on x86-64; elsewhere set `FILETOOLS_DENO` to
 /// a Deno binary).
 fn deno() -> Result<()> {
+    npm_tool(
+        "target/deno",
+        &format!("@deno/linux-x64-glibc@{DENO_VERSION}"),
+    )
+}
+
+/// Installs the npm package `spec` (a runtime's binary) into `dir`, on
+/// Linux x86-64, unless that version is there already.
+fn npm_tool(dir: &str, spec: &str) -> Result<()> {
     if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) {
         return Ok(());
     }
-    let dir = root().join("target/deno");
+    let dir = root().join(dir);
     let stamp = dir.join("installed.txt");
-    if std::fs::read_to_string(&stamp).is_ok_and(|had| had == DENO_VERSION) {
+    if std::fs::read_to_string(&stamp).is_ok_and(|had| had == spec) {
         return Ok(());
     }
-    println!("installing Deno {DENO_VERSION} into target/deno");
+    println!("installing {spec} into {}", dir.display());
     std::fs::create_dir_all(&dir)?;
     status(
         Command::new("npm")
@@ -64,9 +87,9 @@ fn deno() -> Result<()> {
                 "--prefix",
             ])
             .arg(&dir)
-            .arg(format!("@deno/linux-x64-glibc@{DENO_VERSION}")),
+            .arg(spec),
     )?;
-    std::fs::write(&stamp, DENO_VERSION)?;
+    std::fs::write(&stamp, spec)?;
     Ok(())
 }
 

@@ -1,0 +1,240 @@
+// The package in a Worker on workerd, the Workers runtime (from npm, via
+// `cargo xtask setup`, or FILETOOLS_WORKERD): examples/worker.js imports
+// the package by name, which resolves its `workerd` export as a bundler
+// would; the package's modules are laid out as npm installs them and listed
+// in the Worker's config. The test starts workerd on a loopback port and
+// drives the Worker over HTTP: reads, an edit and an outline over memoryFs,
+// and files in a Durable Object's SQLite-backed storage that outlast a
+// restart. It reports the bundle size, the cold start, the time of a call
+// and the peak memory against the 128 MB a Worker may use.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix } from 'node:path';
+import { test } from 'node:test';
+
+import { js, workspace } from './cases.mjs';
+
+/** Memory a Worker may use. */
+const WORKER_MEMORY_BYTES = 128 * 1024 * 1024;
+/** Memory the calls may add once the Worker has answered its first one:
+ * two sessions, an outline of a 208 KiB file, a few dozen reads. */
+const CALLS_MEMORY_BYTES = 48 * 1024 * 1024;
+/** How long workerd may take to answer its first call. */
+const START_TIMEOUT_MS = 20_000;
+
+function workerd() {
+  const binary =
+    process.env.FILETOOLS_WORKERD ?? join(workspace, 'target', 'workerd', 'node_modules', '@cloudflare', 'workerd-linux-64', 'bin', 'workerd');
+  assert.ok(fs.existsSync(binary), `${binary} is missing: run \`cargo xtask setup\` (or set FILETOOLS_WORKERD)`);
+  return binary;
+}
+
+/** The package's files a Worker loads: its `workerd` export and everything it imports. */
+function packageModules() {
+  const manifest = JSON.parse(fs.readFileSync(join(js, 'package.json'), 'utf8'));
+  const entry = manifest.exports['.'].workerd.replace(/^\.\//, '');
+  const seen = new Set();
+  const pending = [entry];
+  while (pending.length) {
+    const file = pending.pop();
+    if (seen.has(file)) {
+      continue;
+    }
+    seen.add(file);
+    if (!file.endsWith('.js')) {
+      continue;
+    }
+    const text = fs.readFileSync(join(js, file), 'utf8');
+    for (const [, specifier] of text.matchAll(/(?:from|import)\s+'(\.{1,2}\/[^']+)'/g)) {
+      pending.push(posix.normalize(posix.join(posix.dirname(file), specifier)));
+    }
+  }
+  return { entry, files: [...seen].sort() };
+}
+
+/** A Worker that answers every call with an empty result: workerd's own memory, for comparison. */
+function baselineProject() {
+  const dir = join(tmpdir(), 'filetools-workerd-baseline');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(join(dir, 'main.js'), 'export default { fetch: () => Response.json({ content: [{ type: "text", text: "" }] }) };\n');
+  fs.writeFileSync(
+    join(dir, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .worker) ],
+  sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
+);
+const worker :Workerd.Worker = (
+  modules = [ (name = "main.js", esModule = embed "main.js") ],
+  compatibilityDate = "2026-11-01",
+);
+`,
+  );
+  return dir;
+}
+
+/** A Worker project: the example, the package as npm installs it, and workerd's config. */
+function project() {
+  const dir = join(tmpdir(), 'filetools-workerd');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(join(dir, 'storage'), { recursive: true });
+  fs.copyFileSync(join(js, 'examples', 'worker.js'), join(dir, 'main.js'));
+  const { entry, files } = packageModules();
+  let bytes = fs.statSync(join(dir, 'main.js')).size;
+  const modules = [['main.js', 'esModule', 'main.js']];
+  for (const file of files) {
+    const path = `node_modules/filetools/${file}`;
+    fs.mkdirSync(join(dir, dirname(path)), { recursive: true });
+    fs.copyFileSync(join(js, file), join(dir, path));
+    bytes += fs.statSync(join(dir, path)).size;
+    modules.push([path, file.endsWith('.wasm') ? 'wasm' : 'esModule', path]);
+  }
+  // What a bundler's resolution of `filetools` gives: the workerd export.
+  fs.writeFileSync(join(dir, 'filetools.js'), `export * from "node_modules/filetools/${entry}";\n`);
+  modules.push(['filetools', 'esModule', 'filetools.js']);
+  const listed = modules.map(([name, kind, path]) => `    (name = "${name}", ${kind} = embed "${path}")`).join(',\n');
+  fs.writeFileSync(
+    join(dir, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .worker),
+    (name = "storage", disk = (path = "storage", writable = true)),
+  ],
+  sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
+);
+
+const worker :Workerd.Worker = (
+  modules = [
+${listed}
+  ],
+  compatibilityDate = "2026-11-01",
+  durableObjectNamespaces = [ (className = "Files", uniqueKey = "filetools-files", enableSql = true) ],
+  durableObjectStorage = (localDisk = "storage"),
+  bindings = [ (name = "FILES", durableObjectNamespace = "Files") ],
+);
+`,
+  );
+  return { dir, bytes, wasmBytes: files.filter((f) => f.endsWith('.wasm')).reduce((n, f) => n + fs.statSync(join(js, f)).size, 0) };
+}
+
+/** A free loopback port. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts workerd in `dir`; resolves once a call is answered, with the time that took. */
+async function start(dir) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(workerd(), ['serve', 'config.capnp', '--socket-addr', `http=127.0.0.1:${port}`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const post = async (path, body) => {
+    const response = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+    assert.equal(response.status, 200, `${path}: ${response.status} ${await response.clone().text()}\n${stderr}`);
+    return response.json();
+  };
+  for (;;) {
+    try {
+      const first = await post('/memory', { tool: 'read', args: { file_path: 'a.txt' } });
+      return { child, post, first, coldStartMs: performance.now() - started, stderr: () => stderr };
+    } catch (err) {
+      if (child.exitCode !== null || performance.now() - started > START_TIMEOUT_MS) {
+        child.kill();
+        throw new Error(`workerd did not answer: ${err.message}\n${stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+/** workerd's peak resident memory, from the kernel. */
+function peakBytes(child) {
+  const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) * 1024;
+}
+
+const stop = (child) =>
+  new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill();
+  });
+
+test('a Worker on workerd reads, edits and outlines over memoryFs and over Durable Object storage', async (t) => {
+  const { dir, bytes, wasmBytes } = project();
+  const worker = await start(dir);
+  const loaded = peakBytes(worker.child);
+  try {
+    assert.equal(worker.first.content[0].text, '1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]');
+    const edit = await worker.post('/memory', { tool: 'edit', args: { file_path: 'a.txt', old_string: 'beta', new_string: 'BETA' } });
+    assert.match(edit.content[0].text, /^Edited a.txt: 1 replacement/);
+    const outline = await worker.post('/memory', { tool: 'read', args: { file_path: 'big.js' } });
+    assert.match(outline.content[0].text, /javascript outline/);
+    assert.match(outline.content[0].text, /^export function handler0 \[1:3\]$/m);
+
+    await worker.post('/storage/seed', { files: { 'notes/a.md': '# Notes\r\nfirst\r\n' } });
+    const refused = await worker.post('/storage', { tool: 'edit', args: { file_path: 'notes/a.md', old_string: 'first', new_string: 'FIRST' } });
+    assert.equal(refused.isError, true, 'an edit before a read is refused in a Durable Object too');
+    await worker.post('/storage', { tool: 'read', args: { file_path: 'notes/a.md' } });
+    const stored = await worker.post('/storage', { tool: 'edit', args: { file_path: 'notes/a.md', old_string: 'first', new_string: 'FIRST' } });
+    assert.equal(stored.isError, false, stored.content[0].text);
+
+    const times = [];
+    for (let i = 0; i < 40; i += 1) {
+      const started = performance.now();
+      await worker.post('/memory', { tool: 'read', args: { file_path: 'big.js', offset: 1 + i * 20, limit: 20 } });
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const peak = peakBytes(worker.child);
+    const bare = await start(baselineProject());
+    const baseline = peakBytes(bare.child);
+    await stop(bare.child);
+    // The calls after the first stay bounded; what loading the component
+    // costs (its compiled code, most of it) is reported against the 128 MB
+    // a Worker may use.
+    assert.ok(peak - loaded < CALLS_MEMORY_BYTES, `the calls added ${peak - loaded} bytes after the first`);
+    const figures = {
+      bundle_bytes: bytes,
+      wasm_bytes: wasmBytes,
+      cold_start_ms: Math.round(worker.coldStartMs),
+      call_ms: { median: +times[20].toFixed(2), min: +times[0].toFixed(2), max: +times.at(-1).toFixed(2) },
+      peak_rss_bytes: peak,
+      baseline_rss_bytes: baseline,
+      worker_added_bytes: peak - baseline,
+      loaded_added_bytes: loaded - baseline,
+      calls_added_bytes: peak - loaded,
+      worker_limit_bytes: WORKER_MEMORY_BYTES,
+    };
+    t.diagnostic(`workerd figures: ${JSON.stringify(figures)}`);
+    fs.writeFileSync(join(workspace, 'target', 'workerd-figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  } finally {
+    await stop(worker.child);
+  }
+
+  // The Durable Object's files outlast the process.
+  const again = await start(dir);
+  try {
+    const read = await again.post('/storage', { tool: 'read', args: { file_path: 'notes/a.md' } });
+    assert.equal(read.content[0].text, '1\t# Notes\n2\tFIRST\n[lines 1-2 of 2; end of file]');
+    assert.equal(read.structuredContent.line_ending, 'crlf', 'the CRLF file stayed CRLF');
+  } finally {
+    await stop(again.child);
+  }
+});
