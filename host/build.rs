@@ -3,7 +3,9 @@
 //! hands its path to the crate as `FILETOOLS_COMPONENT_WASM`, with its
 //! SHA-256 as `FILETOOLS_COMPONENT_SHA256` (the precompiled-component cache
 //! key, so start-up never hashes the component). Setting
-//! `FILETOOLS_COMPONENT=/path/to/filetools_core.wasm` uses a prebuilt one.
+//! `FILETOOLS_COMPONENT=/path/to/filetools_core.wasm` uses a prebuilt one;
+//! the published crate ships one in `component/` (there is no `guest/` next
+//! to it), so its users need no wasm target, clang or wasi-libc.
 
 use std::env;
 use std::fmt::Write as _;
@@ -12,10 +14,18 @@ use std::process::Command;
 
 use sha2::{Digest as _, Sha256};
 
+/// Where the published crate carries the prebuilt component.
+const SHIPPED: &str = "component/filetools_core.wasm";
+
 fn main() {
     println!("cargo:rerun-if-env-changed=FILETOOLS_COMPONENT");
+    let manifest =
+        PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let shipped = manifest.join(SHIPPED);
+    let in_workspace = manifest.join("../guest/Cargo.toml").is_file();
     let wasm = match env::var_os("FILETOOLS_COMPONENT") {
         Some(path) => PathBuf::from(path),
+        None if !in_workspace => shipped,
         None => build_guest(),
     };
     assert!(
@@ -67,7 +77,7 @@ fn build_guest() -> PathBuf {
             "--profile",
             "guest",
             "--package",
-            "filetools-core",
+            "agent-filetools-core",
             "--target",
             "wasm32-wasip2",
         ])

@@ -20,7 +20,7 @@ use crate::trapped::{TrapCause, Trapped};
 )]
 mod generated {
     wit_bindgen::generate!({
-        path: "../wit",
+        path: "wit",
         world: "filetools",
         pub_export_macro: true,
         default_bindings_module: "crate::component::generated",

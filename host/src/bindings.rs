@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 wasmtime::component::bindgen!({
-    path: "../wit",
+    path: "wit",
     world: "filetools",
 });
 

@@ -5,7 +5,7 @@
 // call to your model's API; everything else stays as it is.
 //
 //   node examples/agent.mjs DIR    (reads DIR/README.md and fixes a typo in it)
-import { createTools, nodeFs } from 'filetools';
+import { createTools, nodeFs } from 'agent-filetools';
 
 /** Stands in for a model: asks for a read, then an edit, then answers. */
 function scriptedModel() {

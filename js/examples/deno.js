@@ -1,9 +1,9 @@
 // The package under Deno, as a project that depends on it uses it:
-// `import ... from 'filetools'` resolves the package's "deno" export.
+// `import ... from 'agent-filetools'` resolves the package's "deno" export.
 // test/deno.test.mjs runs it with the least privilege each back end needs.
 // Prints one JSON line of what it saw; with a root argument it works over
 // nodeFs(root), else over memoryFs.
-import { createTools, loadTools, memoryFs, nodeFs } from 'filetools';
+import { createTools, loadTools, memoryFs, nodeFs } from 'agent-filetools';
 
 const root = Deno.args[0];
 const big = Array.from({ length: 3000 }, (_, i) => `export function handler${i}(request) {\n  return request.path + ${i};\n}\n`).join('\n');

@@ -1,5 +1,5 @@
 // A Worker that serves the tools over HTTP, as a Worker importing the
-// package would (`import ... from 'filetools'` resolves its `workerd`
+// package would (`import ... from 'agent-filetools'` resolves its `workerd`
 // export). POST a call `{ "tool": "read", "args": { ... } }`:
 //
 // - to /memory: a session over memoryFs, kept by the isolate between
@@ -10,7 +10,7 @@
 //
 // test/workerd.test.mjs runs it on workerd and drives it over HTTP.
 import { DurableObject } from 'cloudflare:workers';
-import { loadTools, memoryFs } from 'filetools';
+import { loadTools, memoryFs } from 'agent-filetools';
 
 const big = Array.from(
   { length: 3000 },

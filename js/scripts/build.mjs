@@ -17,7 +17,7 @@ export function component() {
   }
   execFileSync(
     'cargo',
-    ['build', '--profile', 'guest', '--package', 'filetools-core', '--target', 'wasm32-wasip2', '--target-dir', targetDir],
+    ['build', '--profile', 'guest', '--package', 'agent-filetools-core', '--target', 'wasm32-wasip2', '--target-dir', targetDir],
     { cwd: workspace, stdio: 'inherit' },
   );
   return join(targetDir, 'wasm32-wasip2', 'guest', 'filetools_core.wasm');

@@ -13,11 +13,11 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 
-import { anthropicTools } from 'filetools/anthropic';
-import { openaiTools } from 'filetools/openai';
-import { aiTools } from 'filetools/ai';
-import { langchainTools } from 'filetools/langchain';
-import { memoryFs } from 'filetools';
+import { anthropicTools } from 'agent-filetools/anthropic';
+import { openaiTools } from 'agent-filetools/openai';
+import { aiTools } from 'agent-filetools/ai';
+import { langchainTools } from 'agent-filetools/langchain';
+import { memoryFs } from 'agent-filetools';
 
 import { filetools, layOut, scriptFiles } from './script.mjs';
 

@@ -24,7 +24,7 @@ function project() {
   const dir = join(tmpdir(), 'filetools-deno');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(join(dir, 'node_modules'), { recursive: true });
-  fs.symlinkSync(js, join(dir, 'node_modules', 'filetools'));
+  fs.symlinkSync(js, join(dir, 'node_modules', 'agent-filetools'));
   fs.writeFileSync(join(dir, 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
   fs.copyFileSync(join(js, 'examples', 'deno.js'), join(dir, 'tools.js'));
   const root = join(dir, 'root');

@@ -12,7 +12,7 @@ import { workspace, workspaceBinary } from './cases.mjs';
 export const script = JSON.parse(fs.readFileSync(join(workspace, 'tests', 'mcp', 'script.json'), 'utf8'));
 
 /** The CLI, as the Rust tests built it. */
-export const filetools = () => workspaceBinary('filetools', 'filetools');
+export const filetools = () => workspaceBinary('agent-filetools', 'filetools');
 
 /** The script's files as path -> bytes, generated ones included. */
 export function scriptFiles() {

@@ -87,15 +87,15 @@ function project() {
   let bytes = fs.statSync(join(dir, 'main.js')).size;
   const modules = [['main.js', 'esModule', 'main.js']];
   for (const file of files) {
-    const path = `node_modules/filetools/${file}`;
+    const path = `node_modules/agent-filetools/${file}`;
     fs.mkdirSync(join(dir, dirname(path)), { recursive: true });
     fs.copyFileSync(join(js, file), join(dir, path));
     bytes += fs.statSync(join(dir, path)).size;
     modules.push([path, file.endsWith('.wasm') ? 'wasm' : 'esModule', path]);
   }
-  // What a bundler's resolution of `filetools` gives: the workerd export.
-  fs.writeFileSync(join(dir, 'filetools.js'), `export * from "node_modules/filetools/${entry}";\n`);
-  modules.push(['filetools', 'esModule', 'filetools.js']);
+  // What a bundler's resolution of `agent-filetools` gives: the workerd export.
+  fs.writeFileSync(join(dir, 'package.js'), `export * from "node_modules/agent-filetools/${entry}";\n`);
+  modules.push(['agent-filetools', 'esModule', 'package.js']);
   const listed = modules.map(([name, kind, path]) => `    (name = "${name}", ${kind} = embed "${path}")`).join(',\n');
   fs.writeFileSync(
     join(dir, 'config.capnp'),

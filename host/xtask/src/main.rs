@@ -3,6 +3,7 @@
 
 mod demo;
 mod fuzz;
+mod package;
 mod run;
 
 use std::process::ExitCode;
@@ -15,8 +16,9 @@ cargo xtask <task>
   setup     install what the build needs (the wasm32-wasip2 Rust target, clang and
             wasi-libc for the grammars, the npm packages, Chromium for the browser tests)
   demo      build the CLI and page through a large log and a minified JSON file
-  test      run every test: unit, property, host integration, conformance, and the
-            npm package's (Node, both back ends, and the playground in headless Chromium)
+  test      run every test: unit, property, host integration, conformance, the npm
+            package's (Node, both back ends, Deno, workerd, and the playground in headless
+            Chromium), and the packed crates and npm package installed in scratch projects
   lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings
   bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file; then
             Node vs wasmtime per call and the npm package's size
@@ -27,7 +29,9 @@ cargo xtask <task>
   fuzz      the coverage-guided fuzz targets (argument parser, text pager, edit matcher)
             on stable Rust (options: --seconds N per target, default 60; --only NAMES)
   tokens    what outlines save on real files: ratios and the reach-a-symbol figure
-  imports   list the component's imports and check them against the allowed set";
+  imports   list the component's imports and check them against the allowed set
+  package   pack the crates (the component prebuilt inside) and the npm package, and
+            install each into a scratch project that reads and edits a file";
 
 fn main() -> ExitCode {
     let task = std::env::args().nth(1).unwrap_or_default();
@@ -58,6 +62,10 @@ fn dispatch(task: &str, rest: &[String]) -> Result<()> {
         "fuzz" => fuzz::run(rest),
         "tokens" => tokens(),
         "imports" => imports(),
+        "package" => {
+            run::setup()?;
+            package::run()
+        }
         "" | "help" | "-h" | "--help" => {
             println!("{HELP}");
             Ok(())
@@ -72,7 +80,8 @@ fn test() -> Result<()> {
     // The Node tests run the CLI and the case layout tool as the Rust tests
     // built them: building them again with other features would double the
     // disk a build takes.
-    run::npm_env(&["test"], &[("FILETOOLS_BIN_DIR", &run::debug_dir())])
+    run::npm_env(&["test"], &[("FILETOOLS_BIN_DIR", &run::debug_dir())])?;
+    package::run()
 }
 
 fn lint() -> Result<()> {
@@ -89,7 +98,7 @@ fn lint() -> Result<()> {
     run::cargo(&[
         "clippy",
         "--package",
-        "filetools-core",
+        "agent-filetools-core",
         "--target",
         "wasm32-wasip2",
         "--target-dir",
@@ -168,7 +177,7 @@ fn imports() -> Result<()> {
     run::cargo(&[
         "run",
         "--package",
-        "filetools",
+        "agent-filetools",
         "--bin",
         "filetools",
         "--",

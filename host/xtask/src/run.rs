@@ -212,7 +212,7 @@ pub fn release_cli() -> Result<PathBuf> {
         "build",
         "--release",
         "--package",
-        "filetools",
+        "agent-filetools",
         "--bin",
         "filetools",
     ])?;

@@ -10,7 +10,7 @@ export async function resolveTools(toolsOrOptions) {
   if (typeof toolsOrOptions?.call === 'function' && typeof toolsOrOptions?.schema === 'function') {
     return toolsOrOptions;
   }
-  const { createTools, nodeFs } = await import('filetools');
+  const { createTools, nodeFs } = await import('agent-filetools');
   if (typeof toolsOrOptions === 'string') {
     if (typeof nodeFs !== 'function') {
       throw new TypeError('a root directory needs Node; elsewhere pass { fs: memoryFs(files) } or your own back end');

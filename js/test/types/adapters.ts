@@ -5,11 +5,11 @@ import type OpenAI from 'openai';
 import type { ToolSet } from 'ai';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 
-import { anthropicTools } from 'filetools/anthropic';
-import { openaiTools } from 'filetools/openai';
-import { aiTools } from 'filetools/ai';
-import { langchainTools } from 'filetools/langchain';
-import { memoryFs } from 'filetools';
+import { anthropicTools } from 'agent-filetools/anthropic';
+import { openaiTools } from 'agent-filetools/openai';
+import { aiTools } from 'agent-filetools/ai';
+import { langchainTools } from 'agent-filetools/langchain';
+import { memoryFs } from 'agent-filetools';
 
 export async function requests(): Promise<void> {
   const fs = memoryFs({ 'a.txt': 'a\n' });

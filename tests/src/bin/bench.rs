@@ -505,7 +505,7 @@ fn protocols(dir: &Path) -> Result<()> {
     let bin = std::env::current_exe()?.with_file_name("filetools");
     if !bin.is_file() {
         bail!(
-            "{} is missing: build it with `cargo build --release -p filetools`",
+            "{} is missing: build it with `cargo build --release -p agent-filetools`",
             bin.display()
         );
     }

@@ -1,0 +1,207 @@
+//! `cargo xtask package`: the publishable packages, and a check that each
+//! works once installed. The crates `agent-filetools-core` and
+//! `agent-filetools` are packed with the prebuilt component inside the
+//! latter (so users need no wasm target, clang or wasi-libc), unpacked into
+//! a scratch Rust project that depends on them, built, and run on a real
+//! file; the npm package `agent-filetools` is packed and installed into a
+//! scratch Node project that reads and edits a file through it. Sizes are
+//! printed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context as _, Result, bail};
+
+use crate::run::{self, root, status};
+
+/// The crates published, in dependency order.
+const CRATES: [&str; 2] = ["agent-filetools-core", "agent-filetools"];
+
+/// Where the scratch projects and the packed artifacts go.
+fn scratch() -> PathBuf {
+    root().join("target/scratch")
+}
+
+pub fn run() -> Result<()> {
+    let dir = scratch();
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    let crates = pack_crates()?;
+    install_crates(&crates)?;
+    let tarball = pack_npm()?;
+    install_npm(&tarball)
+}
+
+/// Packs the crates, the component prebuilt inside `agent-filetools`;
+/// returns the `.crate` files.
+fn pack_crates() -> Result<Vec<PathBuf>> {
+    // The component, as the host's build made it.
+    run::cargo(&["build", "--package", "agent-filetools"])?;
+    let built = root().join("target/guest/wasm32-wasip2/guest/filetools_core.wasm");
+    let shipped = root().join("host/component");
+    std::fs::create_dir_all(&shipped)?;
+    std::fs::copy(&built, shipped.join("filetools_core.wasm"))
+        .with_context(|| format!("copying {}", built.display()))?;
+    let mut args = vec!["package", "--no-verify", "--allow-dirty"];
+    for name in CRATES {
+        args.extend(["--package", name]);
+    }
+    run::cargo(&args)?;
+    let version = env!("CARGO_PKG_VERSION");
+    let packed: Vec<PathBuf> = CRATES
+        .iter()
+        .map(|name| root().join(format!("target/package/{name}-{version}.crate")))
+        .collect();
+    for file in &packed {
+        println!(
+            "packed {} ({} bytes)",
+            file.display(),
+            std::fs::metadata(file)?.len()
+        );
+    }
+    Ok(packed)
+}
+
+/// A scratch Rust project using the unpacked crates reads and edits a file.
+fn install_crates(packed: &[PathBuf]) -> Result<()> {
+    let dir = scratch().join("rust");
+    let unpacked = scratch().join("crates");
+    std::fs::create_dir_all(dir.join("src"))?;
+    std::fs::create_dir_all(&unpacked)?;
+    for file in packed {
+        status(
+            Command::new("tar")
+                .arg("-xzf")
+                .arg(file)
+                .arg("-C")
+                .arg(&unpacked),
+        )?;
+    }
+    let version = env!("CARGO_PKG_VERSION");
+    // A TOML string of the unpacked crate's path.
+    let path_of = |name: &str| {
+        let path = unpacked.join(format!("{name}-{version}"));
+        let text = path.display().to_string();
+        format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+    };
+    // The crates as a user gets them: by version, here from the packed
+    // sources instead of the registry.
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"scratch\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [dependencies]\nagent-filetools = \"{version}\"\nanyhow = \"1\"\n\n\
+             [patch.crates-io]\nagent-filetools = {{ path = {} }}\nagent-filetools-core = {{ path = {} }}\n\n\
+             [workspace]\n",
+            path_of("agent-filetools"),
+            path_of("agent-filetools-core"),
+        ),
+    )?;
+    std::fs::write(dir.join("src/main.rs"), SCRATCH_MAIN)?;
+    // The workspace's versions, so the build reuses what it compiled.
+    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock"))?;
+    let files = scratch().join("rust-files");
+    std::fs::create_dir_all(&files)?;
+    std::fs::write(files.join("notes.txt"), "alpha\nbeta\n")?;
+    let target = root().join("target");
+    status(
+        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args(["run", "--offline", "--quiet", "--"])
+            .arg(&files)
+            .current_dir(&dir)
+            .env("CARGO_TARGET_DIR", &target)
+            .env("FILETOOLS_CACHE_DIR", target.join("filetools-cache"))
+            .env_remove("FILETOOLS_COMPONENT"),
+    )
+    .context("the scratch project using the packed crates")?;
+    expect(&files.join("notes.txt"), "alpha\nBETA\n")
+}
+
+/// What the scratch Rust project runs.
+const SCRATCH_MAIN: &str = r##"fn main() -> anyhow::Result<()> {
+    let root = std::env::args().nth(1).expect("a directory");
+    let tools = filetools::Tools::builder().root(&root).build()?;
+    let mut session = tools.session()?;
+    let read = session.call("read", r#"{"file_path": "notes.txt"}"#);
+    assert_eq!(read.text(), "1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]");
+    let edit = session.call("edit", r#"{"file_path": "notes.txt", "old_string": "beta", "new_string": "BETA"}"#);
+    assert!(!edit.is_error, "{}", edit.text());
+    println!("the packed crates read and edited a file");
+    Ok(())
+}
+"##;
+
+/// Packs the npm package (built first); returns the tarball.
+fn pack_npm() -> Result<PathBuf> {
+    run::npm(&["run", "build"])?;
+    let out = Command::new("npm")
+        .args(["pack", "--silent", "--pack-destination"])
+        .arg(scratch())
+        .current_dir(root().join("js"))
+        .output()
+        .context("npm pack")?;
+    if !out.status.success() {
+        bail!("npm pack failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let name = String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_owned();
+    let tarball = scratch().join(name);
+    println!(
+        "packed {} ({} bytes)",
+        tarball.display(),
+        std::fs::metadata(&tarball)?.len()
+    );
+    Ok(tarball)
+}
+
+/// A scratch Node project installs the tarball and reads and edits a file.
+fn install_npm(tarball: &Path) -> Result<()> {
+    let dir = scratch().join("node");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(
+        dir.join("package.json"),
+        "{\"name\": \"scratch\", \"private\": true, \"type\": \"module\"}\n",
+    )?;
+    status(
+        Command::new("npm")
+            .args([
+                "install",
+                "--offline",
+                "--no-audit",
+                "--no-fund",
+                "--silent",
+            ])
+            .arg(tarball)
+            .current_dir(&dir),
+    )
+    .context("installing the packed npm package")?;
+    std::fs::write(dir.join("notes.txt"), "alpha\nbeta\n")?;
+    std::fs::write(dir.join("main.js"), SCRATCH_NODE)?;
+    status(Command::new("node").arg("main.js").current_dir(&dir))
+        .context("the scratch project using the packed npm package")?;
+    expect(&dir.join("notes.txt"), "alpha\nBETA\n")
+}
+
+/// What the scratch Node project runs.
+const SCRATCH_NODE: &str = "import assert from 'node:assert/strict';
+import { createTools, nodeFs } from 'agent-filetools';
+
+const tools = await createTools({ fs: nodeFs('.') });
+const read = await tools.call('read', { file_path: 'notes.txt' });
+assert.equal(read.content[0].text, '1\\talpha\\n2\\tbeta\\n[lines 1-2 of 2; end of file]');
+const edit = await tools.call('edit', { file_path: 'notes.txt', old_string: 'beta', new_string: 'BETA' });
+assert.equal(edit.isError, false, edit.content[0].text);
+console.log('the packed npm package read and edited a file');
+";
+
+fn expect(path: &Path, content: &str) -> Result<()> {
+    let now = std::fs::read_to_string(path)?;
+    if now != content {
+        bail!("{} holds {now:?}, not {content:?}", path.display());
+    }
+    Ok(())
+}
