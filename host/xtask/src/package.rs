@@ -24,7 +24,10 @@ fn scratch() -> PathBuf {
 
 pub fn run() -> Result<()> {
     let dir = scratch();
-    let _ = std::fs::remove_dir_all(&dir);
+    // The scratch build's target directory stays, so a second run is quick.
+    for stale in ["rust", "rust-files", "crates", "node"] {
+        let _ = std::fs::remove_dir_all(dir.join(stale));
+    }
     std::fs::create_dir_all(&dir)?;
     let crates = pack_crates()?;
     install_crates(&crates)?;
@@ -98,19 +101,21 @@ fn install_crates(packed: &[PathBuf]) -> Result<()> {
         ),
     )?;
     std::fs::write(dir.join("src/main.rs"), SCRATCH_MAIN)?;
-    // The workspace's versions, so the build reuses what it compiled.
+    // The workspace's versions of every dependency.
     std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock"))?;
     let files = scratch().join("rust-files");
     std::fs::create_dir_all(&files)?;
     std::fs::write(files.join("notes.txt"), "alpha\nbeta\n")?;
-    let target = root().join("target");
+    // A target directory of its own: sharing the workspace's would let
+    // the scratch build replace artifacts the workspace's builds link.
+    let target = scratch().join("target");
     status(
         Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
             .args(["run", "--offline", "--quiet", "--"])
             .arg(&files)
             .current_dir(&dir)
             .env("CARGO_TARGET_DIR", &target)
-            .env("FILETOOLS_CACHE_DIR", target.join("filetools-cache"))
+            .env("FILETOOLS_CACHE_DIR", root().join("target/filetools-cache"))
             .env_remove("FILETOOLS_COMPONENT"),
     )
     .context("the scratch project using the packed crates")?;
