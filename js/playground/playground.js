@@ -1,21 +1,73 @@
-// The playground: files in memory, any tool called with JSON arguments, the
-// exact answer (text and images) with its estimated tokens, and the
-// conformance cases, loadable one by one or run all at once in the page.
+// The playground: sample files in memory, every tool set with each tool's
+// description and schema, arguments that start over for each tool, a call
+// history, the answer with a meter of what it cost against the whole file,
+// and what a change did to the files as a diff. The conformance cases can be
+// loaded one by one or all run in the page.
 import { createTools, memoryFs } from '../src/browser.js';
 import { externalInMemory, firstDifference, parseSteps, runSteps, sameFiles } from './cases.js';
+import { changes } from './diff.js';
+import { samples } from './samples.js';
 
 const $ = (id) => document.getElementById(id);
 /** Where `cargo run -p filetools-tests --bin cases` lays the cases out. */
 const CASES = new URL('../../target/js-cases/', import.meta.url);
+/** Bytes per token of the default config, for the whole file's estimate. */
+const BYTES_PER_TOKEN = 4;
+/** Arguments that name the file a call is about, by tool shape. */
+const PATH_KEYS = ['file_path', 'path', 'notebook_path'];
 
-let fs = memoryFs({ 'hello.txt': 'Hello from filetools.\nEdit me with the edit tool.\n' });
+let fs;
 let tools;
-let config = '{}';
+let config = {};
+let definitions = [];
+let selected = 'README.md';
+const history = [];
+
+/** The session config for the tool set chosen. */
+function toolsConfig(set) {
+  const with_core = set === 'apply-patch' || set === 'notebook' ? [set, 'filetools'] : [set];
+  return { tools: with_core };
+}
 
 async function newSession() {
   tools = await createTools({ fs, config });
+  definitions = tools.schema('mcp');
+  $('tool').replaceChildren(...definitions.map((d) => new Option(d.name, d.name)));
+  showTool();
   $('status').textContent = 'ready';
   renderFiles();
+}
+
+/** A first set of arguments for `definition`: its required ones, the path the selected file. */
+function template(definition) {
+  const schema = definition.inputSchema;
+  const args = {};
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const required = (property.description ?? '').includes('Required.') || (schema.required ?? []).includes(name);
+    if (PATH_KEYS.includes(name)) {
+      args[name] = selected;
+    } else if (property.enum) {
+      args[name] = property.enum[0];
+    } else if (required) {
+      const type = Array.isArray(property.type) ? property.type[0] : property.type;
+      args[name] = type === 'array' ? [] : type === 'integer' ? 1 : type === 'boolean' ? false : '';
+    }
+  }
+  if (definition.name === 'apply_patch') {
+    args.input = `*** Begin Patch\n*** Update File: ${selected}\n@@\n-old line\n+new line\n*** End Patch`;
+  }
+  return args;
+}
+
+/** Shows the chosen tool's description and schema, and starts its arguments over. */
+function showTool() {
+  const definition = definitions.find((d) => d.name === $('tool').value) ?? definitions[0];
+  if (!definition) {
+    return;
+  }
+  $('tool-description').textContent = definition.description;
+  $('tool-schema').textContent = JSON.stringify(definition.inputSchema, null, 2);
+  $('args').value = JSON.stringify(template(definition), null, 1);
 }
 
 function renderFiles() {
@@ -23,26 +75,104 @@ function renderFiles() {
   list.replaceChildren();
   for (const [path, data] of fs.files()) {
     const item = document.createElement('li');
-    const name = document.createElement('code');
-    name.textContent = `${path} (${data.length} bytes)`;
-    name.title = 'read it';
+    item.classList.toggle('selected', path === selected);
+    const name = document.createElement('button');
+    name.className = 'file';
+    name.textContent = path;
+    name.title = `use ${path} in the arguments`;
     name.addEventListener('click', () => {
-      $('tool').value = 'read';
-      $('args').value = JSON.stringify({ file_path: path });
+      selected = path;
+      const args = safeArgs();
+      for (const key of PATH_KEYS) {
+        if (key in args) {
+          args[key] = path;
+        }
+      }
+      $('args').value = JSON.stringify(args, null, 1);
+      renderFiles();
     });
+    const size = document.createElement('span');
+    size.className = 'size';
+    size.textContent = `${data.length.toLocaleString()} B`;
     const drop = document.createElement('button');
-    drop.textContent = 'drop';
+    drop.textContent = '×';
     drop.setAttribute('aria-label', `drop ${path}`);
     drop.addEventListener('click', () => {
       fs.remove(path);
       renderFiles();
     });
-    item.append(name, drop);
+    item.append(name, size, drop);
     list.append(item);
   }
 }
 
-function show(result) {
+function safeArgs() {
+  try {
+    return JSON.parse($('args').value || '{}');
+  } catch {
+    return {};
+  }
+}
+
+/** A bar of `tokens` against `most`. */
+function bar(label, tokens, most, kind) {
+  const row = document.createElement('div');
+  row.className = `bar ${kind}`;
+  const name = document.createElement('span');
+  name.textContent = label;
+  const track = document.createElement('span');
+  track.className = 'track';
+  const fill = document.createElement('span');
+  fill.className = 'fill';
+  fill.style.width = `${Math.max(1, Math.round((100 * tokens) / Math.max(most, 1)))}%`;
+  track.append(fill);
+  const value = document.createElement('span');
+  value.textContent = `${tokens.toLocaleString()} tokens`;
+  row.append(name, track, value);
+  return row;
+}
+
+/** What the answer cost against the whole file the call named. */
+function meter(result, args) {
+  const tokens = result.structuredContent?.estimated_tokens;
+  const path = PATH_KEYS.map((k) => args[k]).find((p) => typeof p === 'string');
+  const file = path === undefined ? undefined : fs.files().get(path.replace(/^\.\//, ''));
+  if (tokens === undefined || file === undefined) {
+    $('meter').replaceChildren();
+    return;
+  }
+  const whole = Math.ceil(file.length / BYTES_PER_TOKEN);
+  const most = Math.max(tokens, whole);
+  const rows = [bar('this answer', tokens, most, 'answer'), bar('the whole file', whole, most, 'whole')];
+  if (whole > tokens) {
+    const note = document.createElement('p');
+    note.textContent = `${Math.round(100 - (100 * tokens) / whole)}% fewer tokens than the whole file.`;
+    rows.push(note);
+  }
+  $('meter').replaceChildren(...rows);
+}
+
+/** The diff of what a call changed, as lines. */
+function showDiff(before, after) {
+  const found = changes(before, after);
+  $('diff').replaceChildren(
+    ...found.map(({ path, lines }) => {
+      const block = document.createElement('pre');
+      block.className = 'diff';
+      block.append(
+        ...[`--- ${path}`, ...lines].map((line) => {
+          const span = document.createElement('span');
+          span.className = line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'ctx';
+          span.textContent = `${line}\n`;
+          return span;
+        }),
+      );
+      return block;
+    }),
+  );
+}
+
+function show(result, args = {}) {
   $('output').textContent = result.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
   $('output').classList.toggle('error', result.isError);
   $('images').replaceChildren(
@@ -51,14 +181,37 @@ function show(result) {
       .map((b) => {
         const img = document.createElement('img');
         img.src = `data:${b.mimeType};base64,${b.data}`;
-        img.alt = 'image returned by read';
+        img.alt = 'image returned by the tool';
         return img;
       }),
   );
   const tokens = result.structuredContent?.estimated_tokens;
   $('tokens').textContent = tokens === undefined ? '' : `(about ${tokens} tokens)`;
   $('metadata').textContent = JSON.stringify(result.structuredContent, null, 2);
+  meter(result, args);
   renderFiles();
+}
+
+function renderHistory() {
+  $('history').replaceChildren(
+    ...history.map((entry, n) => {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      const path = PATH_KEYS.map((k) => entry.args[k]).find((p) => typeof p === 'string') ?? '';
+      const tokens = entry.result.structuredContent?.estimated_tokens;
+      button.textContent = `${entry.tool} ${path} — ${entry.result.isError ? 'error' : 'ok'}${tokens === undefined ? '' : `, ${tokens} tokens`}`;
+      button.className = entry.result.isError ? 'error' : '';
+      button.addEventListener('click', () => {
+        $('tool').value = entry.tool;
+        $('args').value = JSON.stringify(entry.args, null, 1);
+        show(entry.result, entry.args);
+        showDiff(entry.before, entry.after);
+      });
+      item.value = n + 1;
+      item.append(button);
+      return item;
+    }),
+  );
 }
 
 $('call-form').addEventListener('submit', async (event) => {
@@ -70,9 +223,21 @@ $('call-form').addEventListener('submit', async (event) => {
     show({ content: [{ type: 'text', text: `the arguments are not JSON: ${err.message}` }], isError: true, structuredContent: {} });
     return;
   }
-  show(await tools.call($('tool').value, args));
+  const tool = $('tool').value;
+  const before = fs.files();
+  const result = await tools.call(tool, args);
+  const after = fs.files();
+  history.unshift({ tool, args, result, before, after });
+  show(result, args);
+  showDiff(before, after);
+  renderHistory();
 });
 
+$('tool').addEventListener('change', showTool);
+$('toolset').addEventListener('change', async () => {
+  config = toolsConfig($('toolset').value);
+  await newSession();
+});
 $('reset').addEventListener('click', newSession);
 
 $('add-form').addEventListener('submit', (event) => {
@@ -184,6 +349,11 @@ $('run-cases').addEventListener('click', async () => {
 });
 
 window.filetools = { runAll, loadCase };
-newSession().catch((err) => {
-  $('status').textContent = `failed: ${err.message}`;
-});
+samples()
+  .then((files) => {
+    fs = memoryFs(files);
+    return newSession();
+  })
+  .catch((err) => {
+    $('status').textContent = `failed: ${err.message}`;
+  });

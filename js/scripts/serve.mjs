@@ -1,8 +1,10 @@
 // `npm run playground`: serves the workspace over HTTP on localhost so the
-// playground (js/playground/) can load the package, the component and the
-// laid-out conformance cases (target/js-cases/).
+// playground (js/playground/) can load the package and the component (built
+// by `npm run build`), and the conformance cases when they are laid out
+// (target/js-cases/; the page says how). A directory serves its
+// index.html.
 import { createServer } from 'node:http';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,7 +23,7 @@ export function serve(root, port = 0) {
   const base = resolve(root);
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
-    const file = normalize(join(base, path));
+    let file = normalize(join(base, path));
     if (file !== base && !file.startsWith(base + sep)) {
       response.writeHead(403).end();
       return;
@@ -32,6 +34,19 @@ export function serve(root, port = 0) {
     } catch {
       response.writeHead(404).end();
       return;
+    }
+    if (stats.isDirectory()) {
+      if (!path.endsWith('/')) {
+        response.writeHead(301, { location: `${path}/` }).end();
+        return;
+      }
+      file = join(file, 'index.html');
+      try {
+        stats = statSync(file);
+      } catch {
+        response.writeHead(404).end();
+        return;
+      }
     }
     if (!stats.isFile()) {
       response.writeHead(404).end();
@@ -47,8 +62,11 @@ export function serve(root, port = 0) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { caseNames, workspace } = await import('../test/cases.mjs');
-  const count = caseNames().length;
+  const workspace = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
+  if (!existsSync(join(workspace, 'js', 'generated', 'filetools.js'))) {
+    console.error('the component is not built: run `npm run build` first');
+    process.exit(1);
+  }
   const server = await serve(workspace, Number(process.env.PORT ?? 8080));
-  console.log(`playground: http://127.0.0.1:${server.address().port}/js/playground/ (${count} conformance cases laid out)`);
+  console.log(`playground: http://127.0.0.1:${server.address().port}/js/playground/`);
 }

@@ -1,7 +1,10 @@
-// The playground in headless Chromium (Debian's, at /usr/bin/chromium):
-// a file is read, added, uploaded and dropped through the page, an image
-// answer is shown as an image, and every conformance case runs inside the
-// page over memoryFs with the wasmtime host's transcript.
+// The playground in headless Chromium (Debian's, at /usr/bin/chromium), at
+// the URL `npm run playground` prints: the sample files, a read with its
+// token meter, an edit with its diff and the history, each tool set with
+// its descriptions and fresh arguments per tool; files added, uploaded and
+// dropped; the layout at two widths, checked on screenshots the test keeps
+// in target/playground/; and every conformance case run inside the page
+// over memoryFs with the wasmtime host's transcript.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +28,7 @@ before(async () => {
   });
   page = await browser.newPage();
   page.on('pageerror', (err) => console.error('page error:', err));
-  await page.goto(`http://127.0.0.1:${server.address().port}/js/playground/index.html`);
+  await page.goto(`http://127.0.0.1:${server.address().port}/js/playground/`);
   await page.waitForFunction(() => document.getElementById('status').textContent === 'ready', null, { timeout: 60_000 });
 });
 
@@ -46,10 +49,83 @@ async function call(tool, args) {
   return output;
 }
 
-test('a file is read, edited and shown with its token estimate', async () => {
-  assert.match(await call('read', { file_path: 'hello.txt' }), /^1\tHello from filetools\.\n2\tEdit me/);
+test('the sample files are read and edited, with the token meter, the diff and the history', async () => {
+  const files = await page.textContent('#files');
+  for (const sample of ['README.md', 'src/handlers.js', 'data/items.min.json', 'notes/analysis.ipynb', 'windows.txt', 'images/logo.png']) {
+    assert.ok(files.includes(sample), `${sample} is a sample`);
+  }
+  assert.match(await call('read', { file_path: 'README.md' }), /^1\t# Playground\n/);
   assert.match(await page.textContent('#tokens'), /about \d+ tokens/);
-  assert.match(await call('edit', { file_path: 'hello.txt', old_string: 'Edit me', new_string: 'Edited' }), /^Edited hello\.txt/);
+  assert.match(await call('edit', { file_path: 'README.md', old_string: 'Pick a file', new_string: 'Choose a file' }), /^Edited README\.md/);
+  assert.match(await page.textContent('#diff'), /-Pick a file[^\n]*\n\+Choose a file/);
+  assert.match(await call('read', { file_path: 'src/handlers.js' }), /javascript outline follows/);
+  const meter = await page.textContent('#meter');
+  assert.match(meter, /this answer.*tokens.*the whole file.*tokens/s);
+  assert.match(meter, /\d+% fewer tokens than the whole file/);
+  assert.match(await call('read', { file_path: 'images/logo.png' }), /^\[image: PNG/);
+  assert.equal(await page.locator('#images img').count(), 1);
+  const history = await page.locator('#history li').allTextContents();
+  assert.deepEqual(history.slice(0, 4).map((h) => h.split(' ')[0]), ['read', 'read', 'edit', 'read']);
+  await page.locator('#history li button').nth(2).click();
+  assert.match(await page.textContent('#output'), /^Edited README\.md/);
+  assert.match(await page.textContent('#diff'), /\+Choose a file/);
+});
+
+test('each tool set lists its tools with descriptions and schemas, and arguments start over per tool', async () => {
+  await page.selectOption('#toolset', 'text-editor');
+  await page.waitForFunction(() => document.getElementById('tool').value === 'str_replace_based_edit_tool');
+  assert.match(await page.textContent('#tool-description'), /View, create and edit text files/);
+  assert.match(await page.textContent('#tool-schema'), /"view_range"/);
+  assert.deepEqual(JSON.parse(await page.inputValue('#args')), { command: 'view', path: 'README.md' });
+  await page.click('#call');
+  await page.waitForFunction(() => document.getElementById('output').textContent.startsWith('1\t# Playground'));
+
+  await page.selectOption('#toolset', 'mcp-filesystem');
+  await page.waitForFunction(() => document.getElementById('tool').options.length === 13);
+  await page.selectOption('#tool', 'edit_file');
+  const edit = JSON.parse(await page.inputValue('#args'));
+  assert.deepEqual(Object.keys(edit).sort(), ['edits', 'path']);
+  await page.selectOption('#tool', 'list_directory');
+  assert.deepEqual(JSON.parse(await page.inputValue('#args')), { path: 'README.md' });
+
+  await page.selectOption('#toolset', 'filetools');
+  await page.waitForFunction(() => document.getElementById('tool').options.length === 4);
+});
+
+/** The width of a PNG, from its header. */
+function pngWidth(file) {
+  return fs.readFileSync(file).readUInt32BE(16);
+}
+
+test('the page fits a wide screen and a 400 px one, on screenshots kept in target/playground', async () => {
+  const dir = join(workspace, 'target', 'playground');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [name, width] of [['wide', 1280], ['narrow', 400]]) {
+    await page.setViewportSize({ width, height: 900 });
+    await call('read', { file_path: 'data/items.min.json' });
+    const layout = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      sections: [...document.querySelectorAll('section')].map((s) => {
+        const box = s.getBoundingClientRect();
+        return { left: box.left, right: box.right, top: box.top };
+      }),
+    }));
+    assert.ok(layout.scrollWidth <= layout.innerWidth, `${name}: the page is ${layout.scrollWidth} px wide in ${layout.innerWidth}`);
+    for (const box of layout.sections) {
+      assert.ok(box.left >= 0 && box.right <= layout.innerWidth, `${name}: a section runs out of the screen: ${JSON.stringify(box)}`);
+    }
+    const tops = layout.sections.map((s) => Math.round(s.top));
+    if (width < 900) {
+      assert.ok(tops[0] < tops[1] && tops[1] < tops[2], `${name}: the sections stack: ${tops}`);
+    } else {
+      assert.equal(new Set(tops).size, 1, `${name}: the sections stand side by side: ${tops}`);
+    }
+    const file = join(dir, `${name}.png`);
+    await page.screenshot({ path: file });
+    assert.equal(pngWidth(file), width, `${name}: the screenshot is ${width} px wide`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 });
 
 test('files are added, uploaded and dropped; a large one reads as an outline', async () => {
@@ -58,6 +134,7 @@ test('files are added, uploaded and dropped; a large one reads as an outline', a
   await page.fill('#new-content', source);
   await page.click('#add');
   assert.match(await call('read', { file_path: 'src/app.py' }), /python outline follows[\s\S]*def handler_0 \[1:2\]/);
+  await page.selectOption('#tool', 'read');
 
   const png = fs.readdirSync(join(casesDir, 'image', 'small-png-as-is', 'tree'))[0];
   await page.setInputFiles('#upload', join(casesDir, 'image', 'small-png-as-is', 'tree', png));
@@ -72,6 +149,7 @@ test('files are added, uploaded and dropped; a large one reads as an outline', a
 
 test('every conformance case passes inside the page', async () => {
   const names = caseNames();
+  await page.click('#cases-panel summary');
   await page.click('#load-cases');
   await page.waitForFunction(() => document.getElementById('cases-report').textContent.endsWith('cases loaded'));
   await page.click('#run-cases');

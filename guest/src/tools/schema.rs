@@ -200,8 +200,16 @@ fn each_property(
 }
 
 fn mark_required(property: &mut Value) {
-    if let Some(Value::String(text)) = property.get_mut("description") {
-        text.insert_str(0, "Required. ");
+    match property.get_mut("description") {
+        Some(Value::String(text)) => text.insert_str(0, "Required. "),
+        _ => {
+            if let Value::Object(map) = property {
+                map.insert(
+                    "description".to_owned(),
+                    Value::String("Required.".to_owned()),
+                );
+            }
+        }
     }
 }
 

@@ -181,7 +181,7 @@ fn spec(tool: &str) -> Option<Spec> {
             description: "Replace text in a file you have read: each edit's oldText must match exactly one place (whitespace and typographic quotes are tolerated when that is unambiguous). All edits apply or none. Answers with a diff of the change; dryRun shows the diff without writing.",
             properties: json!({
                 "path": path_arg("Path of the file."),
-                "edits": {"type": "array", "minItems": 1, "items": {"type": "object", "properties": {
+                "edits": {"type": "array", "minItems": 1, "description": "The replacements, applied in order, all or none.", "items": {"type": "object", "properties": {
                     "oldText": {"type": "string", "description": "Text to find, exactly once."},
                     "newText": {"type": "string", "description": "Text to put in its place."}
                 }, "required": ["oldText", "newText"], "additionalProperties": false}},
