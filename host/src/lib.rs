@@ -48,6 +48,7 @@ use wasmtime::component::{Component, Linker};
 
 pub use engine::LoadSource;
 pub use filetools_core::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
+pub use filetools_core::definitions::{Annotations, Definition as ToolDefinition};
 pub use filetools_core::schema::Format;
 pub use filetools_core::{Block, Config, HostFs, MemFs, ToolResult};
 pub use overlay::Overlay;
@@ -341,6 +342,15 @@ impl Tools {
     /// The tool definitions to give the model.
     pub fn definitions(&self) -> Result<Vec<Definition>> {
         self.session()?.definitions()
+    }
+
+    /// The tool definitions for this config, typed: name, description, the
+    /// input and output JSON Schemas as values, and the annotations (read
+    /// only, destructive, idempotent). Rendered by the same core the
+    /// component runs, here natively.
+    pub fn tool_definitions(&self) -> Result<Vec<ToolDefinition>> {
+        let config = Config::from_json(&self.inner.config_json).map_err(anyhow::Error::msg)?;
+        Ok(filetools_core::definitions::definitions(&config))
     }
 
     /// The tool definitions for this config in `format`, one JSON value per

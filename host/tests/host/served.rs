@@ -159,3 +159,26 @@ fn a_typed_config_over_a_directory_keeps_the_roots_absolute_paths() {
         "1\tone\n[lines 1-1 of 3; continue with offset=2]"
     );
 }
+
+#[test]
+fn typed_definitions_follow_the_config_and_match_the_schema() {
+    let (root, _) = root_and_outside("served-typed-definitions");
+    let config = Config {
+        tools: vec![ToolSet::TextEditor, ToolSet::Notebook],
+        ..Config::default()
+    };
+    let tools = Tools::builder()
+        .root(&root)
+        .config(&config)
+        .unwrap()
+        .cache_dir(cache())
+        .build()
+        .unwrap();
+    let typed = tools.tool_definitions().unwrap();
+    let names: Vec<&str> = typed.iter().map(|d| d.name).collect();
+    assert_eq!(names, ["str_replace_based_edit_tool", "notebook_edit"]);
+    assert!(!typed[1].annotations.read_only);
+    let rendered = tools.schema(filetools::Format::Mcp).unwrap();
+    assert_eq!(rendered[1]["name"], "notebook_edit");
+    assert_eq!(rendered[1]["outputSchema"], typed[1].output_schema);
+}
