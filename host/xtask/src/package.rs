@@ -136,9 +136,9 @@ const SCRATCH_MAIN: &str = r##"fn main() -> anyhow::Result<()> {
 }
 "##;
 
-/// Packs the npm package (built first); returns the tarball.
+/// Packs the npm package (its `prepack` builds it first); returns the
+/// tarball.
 fn pack_npm() -> Result<PathBuf> {
-    run::npm(&["run", "build"])?;
     let out = Command::new("npm")
         .args(["pack", "--silent", "--pack-destination"])
         .arg(scratch())
