@@ -48,6 +48,26 @@ export async function loadToolsWith({ fs, config = {}, loadCore }) {
   };
 }
 
+/**
+ * `createTools` and `loadTools` over core modules compiled ahead, by file
+ * name: what the entries for Workers and Deno, which import the wasm as
+ * modules, export.
+ */
+export function entriesWithModules(modules) {
+  const compiled = new Map(Object.entries(modules));
+  const loadCore = (name) => {
+    const module = compiled.get(name);
+    if (!module) {
+      throw new Error(`filetools: the component asked for an unknown core module ${name}`);
+    }
+    return module;
+  };
+  return {
+    createTools: ({ fs, config } = {}) => createToolsWith({ fs, config, loadCore }),
+    loadTools: ({ fs, config } = {}) => loadToolsWith({ fs, config, loadCore }),
+  };
+}
+
 /** Instantiates the component over `fs` and opens a session. */
 export async function createToolsWith({ fs, config = {}, loadCore }) {
   return openSession({ fs, config, getCoreModule: compiledOnce(loadCore) });

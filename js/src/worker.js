@@ -7,31 +7,13 @@
 import core from '../generated/filetools.core.wasm';
 import core2 from '../generated/filetools.core2.wasm';
 import core3 from '../generated/filetools.core3.wasm';
-import { createToolsWith, loadToolsWith } from './core.js';
+import { entriesWithModules } from './core.js';
 
 export { memoryFs } from './memoryfs.js';
 
-const modules = new Map([
-  ['filetools.core.wasm', core],
-  ['filetools.core2.wasm', core2],
-  ['filetools.core3.wasm', core3],
-]);
-
-/** The compiled core module called `name`. */
-const loadCore = (name) => {
-  const module = modules.get(name);
-  if (!module) {
-    throw new Error(`filetools: the component asked for an unknown core module ${name}`);
-  }
-  return module;
-};
-
-/** The tools over `fs` (see the Node entry point). */
-export function createTools({ fs, config } = {}) {
-  return createToolsWith({ fs, config, loadCore });
-}
-
-/** The tools over `fs` with `config`, to open many sessions (see the Node entry point). */
-export function loadTools({ fs, config } = {}) {
-  return loadToolsWith({ fs, config, loadCore });
-}
+/** The tools over `fs` (see the Node entry point), and `loadTools` to open many sessions. */
+export const { createTools, loadTools } = entriesWithModules({
+  'filetools.core.wasm': core,
+  'filetools.core2.wasm': core2,
+  'filetools.core3.wasm': core3,
+});

@@ -15,6 +15,17 @@ fn cache() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/host-tests/cache")
 }
 
+/// Tools over the directory `root` with the typed `config`.
+fn over_directory(root: &Path, config: &Config) -> Tools {
+    Tools::builder()
+        .root(root)
+        .config(config)
+        .unwrap()
+        .cache_dir(cache())
+        .build()
+        .unwrap()
+}
+
 #[test]
 fn an_in_memory_file_system_serves_a_session_with_every_rule() {
     let files = Arc::new(Mutex::new(MemFs::new()));
@@ -144,13 +155,7 @@ fn a_typed_config_over_a_directory_keeps_the_roots_absolute_paths() {
         max_lines: 1,
         ..Config::default()
     };
-    let tools = Tools::builder()
-        .root(&root)
-        .config(&config)
-        .unwrap()
-        .cache_dir(cache())
-        .build()
-        .unwrap();
+    let tools = over_directory(&root, &config);
     let absolute = root.canonicalize().unwrap().join("a.txt");
     let args = serde_json::json!({ "file_path": absolute }).to_string();
     let result = tools.session().unwrap().call("read", &args);
@@ -167,13 +172,7 @@ fn typed_definitions_follow_the_config_and_match_the_schema() {
         tools: vec![ToolSet::TextEditor, ToolSet::Notebook],
         ..Config::default()
     };
-    let tools = Tools::builder()
-        .root(&root)
-        .config(&config)
-        .unwrap()
-        .cache_dir(cache())
-        .build()
-        .unwrap();
+    let tools = over_directory(&root, &config);
     let typed = tools.tool_definitions().unwrap();
     let names: Vec<&str> = typed.iter().map(|d| d.name).collect();
     assert_eq!(names, ["str_replace_based_edit_tool", "notebook_edit"]);
