@@ -193,74 +193,58 @@ pub trait HostFs {
     ) -> Result<Metadata, FsError>;
 }
 
-impl<T: HostFs + ?Sized> HostFs for &T {
-    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
-        (**self).stat(path)
-    }
-    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
-        (**self).read(path, offset, len)
-    }
-    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
-        (**self).list_dir(path)
-    }
-    fn write_file(
-        &self,
-        path: &str,
-        data: &[u8],
-        precondition: &Precondition,
-    ) -> Result<Metadata, FsError> {
-        (**self).write_file(path, data, precondition)
-    }
-    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
-        (**self).remove_file(path, precondition)
-    }
-    fn create_dir(&self, path: &str) -> Result<(), FsError> {
-        (**self).create_dir(path)
-    }
-    fn rename(
-        &self,
-        source: &str,
-        destination: &str,
-        precondition: &Precondition,
-    ) -> Result<Metadata, FsError> {
-        (**self).rename(source, destination, precondition)
-    }
+/// `HostFs` for a wrapper of a file system, each call handed to the file
+/// system `$inner` gives (with `$this` the wrapper).
+macro_rules! forward_host_fs {
+    ($wrapper:ty, $this:ident => $inner:expr) => {
+        impl<T: HostFs + ?Sized> HostFs for $wrapper {
+            fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+                let $this = self;
+                $inner.stat(path)
+            }
+            fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+                let $this = self;
+                $inner.read(path, offset, len)
+            }
+            fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+                let $this = self;
+                $inner.list_dir(path)
+            }
+            fn write_file(
+                &self,
+                path: &str,
+                data: &[u8],
+                precondition: &Precondition,
+            ) -> Result<Metadata, FsError> {
+                let $this = self;
+                $inner.write_file(path, data, precondition)
+            }
+            fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
+                let $this = self;
+                $inner.remove_file(path, precondition)
+            }
+            fn create_dir(&self, path: &str) -> Result<(), FsError> {
+                let $this = self;
+                $inner.create_dir(path)
+            }
+            fn rename(
+                &self,
+                source: &str,
+                destination: &str,
+                precondition: &Precondition,
+            ) -> Result<Metadata, FsError> {
+                let $this = self;
+                $inner.rename(source, destination, precondition)
+            }
+        }
+    };
 }
 
-/// A file system shared between threads: each call takes the lock.
-impl<T: HostFs + ?Sized> HostFs for std::sync::Mutex<T> {
-    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
-        locked(self)?.stat(path)
-    }
-    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
-        locked(self)?.read(path, offset, len)
-    }
-    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
-        locked(self)?.list_dir(path)
-    }
-    fn write_file(
-        &self,
-        path: &str,
-        data: &[u8],
-        precondition: &Precondition,
-    ) -> Result<Metadata, FsError> {
-        locked(self)?.write_file(path, data, precondition)
-    }
-    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
-        locked(self)?.remove_file(path, precondition)
-    }
-    fn create_dir(&self, path: &str) -> Result<(), FsError> {
-        locked(self)?.create_dir(path)
-    }
-    fn rename(
-        &self,
-        source: &str,
-        destination: &str,
-        precondition: &Precondition,
-    ) -> Result<Metadata, FsError> {
-        locked(self)?.rename(source, destination, precondition)
-    }
-}
+forward_host_fs!(&T, this => (**this));
+// A file system shared by reference count.
+forward_host_fs!(std::sync::Arc<T>, this => (**this));
+// A file system shared between threads: each call takes the lock.
+forward_host_fs!(std::sync::Mutex<T>, this => locked(this)?);
 
 /// The file system behind `mutex`; a poisoned lock (a panic in another
 /// call) is an I/O error, not a second panic.
@@ -268,41 +252,6 @@ fn locked<T: ?Sized>(mutex: &std::sync::Mutex<T>) -> Result<std::sync::MutexGuar
     mutex
         .lock()
         .map_err(|_| FsError::Io("the file system's lock is poisoned".to_owned()))
-}
-
-/// A file system shared by reference count.
-impl<T: HostFs + ?Sized> HostFs for std::sync::Arc<T> {
-    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
-        (**self).stat(path)
-    }
-    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
-        (**self).read(path, offset, len)
-    }
-    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
-        (**self).list_dir(path)
-    }
-    fn write_file(
-        &self,
-        path: &str,
-        data: &[u8],
-        precondition: &Precondition,
-    ) -> Result<Metadata, FsError> {
-        (**self).write_file(path, data, precondition)
-    }
-    fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
-        (**self).remove_file(path, precondition)
-    }
-    fn create_dir(&self, path: &str) -> Result<(), FsError> {
-        (**self).create_dir(path)
-    }
-    fn rename(
-        &self,
-        source: &str,
-        destination: &str,
-        precondition: &Precondition,
-    ) -> Result<Metadata, FsError> {
-        (**self).rename(source, destination, precondition)
-    }
 }
 
 #[cfg(test)]

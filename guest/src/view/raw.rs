@@ -11,7 +11,6 @@ use serde_json::json;
 
 use crate::config::Config;
 use crate::error::ToolError;
-use crate::fingerprint::Fingerprint;
 use crate::fs::{HostFs, Metadata};
 use crate::guard;
 use crate::read::Observation;
@@ -75,6 +74,7 @@ pub(crate) fn read<F: HostFs + ?Sized>(
         .into());
     }
     let current = guard::load(fs, rel, path, meta, config.chunk_bytes, max)?;
+    let fingerprint = current.fingerprint;
     let bytes = current.bytes.unwrap_or_default();
     let file = TextFile::decode(&bytes).map_err(|err| ToolError::NotTextFile {
         path: path.to_owned(),
@@ -122,7 +122,7 @@ pub(crate) fn read<F: HostFs + ?Sized>(
     let observation = Observation {
         size: current.len,
         mtime_ns: meta.mtime_ns,
-        fingerprint: Some(Fingerprint::of(&bytes)),
+        fingerprint: Some(fingerprint),
         lines: (shown_end > start).then_some((start + 1, shown_end)),
         total: Some(total),
         style: file.style,

@@ -26,13 +26,13 @@ use std::fmt;
 
 use serde_json::json;
 
-use crate::args::Tool;
+use crate::args::{Tool, quoted};
 use crate::batch::{self, After, Step};
 use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::guard;
 use crate::refusal::Refusal;
-use crate::repair;
+use crate::repair::{self, Target};
 use crate::result::ToolResult;
 use crate::rewrite::{self, Loaded, Seen};
 use crate::session::Ctx;
@@ -112,8 +112,8 @@ impl fmt::Display for PatchError {
                 let what = if *anchor { "its @@ line" } else { "its lines" };
                 write!(
                     f,
-                    "hunk {hunk} of {path}: {what} were not found from line {after} on (first line sought: {:?}). Read {path} again and build the patch from its current text.",
-                    cut(first)
+                    "hunk {hunk} of {path}: {what} were not found from line {after} on (first line sought: {}). Read {path} again and build the patch from its current text.",
+                    quoted(first)
                 )
             }
             PatchError::Ambiguous {
@@ -133,15 +133,6 @@ impl fmt::Display for PatchError {
             }
         }
     }
-}
-
-/// Characters of a sought line quoted in an error.
-const QUOTED_CHARS: usize = 80;
-
-fn cut(line: &str) -> &str {
-    line.char_indices()
-        .nth(QUOTED_CHARS)
-        .map_or(line, |(at, _)| &line[..at])
 }
 
 /// What the patch did to one file.
@@ -201,14 +192,14 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     let mut steps = Vec::new();
     let mut done = Vec::new();
     for op in ops {
-        let mut paths = vec![op.path()];
-        if let FileOp::Update {
-            move_to: Some(to), ..
-        } = op
-        {
-            paths.push(to);
-        }
-        for path in paths {
+        let moved_to = match op {
+            FileOp::Update {
+                move_to: Some(to), ..
+            } => Some(to.as_str()),
+            _ => None,
+        };
+        let mut located = Vec::new();
+        for path in std::iter::once(op.path()).chain(moved_to) {
             let target = repair::locate(ctx.config, ctx.fs, path, &ctx.state.repairs)?;
             if !named.insert(target.rel.clone()) {
                 return Err(PatchError::Twice {
@@ -216,8 +207,16 @@ pub(crate) fn run<F: HostFs + ?Sized>(
                 }
                 .into());
             }
+            located.push(target);
         }
-        done.push(plan(ctx, op, &mut steps)?);
+        let destination = (located.len() > 1).then(|| located.remove(1));
+        done.push(plan(
+            ctx,
+            op,
+            &located[0],
+            destination.as_ref(),
+            &mut steps,
+        )?);
     }
     batch::commit_all(ctx, &steps, Tool::Edit)?;
     let text = format!(
@@ -247,12 +246,15 @@ pub(crate) fn run<F: HostFs + ?Sized>(
 }
 
 /// The steps of one operation, appended to `steps`, and what it will do.
+/// `target` is where the operation's path leads, `destination` where its
+/// move leads.
 fn plan<F: HostFs + ?Sized>(
     ctx: &Ctx<'_, F>,
     op: &FileOp,
+    target: &Target,
+    destination: Option<&Target>,
     steps: &mut Vec<Step>,
 ) -> Result<Done, ToolError> {
-    let target = repair::locate(ctx.config, ctx.fs, op.path(), &ctx.state.repairs)?;
     let path = op.path().to_owned();
     let meta = guard::target_kind(&target.stat, &path)?;
     let done = |letter, lines| Done {
@@ -296,8 +298,7 @@ fn plan<F: HostFs + ?Sized>(
             let mut outcome = done('M', lines);
             outcome.hunks = changed.at;
             outcome.loose = changed.loose;
-            if let Some(to) = move_to {
-                let dest = repair::locate(ctx.config, ctx.fs, to, &ctx.state.repairs)?;
+            if let (Some(to), Some(dest)) = (move_to, destination) {
                 if guard::target_kind(&dest.stat, to)?.is_some() {
                     return Err(PatchError::Exists { path: to.clone() }.into());
                 }

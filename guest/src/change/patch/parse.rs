@@ -12,6 +12,8 @@
 
 use std::fmt;
 
+use crate::args::quoted;
+
 /// One hunk of an update: lines to find, and what replaces them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Hunk {
@@ -88,7 +90,7 @@ pub enum ParseError {
     Unexpected {
         /// Line number in the patch.
         line: usize,
-        /// The line, cut.
+        /// The line.
         text: String,
         /// What may stand there.
         expected: &'static str,
@@ -112,7 +114,7 @@ impl fmt::Display for ParseError {
             ParseError::NoEnd => f.write_str("the patch must end with the line \"*** End Patch\""),
             ParseError::Empty => f.write_str("the patch holds no file operation (\"*** Add File: \", \"*** Delete File: \" or \"*** Update File: \")"),
             ParseError::Unexpected { line, text, expected } => {
-                write!(f, "line {line} of the patch, {text:?}, is not {expected}")
+                write!(f, "line {line} of the patch, {}, is not {expected}", quoted(text))
             }
             ParseError::EmptyUpdate { path } => write!(
                 f,
@@ -130,16 +132,6 @@ const DELETE: &str = "*** Delete File: ";
 const UPDATE: &str = "*** Update File: ";
 const MOVE: &str = "*** Move to: ";
 const END_OF_FILE: &str = "*** End of File";
-
-/// Characters of a patch line quoted in an error.
-const QUOTED_CHARS: usize = 80;
-
-fn quote(line: &str) -> String {
-    match line.char_indices().nth(QUOTED_CHARS) {
-        Some((at, _)) => format!("{}…", &line[..at]),
-        None => line.to_owned(),
-    }
-}
 
 /// The lines of `text`, each without its line end (`\r\n` or `\n`).
 fn lines_of(text: &str) -> Vec<&str> {
@@ -245,7 +237,7 @@ fn parse_sections(body: &[(usize, &str)]) -> Result<Vec<FileOp>, ParseError> {
         } else if !line.trim().is_empty() {
             return Err(ParseError::Unexpected {
                 line: number,
-                text: quote(line),
+                text: line.to_owned(),
                 expected: "a file header (\"*** Add File: \", \"*** Delete File: \" or \"*** Update File: \")",
             });
         }
@@ -268,7 +260,7 @@ fn added_text(lines: &[(usize, &str)]) -> Result<String, ParseError> {
         let Some(content) = line.strip_prefix('+') else {
             return Err(ParseError::Unexpected {
                 line: number,
-                text: quote(line),
+                text: line.to_owned(),
                 expected: "a line of the new file, starting with '+'",
             });
         };
@@ -313,7 +305,7 @@ pub fn parse_hunks(lines: &[(usize, &str)]) -> Result<Vec<Hunk>, ParseError> {
             _ => {
                 return Err(ParseError::Unexpected {
                     line: number,
-                    text: quote(line),
+                    text: line.to_owned(),
                     expected: "a hunk line: '@@', or ' ' (context), '-' (removed) or '+' (added) followed by the line",
                 });
             }

@@ -219,7 +219,7 @@ pub(crate) fn quoted(text: &str) -> String {
 }
 
 /// `value` as JSON, [`cut`].
-fn short_json(value: &Value) -> String {
+pub(crate) fn short_json(value: &Value) -> String {
     cut(&value.to_string())
 }
 

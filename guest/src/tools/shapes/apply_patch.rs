@@ -16,7 +16,8 @@
 
 use serde_json::{Value, json};
 
-use super::args::{Args, short};
+use super::args::Args;
+use crate::args::short_json;
 use crate::definitions::{Annotations, Definition, change_output};
 use crate::error::ToolError;
 use crate::fs::HostFs;
@@ -59,7 +60,10 @@ fn operations(args: Args) -> Result<Vec<FileOp>, ToolError> {
             Args::parse(NAME, TAKES, &Value::Object(map.clone()).to_string())?
         }
         Some(other) => {
-            return Err(args.error(format!("operation must be an object, got {}", short(other))));
+            return Err(args.error(format!(
+                "operation must be an object, got {}",
+                short_json(other)
+            )));
         }
         // The operation's fields sent at the top level.
         None if args.value("type").is_some() => args,

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::args::short_json;
 use crate::error::ToolError;
 
 /// One call's arguments.
@@ -22,7 +23,10 @@ impl Args {
             Ok(other) => Err(Self::refuse(
                 tool,
                 takes,
-                format!("the arguments must be a JSON object, got {}", short(&other)),
+                format!(
+                    "the arguments must be a JSON object, got {}",
+                    short_json(&other)
+                ),
             )),
             Err(err) => Err(Self::refuse(
                 tool,
@@ -69,9 +73,10 @@ impl Args {
         match self.value(name) {
             None => Ok(None),
             Some(Value::String(text)) => Ok(Some(text.clone())),
-            Some(other) => {
-                Err(self.error(format!("{name} must be a string, got {}", short(other))))
-            }
+            Some(other) => Err(self.error(format!(
+                "{name} must be a string, got {}",
+                short_json(other)
+            ))),
         }
     }
 
@@ -80,7 +85,10 @@ impl Args {
         match self.value(name) {
             None => Ok(None),
             Some(value) => int_of(value).map(Some).ok_or_else(|| {
-                self.error(format!("{name} must be an integer, got {}", short(value)))
+                self.error(format!(
+                    "{name} must be an integer, got {}",
+                    short_json(value)
+                ))
             }),
         }
     }
@@ -93,7 +101,7 @@ impl Args {
             Some(Value::String(s)) if s == "true" || s == "false" => Ok(Some(s == "true")),
             Some(other) => Err(self.error(format!(
                 "{name} must be true or false, got {}",
-                short(other)
+                short_json(other)
             ))),
         }
     }
@@ -116,15 +124,16 @@ impl Args {
                 .iter()
                 .map(|item| match item {
                     Value::String(s) => Ok(s.clone()),
-                    other => {
-                        Err(self.error(format!("{name} must hold strings, got {}", short(other))))
-                    }
+                    other => Err(self.error(format!(
+                        "{name} must hold strings, got {}",
+                        short_json(other)
+                    ))),
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some),
             other => Err(self.error(format!(
                 "{name} must be a list of strings, got {}",
-                short(other)
+                short_json(other)
             ))),
         }
     }
@@ -140,17 +149,5 @@ pub(crate) fn int_of(value: &Value) -> Option<i64> {
         }),
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
-    }
-}
-
-/// Characters of a value quoted in an error.
-const QUOTED_CHARS: usize = 60;
-
-/// `value` as JSON, cut for an error message.
-pub(crate) fn short(value: &Value) -> String {
-    let text = value.to_string();
-    match text.char_indices().nth(QUOTED_CHARS) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text,
     }
 }

@@ -20,8 +20,9 @@
 
 use serde_json::{Value, json};
 
-use super::args::{Args, int_of, short};
+use super::args::{Args, int_of};
 use super::dialect::Dialect;
+use crate::args::short_json;
 use crate::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
 use crate::config::Config;
 use crate::definitions::{Annotations, Definition, change_output};
@@ -142,7 +143,7 @@ fn view_range(args: &Args) -> Result<(Option<u64>, Option<u64>), ToolError> {
     let bad = || {
         args.error(format!(
             "view_range must be [start, end] with 1 <= start <= end, or end -1 for the end of the file; got {}",
-            short(range)
+            short_json(range)
         ))
     };
     let Some([start, end]) = range.as_array().map(Vec::as_slice).and_then(|items| {

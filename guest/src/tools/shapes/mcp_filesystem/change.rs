@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 
+use crate::args::short_json;
 use crate::args::{EditArgs, EditOp, WriteArgs};
 use crate::diff;
 use crate::error::ToolError;
@@ -14,7 +15,7 @@ use crate::guard;
 use crate::repair;
 use crate::result::{Block, ToolResult};
 use crate::session::Session;
-use crate::shapes::args::{Args, short};
+use crate::shapes::args::Args;
 use crate::textfile::TextFile;
 
 /// `write_file`: the core's `write`.
@@ -45,7 +46,7 @@ fn edits(args: &Args) -> Result<Vec<EditOp>, ToolError> {
                 }),
                 _ => Err(args.error(format!(
                     "each edit needs oldText and newText strings, got {}",
-                    short(item)
+                    short_json(item)
                 ))),
             }
         })
@@ -102,11 +103,8 @@ pub(super) fn edit<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
 
 /// `create_directory`: the directory and its missing parents.
 pub(super) fn create_directory<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
-    let path = match args.string("path") {
-        Ok(path) => path,
-        Err(err) => return session.run(|_| Err(err)),
-    };
     session.run(|ctx| {
+        let path = args.string("path")?;
         let found = repair::locate(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
         let existed = matches!(found.stat, Ok(meta) if meta.kind == FileKind::Directory);
         ctx.fs
@@ -128,11 +126,9 @@ pub(super) fn create_directory<F: HostFs>(session: &mut Session<F>, args: &Args)
 /// what the session knew of it move along, and `undo` of either path
 /// moves it back.
 pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
-    let (source, destination) = match (args.string("source"), args.string("destination")) {
-        (Ok(source), Ok(destination)) => (source, destination),
-        (Err(err), _) | (_, Err(err)) => return session.run(|_| Err(err)),
-    };
     session.run(|ctx| {
+        let source = args.string("source")?;
+        let destination = args.string("destination")?;
         let (from, meta) = repair::existing(ctx.config, ctx.fs, &source, &ctx.state.repairs)?;
         let to = repair::locate(ctx.config, ctx.fs, &destination, &ctx.state.repairs)?;
         if to.stat.is_ok() {

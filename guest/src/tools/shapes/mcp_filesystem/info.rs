@@ -10,11 +10,8 @@ use crate::shapes::args::Args;
 
 /// `get_file_info`: what the host tells of a path.
 pub(super) fn file_info<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
-    let path = match args.string("path") {
-        Ok(path) => path,
-        Err(err) => return session.run(|_| Err(err)),
-    };
     session.run(|ctx| {
+        let path = args.string("path")?;
         let (found, meta) = repair::existing(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
         let text = format!(
             "size: {}\nmodified: {}\nisDirectory: {}\nisFile: {}\ntype: {}\nreadOnly: {}",

@@ -15,17 +15,10 @@ use crate::shapes::args::Args;
 
 /// `read_text_file`: the text, whole or its head or tail.
 pub(super) fn text<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
-    let part = match part(args) {
-        Ok(part) => part,
-        Err(err) => return session.run(|_| Err(err)),
-    };
-    let path = match args.string("path") {
-        Ok(path) => path,
-        Err(err) => return session.run(|_| Err(err)),
-    };
     session.run(|ctx| {
+        let part = part(args)?;
         let budget = ctx.config.budget_bytes();
-        one(ctx, &path, part, budget)
+        one(ctx, &args.string("path")?, part, budget)
     })
 }
 
@@ -63,17 +56,13 @@ fn one<F: HostFs + ?Sized>(
         });
     }
     let (result, shown) = raw::read(ctx.config, ctx.fs, &found.rel, path, meta, part, budget)?;
-    let key = match (part, shown.lines) {
-        (_, Some((first, last))) => ReadKey {
-            offset: first,
-            limit: last - first + 1,
-            char_offset: None,
-        },
-        (_, None) => ReadKey {
-            offset: 1,
-            limit: 0,
-            char_offset: None,
-        },
+    let (offset, limit) = shown
+        .lines
+        .map_or((1, 0), |(first, last)| (first, last - first + 1));
+    let key = ReadKey {
+        offset,
+        limit,
+        char_offset: None,
     };
     ctx.state
         .ledger
@@ -111,12 +100,11 @@ pub(super) fn media<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolRes
 
 /// `read_multiple_files`: each file under its path, the budget shared.
 pub(super) fn multiple<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
-    let paths = match args.opt_strings("paths") {
-        Ok(Some(paths)) if !paths.is_empty() => paths,
-        Ok(_) => return session.run(|_| Err(args.error("paths must name at least one file"))),
-        Err(err) => return session.run(|_| Err(err)),
-    };
     session.run(|ctx| {
+        let paths = args
+            .opt_strings("paths")?
+            .filter(|paths| !paths.is_empty())
+            .ok_or_else(|| args.error("paths must name at least one file"))?;
         let share = ctx.config.budget_bytes() / paths.len() as u64;
         let mut parts = Vec::with_capacity(paths.len());
         let mut failed = 0;

@@ -37,18 +37,13 @@ fn is_dir(entry: &DirEntry) -> bool {
 
 /// `list_directory` and `list_directory_with_sizes`.
 pub(super) fn list<F: HostFs>(session: &mut Session<F>, args: &Args, sizes: bool) -> ToolResult {
-    let (path, by_size) = match (args.string("path"), args.opt_string("sortBy")) {
-        (Ok(path), Ok(sort)) => match sort.as_deref() {
-            None | Some("name") => (path, false),
-            Some("size") => (path, true),
-            Some(other) => {
-                let err = args.error(format!("sortBy {other:?} is not name or size"));
-                return session.run(|_| Err(err));
-            }
-        },
-        (Err(err), _) | (_, Err(err)) => return session.run(|_| Err(err)),
-    };
     session.run(|ctx| {
+        let path = args.string("path")?;
+        let by_size = match args.opt_string("sortBy")?.as_deref() {
+            None | Some("name") => false,
+            Some("size") => true,
+            Some(other) => return Err(args.error(format!("sortBy {other:?} is not name or size"))),
+        };
         let rel = directory(ctx, &path)?;
         let mut entries = ctx
             .fs
@@ -208,12 +203,9 @@ fn stopped_note(visited: usize) -> String {
 
 /// `directory_tree`: the JSON tree, within the output budget.
 pub(super) fn tree<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
-    let prepared = args.string("path").and_then(|p| Ok((p, exclusions(args)?)));
-    let (path, exclude) = match prepared {
-        Ok(prepared) => prepared,
-        Err(err) => return session.run(|_| Err(err)),
-    };
     session.run(|ctx| {
+        let path = args.string("path")?;
+        let exclude = exclusions(args)?;
         let rel = directory(ctx, &path)?;
         let mut walk = Walk::new(ctx.fs, &ctx.config.root, exclude);
         let tree = walk.tree(&rel, "");
@@ -256,14 +248,10 @@ pub(super) fn tree<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
 
 /// `search_files`: matching paths, one per line.
 pub(super) fn search<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
-    let prepared = args
-        .string("path")
-        .and_then(|p| Ok((p, args.string("pattern")?, exclusions(args)?)));
-    let (path, pattern, exclude) = match prepared {
-        Ok(prepared) => prepared,
-        Err(err) => return session.run(|_| Err(err)),
-    };
     session.run(|ctx| {
+        let path = args.string("path")?;
+        let pattern = args.string("pattern")?;
+        let exclude = exclusions(args)?;
         let rel = directory(ctx, &path)?;
         let mut walk = Walk::new(ctx.fs, &ctx.config.root, exclude);
         let mut found = Vec::new();
