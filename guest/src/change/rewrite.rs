@@ -1,8 +1,8 @@
-//! A guarded text change of one existing file, for the operations the tool
-//! shapes add on top of `edit` (an insertion at a line, a patch's hunks, a
-//! notebook cell): the file is loaded under the same rules as an edit (SPEC
-//! E4, W2: a regular text file within the edit cap, unchanged since the
-//! session last saw it), the change is made on its lines, and the new text
+//! A guarded text change of one existing file, for `edit` and the
+//! operations the tool shapes add beside it (an insertion at a line, a
+//! patch's hunks, a notebook cell): the file is loaded under the edit's
+//! rules (SPEC E4, W2: a regular text file within the edit cap, unchanged
+//! since the session last saw it), the change is made on its lines, and the new text
 //! goes back in the file's own encoding, BOM and line endings (SPEC W3) as a
 //! [`Step`] for [`crate::change::batch`].
 

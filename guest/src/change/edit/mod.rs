@@ -33,14 +33,15 @@ use crate::error::ToolError;
 use crate::fingerprint::Fingerprint;
 use crate::fs::HostFs;
 use crate::guard::{self, Current};
-use crate::ledger::Coverage;
+use crate::ledger::{Coverage, Record};
 use crate::refusal::{At, Refusal};
 use crate::repair::Target;
 use crate::report::{Report, Tolerance};
 use crate::result::ToolResult;
+use crate::rewrite::{self, Loaded, Seen};
 use crate::session::Ctx;
 use crate::state::RecentEdit;
-use crate::textfile::{Style, TextFile, line_count};
+use crate::textfile::{Style, line_count};
 use crate::write::{answer, create};
 use find::Miss;
 use view::{LineIndex, View};
@@ -69,20 +70,18 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         )?;
         return create(ctx, &rel, path, &applied.view.file_text(), Tool::Edit);
     };
-    let max = ctx.config.max_edit_bytes;
-    if meta.size > max {
-        return Err(too_large(path, meta.size, max));
-    }
-    let current = guard::load(ctx.fs, &rel, path, meta, ctx.config.chunk_bytes, max)?;
-    let record = guard::fresh(ctx.state.ledger.get(&rel), &current, path, Tool::Edit)?.clone();
+    let Loaded {
+        current,
+        file,
+        record,
+        ..
+    } = rewrite::load(ctx, &rel, path, meta, Tool::Edit, Seen::Required)?;
     // The very edit this session made, sent again: certainly applied.
     if let Some(line) = ctx
         .state
         .made_edit(&rel, current.fingerprint, &op_keys(&ops))
     {
-        let lines = current.bytes.as_deref().map_or(0, |b| {
-            TextFile::decode(b).map_or(0, |file| line_count(&file.text))
-        });
+        let lines = line_count(&file.text);
         return Ok(already_applied(
             ctx.config,
             &rel,
@@ -92,15 +91,6 @@ pub(crate) fn run<F: HostFs + ?Sized>(
             current.len,
         ));
     }
-    let bytes = current
-        .bytes
-        .as_deref()
-        .ok_or_else(|| too_large(path, current.len, max))?;
-    let file = TextFile::decode(bytes).map_err(|err| Refusal::NotText {
-        path: path.to_owned(),
-        encoding: err.encoding.name(),
-        offset: err.offset,
-    })?;
     // An empty old_string fills an empty file, then the rest apply.
     let (start_text, ops_left, done) = match ops.split_first() {
         Some((first, rest)) if first.old_string.is_empty() => {
@@ -122,7 +112,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         ops_left,
         done,
         path,
-        record.seen.clone(),
+        record.as_ref().map(|r| r.seen.clone()).unwrap_or_default(),
     )?;
     if applied.replacements == 0 && done.index == 0 {
         let line = applied.already.first().map_or(1, |&(_, line)| line);
@@ -144,7 +134,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         }
         .into());
     }
-    let full = record.full();
+    let full = record.as_ref().is_some_and(Record::full);
     save(ctx, &rel, path, &current, file.style, full, applied, &ops)
 }
 
@@ -258,15 +248,6 @@ fn save<F: HostFs + ?Sized>(
         result.metadata["encoding"] = json!(style.encoding);
     }
     Ok(result)
-}
-
-fn too_large(path: &str, size: u64, max: u64) -> ToolError {
-    Refusal::TooLarge {
-        path: path.to_owned(),
-        size,
-        max,
-    }
-    .into()
 }
 
 /// `op` with CRLF line ends as LF, the form the view is matched in.
