@@ -8,11 +8,12 @@
 //! undo takes back, and the ledger counts the new contents as seen.
 
 use crate::args::Tool;
+use crate::commit::{Commit, Replaced, remember};
 use crate::digest::sha256_hex;
 use crate::error::ToolError;
 use crate::fingerprint::Fingerprint;
 use crate::fs::{FileStamp, HostFs, Metadata, Precondition};
-use crate::ledger::{Coverage, Record};
+use crate::ledger::Coverage;
 use crate::session::Ctx;
 use crate::textfile::Style;
 
@@ -140,47 +141,47 @@ pub(crate) fn commit_all<F: HostFs + ?Sized>(
     tool: Tool,
 ) -> Result<Vec<Option<Metadata>>, ToolError> {
     let metas = run_all(ctx.fs, steps, tool)?;
-    let cap = ctx.config.history_bytes;
     let mut group = None;
     for (step, meta) in steps.iter().zip(&metas) {
-        let previous = ctx.state.ledger.get(&step.rel).cloned();
+        if let (
+            After::Bytes {
+                bytes,
+                style,
+                total_lines,
+                seen,
+            },
+            Some(meta),
+        ) = (&step.after, meta)
+        {
+            let change = Commit {
+                rel: &step.rel,
+                path: &step.path,
+                tool,
+                bytes,
+                precondition: step.precondition.clone(),
+                replaced: step
+                    .before
+                    .as_deref()
+                    .map_or(Replaced::Nothing, Replaced::Bytes),
+                seen: seen.clone(),
+                total_lines: *total_lines,
+                style: *style,
+            };
+            remember(ctx, &change, meta);
+        } else {
+            let previous = ctx.state.ledger.remove(&step.rel);
+            let after = (Fingerprint::of(b""), 0);
+            let cap = ctx.config.history_bytes;
+            ctx.state
+                .history
+                .push(&step.rel, step.before.as_deref(), previous, after, cap);
+        }
         let history = &mut ctx.state.history;
-        let after = match &step.after {
-            After::Bytes { bytes, .. } => (Fingerprint::of(bytes), bytes.len() as u64),
-            After::Nothing => (Fingerprint::of(b""), 0),
-        };
-        history.push(&step.rel, step.before.as_deref(), previous, after, cap);
         if steps.len() > 1 && group.is_none() {
             group = history.last(&step.rel).map(|entry| entry.seq);
         }
         let removed = matches!(step.after, After::Nothing);
         history.mark(&step.rel, removed, group);
-        match (&step.after, meta) {
-            (
-                After::Bytes {
-                    bytes,
-                    style,
-                    total_lines,
-                    seen,
-                },
-                Some(meta),
-            ) => ctx.state.ledger.insert(
-                &step.rel,
-                Record {
-                    size: meta.size,
-                    mtime_ns: meta.mtime_ns,
-                    fingerprint: Some(Fingerprint::of(bytes)),
-                    seen: seen.clone(),
-                    total_lines: Some(*total_lines),
-                    style: *style,
-                    call: ctx.state.calls,
-                    dedup: None,
-                },
-            ),
-            _ => {
-                ctx.state.ledger.remove(&step.rel);
-            }
-        }
     }
     Ok(metas)
 }

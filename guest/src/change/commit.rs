@@ -49,12 +49,23 @@ pub(crate) struct Commit<'a> {
 /// Writes `change` and records it; returns the new metadata.
 pub(crate) fn commit<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
-    change: Commit<'_>,
+    change: &Commit<'_>,
 ) -> Result<Metadata, ToolError> {
     let meta = ctx
         .fs
         .write_file(change.rel, change.bytes, &change.precondition)
         .map_err(|err| ToolError::from_write(change.path, change.tool, err))?;
+    remember(ctx, change, &meta);
+    Ok(meta)
+}
+
+/// Records a change that landed as `meta`: the version it replaced goes
+/// into the history, and the ledger counts the new content as seen.
+pub(crate) fn remember<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    change: &Commit<'_>,
+    meta: &Metadata,
+) {
     let previous = ctx.state.ledger.get(change.rel).cloned();
     let cap = ctx.config.history_bytes;
     let fingerprint = Fingerprint::of(change.bytes);
@@ -71,12 +82,11 @@ pub(crate) fn commit<F: HostFs + ?Sized>(
             size: meta.size,
             mtime_ns: meta.mtime_ns,
             fingerprint: Some(fingerprint),
-            seen: change.seen,
+            seen: change.seen.clone(),
             total_lines: Some(change.total_lines),
             style: change.style,
             call: ctx.state.calls,
             dedup: None,
         },
     );
-    Ok(meta)
 }

@@ -62,7 +62,7 @@ pub(crate) fn create<F: HostFs + ?Sized>(
     let lines = line_count(text);
     let meta = commit(
         ctx,
-        Commit {
+        &Commit {
             rel,
             path,
             tool,
@@ -142,7 +142,7 @@ fn replace<F: HostFs + ?Sized>(
     };
     let meta = commit(
         ctx,
-        Commit {
+        &Commit {
             rel,
             path,
             tool: Tool::Write,

@@ -210,7 +210,7 @@ fn save<F: HostFs + ?Sized>(
     };
     let meta = commit(
         ctx,
-        Commit {
+        &Commit {
             rel,
             path,
             tool: Tool::Edit,
