@@ -107,6 +107,13 @@ impl Decoder {
         self.feed(&bytes, out);
     }
 
+    /// Whether the stream is UTF-8 and no sequence is left half-decoded:
+    /// bytes from here on may be scanned for `\n` without decoding them, as
+    /// a `\n` byte is never part of a longer UTF-8 sequence.
+    pub(crate) fn at_utf8_boundary(&self) -> bool {
+        self.encoding == Some(Encoding::Utf8) && self.pending.is_empty()
+    }
+
     /// Flushes what is left at the end of the stream; an incomplete sequence
     /// becomes U+FFFD.
     pub fn finish(&mut self, out: &mut String) {

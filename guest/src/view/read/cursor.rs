@@ -4,6 +4,12 @@
 //! follows is only ever answered by fetching it: a full chunk ending exactly
 //! at a line boundary says nothing about what comes next, so nothing is
 //! concluded until the next chunk (or the end of the file) is seen.
+//!
+//! Lines that are only skipped or counted are never decoded: once the text is
+//! known to be UTF-8, the bytes are fetched [`SCAN_CHUNKS`] chunks at a time
+//! and their `\n` counted as they come (a `\n` byte is never inside a longer
+//! UTF-8 sequence). A deep page or a line count then costs what reading the
+//! bytes costs.
 
 use memchr::memchr;
 
@@ -11,6 +17,10 @@ use crate::decode::Decoder;
 use crate::fingerprint::Fingerprint;
 use crate::fs::{FsError, HostFs};
 use crate::read::capture::LineCapture;
+
+/// Chunks asked of the host at a time for text that is skipped or counted,
+/// not shown: with the default chunk, 1 MiB.
+pub(crate) const SCAN_CHUNKS: u32 = 16;
 
 /// How a line scan ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,21 +163,70 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             if self.file_done {
                 return Ok(false);
             }
-            let chunk = self.chunk as usize;
-            let (bytes, last) = if let Some(piece) = self.head.as_mut().and_then(|h| h.next(chunk))
-            {
-                piece
-            } else {
-                let bytes = self.fs.read(self.path, self.file_pos, self.chunk)?;
-                // `host-fs` returns fewer bytes than asked only at the end of
-                // the file, so a short chunk is the last one: no extra call to
-                // learn it.
-                let last = bytes.len() < chunk;
-                (bytes, last)
-            };
+            let (bytes, last) = self.fetch(self.chunk)?;
             self.take(bytes, last);
         }
         Ok(true)
+    }
+
+    /// The next bytes of the file, at most `size`, and whether the file ends
+    /// after them.
+    fn fetch(&mut self, size: u32) -> Result<(Vec<u8>, bool), FsError> {
+        let wanted = size as usize;
+        if let Some(piece) = self.head.as_mut().and_then(|h| h.next(wanted)) {
+            return Ok(piece);
+        }
+        let bytes = self.fs.read(self.path, self.file_pos, size)?;
+        // `host-fs` returns fewer bytes than asked only at the end of the
+        // file, so a short chunk is the last one: no extra call to learn it.
+        let last = bytes.len() < wanted;
+        Ok((bytes, last))
+    }
+
+    /// Whether the next bytes may be scanned undecoded: the decoded text is
+    /// all consumed and the decoder sits between UTF-8 sequences.
+    fn raw_ahead(&self) -> bool {
+        self.at == self.buf.len() && !self.file_done && self.decoder.at_utf8_boundary()
+    }
+
+    /// Fetches a big piece undecoded and consumes its line ends, at most
+    /// `max`, within its first `byte_cap` bytes; the bytes after the last
+    /// one consumed are decoded as usual. Returns how many line ends it
+    /// consumed. Only when [`Cursor::raw_ahead`].
+    fn scan_raw(&mut self, max: u64, byte_cap: u64) -> Result<u64, FsError> {
+        let (mut bytes, last) = self.fetch(self.chunk.saturating_mul(SCAN_CHUNKS))?;
+        let within = bytes
+            .len()
+            .min(usize::try_from(byte_cap).unwrap_or(usize::MAX));
+        let (taken, found) = lines_within(&bytes[..within], max);
+        self.note_endings(&bytes[..taken], found);
+        self.file_pos += taken as u64;
+        if let Some(hash) = self.fingerprint.as_mut() {
+            hash.update(&bytes[..taken]);
+        }
+        let rest = bytes.split_off(taken);
+        self.advance_raw(&bytes);
+        if !rest.is_empty() || last {
+            self.take(rest, last);
+        }
+        Ok(found)
+    }
+
+    /// Counts `newlines` line ends, those of `bytes` (the next ones
+    /// consumed), by style.
+    fn note_endings(&mut self, bytes: &[u8], newlines: u64) {
+        let crlf = crlf_count(bytes, self.last_byte);
+        self.endings.crlf += crlf;
+        self.endings.lf += newlines - crlf;
+        self.newlines += newlines;
+    }
+
+    /// Consumes `bytes`, which were never decoded.
+    fn advance_raw(&mut self, bytes: &[u8]) {
+        if let Some(&byte) = bytes.last() {
+            self.last_byte = byte;
+        }
+        self.consumed += bytes.len() as u64;
     }
 
     /// Decodes `bytes`, the next ones of the file; `last` when the file ends
@@ -206,24 +265,10 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
     /// of them; stops just after the `max`-th. Returns how many it consumed.
     fn consume_newlines(&mut self, len: usize, max: u64) -> u64 {
         let bytes = &self.buf.as_bytes()[self.at..self.at + len];
-        let mut before = self.last_byte;
-        let mut found = 0;
-        let mut taken = len;
-        for at in memchr::memchr_iter(b'\n', bytes) {
-            if at > 0 {
-                before = bytes[at - 1];
-            }
-            if before == b'\r' {
-                self.endings.crlf += 1;
-            } else {
-                self.endings.lf += 1;
-            }
-            found += 1;
-            if found == max {
-                taken = at + 1;
-                break;
-            }
-        }
+        let (taken, found) = lines_within(bytes, max);
+        let crlf = crlf_count(&bytes[..taken], self.last_byte);
+        self.endings.crlf += crlf;
+        self.endings.lf += found - crlf;
         self.newlines += found;
         self.advance(taken);
         found
@@ -242,9 +287,15 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
     /// (fewer only at the end of the file).
     pub fn skip_lines(&mut self, count: u64) -> Result<u64, FsError> {
         let mut skipped = 0;
-        while skipped < count && self.refill()? {
-            let len = self.buf.len() - self.at;
-            skipped += self.consume_newlines(len, count - skipped);
+        while skipped < count {
+            if self.raw_ahead() {
+                skipped += self.scan_raw(count - skipped, u64::MAX)?;
+            } else if self.refill()? {
+                let len = self.buf.len() - self.at;
+                skipped += self.consume_newlines(len, count - skipped);
+            } else {
+                break;
+            }
         }
         Ok(skipped)
     }
@@ -288,7 +339,14 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
     /// bytes were scanned; true when the end was reached.
     pub fn count_rest(&mut self, cap: u64) -> Result<bool, FsError> {
         let stop = self.consumed.saturating_add(cap);
-        while self.refill()? {
+        loop {
+            if self.consumed < stop && self.raw_ahead() {
+                self.scan_raw(u64::MAX, stop - self.consumed)?;
+                continue;
+            }
+            if !self.refill()? {
+                break;
+            }
             if self.consumed >= stop {
                 return Ok(false);
             }
@@ -298,4 +356,37 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
         }
         Ok(true)
     }
+}
+
+/// The bytes up to and including the `max`-th `\n` of `bytes` (all of them
+/// when it has fewer), and the `\n` among them. Counted with SIMD where the
+/// target has it.
+fn lines_within(bytes: &[u8], max: u64) -> (usize, u64) {
+    let all = memchr::memchr_iter(b'\n', bytes).count() as u64;
+    if all < max {
+        return (bytes.len(), all);
+    }
+    let nth = usize::try_from(max.saturating_sub(1)).unwrap_or(usize::MAX);
+    memchr::memchr_iter(b'\n', bytes)
+        .nth(nth)
+        .map_or((bytes.len(), all), |at| (at + 1, max))
+}
+
+/// The `\r\n` among the line ends of `bytes`; `before` is the byte that
+/// came just before them. A text without `\r` is settled by one search.
+fn crlf_count(bytes: &[u8], before: u8) -> u64 {
+    if memchr(b'\r', bytes).is_none() && before != b'\r' {
+        return 0;
+    }
+    let mut crlf = 0;
+    let mut previous = before;
+    for at in memchr::memchr_iter(b'\n', bytes) {
+        if at > 0 {
+            previous = bytes[at - 1];
+        }
+        if previous == b'\r' {
+            crlf += 1;
+        }
+    }
+    crlf
 }

@@ -126,6 +126,26 @@ proptest! {
     }
 
     #[test]
+    fn skipping_and_counting_agree_with_the_text_at_any_chunk_size(
+        content in text_strategy(),
+        config in config_strategy(),
+        offset in 1u64..30,
+    ) {
+        let fs = MemFs::new();
+        fs.add_file("f.txt", content.as_bytes());
+        let mut args = range(Some(offset), Some(1));
+        args.file_path = "f.txt".into();
+        let result = super::read(&config, &fs, &args);
+        let lines = content.split_inclusive('\n').count() as u64;
+        let total = result.metadata["total_lines"].as_u64();
+        prop_assert!(total.is_none() || total == Some(lines), "{:?} lines, {}", total, result.text());
+        if offset <= lines {
+            let expected = crate::textfile::LineEnding::of(&content);
+            prop_assert_eq!(&result.metadata["line_ending"], &serde_json::to_value(expected).expect("json"));
+        }
+    }
+
+    #[test]
     fn cuts_never_split_a_grapheme(
         content in text_strategy(),
         config in config_strategy(),
