@@ -7,7 +7,7 @@ use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::limiter::MemoryCap;
-use crate::sandbox::Deadline;
+use crate::sandbox::{Deadline, KeptOpen};
 use crate::served::{ForCall, Served};
 use filetools_core::{self as core, HostFs as _};
 use std::sync::Arc;
@@ -33,12 +33,14 @@ pub(crate) struct StoreState {
     pub deadline: Deadline,
     /// Set by another thread to stop the current call at the next tick.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// The file the current call reads, kept open between its chunks.
+    pub kept: KeptOpen,
 }
 
 impl StoreState {
     /// The file system as the current call may use it.
     fn fs(&self) -> ForCall<'_> {
-        self.served.for_call(self.deadline)
+        self.served.for_call(self.deadline, &self.kept)
     }
 }
 

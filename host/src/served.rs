@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use filetools_core::{DirEntry, FsError, HostFs, Metadata, Precondition};
 
-use crate::sandbox::{Bounded, Deadline, Sandbox};
+use crate::sandbox::{Bounded, Deadline, KeptOpen, Sandbox};
 
 /// A file system a session can be served from.
 #[derive(Clone)]
@@ -50,10 +50,11 @@ pub(crate) enum ForCall<'a> {
 }
 
 impl Served {
-    /// The file system for a call that must end by `deadline`.
-    pub fn for_call(&self, deadline: Deadline) -> ForCall<'_> {
+    /// The file system for a call that must end by `deadline`, keeping the
+    /// file it reads open in `kept`.
+    pub fn for_call<'a>(&'a self, deadline: Deadline, kept: &'a KeptOpen) -> ForCall<'a> {
         match self {
-            Served::Sandbox(sandbox) => ForCall::Sandbox(sandbox.until(deadline)),
+            Served::Sandbox(sandbox) => ForCall::Sandbox(sandbox.for_call(deadline, kept)),
             Served::Custom { fs, read_only } => ForCall::Custom(fs.as_ref(), *read_only),
         }
     }

@@ -20,7 +20,7 @@ use wasmtime_wasi::WasiCtx;
 
 use crate::bindings::{Filetools, StoreState, wit};
 use crate::limiter::MemoryCap;
-use crate::sandbox::Deadline;
+use crate::sandbox::{Deadline, KeptOpen};
 use crate::{Definition, Inner};
 use filetools_core::ToolResult;
 use filetools_core::args::{EditArgs, ReadArgs, UndoArgs, WriteArgs};
@@ -65,6 +65,7 @@ impl Live {
             limits: MemoryCap::new(inner.memory_limit),
             deadline: Deadline::at(Instant::now() + inner.call_timeout),
             cancel: None,
+            kept: KeptOpen::default(),
         };
         let mut store = Store::new(&inner.engine.engine, state);
         store.limiter(|s| &mut s.limits);
@@ -409,7 +410,9 @@ impl Session {
         call: impl FnOnce(&mut Live) -> wasmtime::Result<wit::ToolResult>,
     ) -> ToolResult {
         self.arm();
-        match call(&mut self.live) {
+        let outcome = call(&mut self.live);
+        self.live.store.data().kept.clear();
+        match outcome {
             Ok(result) => {
                 self.keep();
                 result.into()

@@ -31,7 +31,8 @@ use std::time::UNIX_EPOCH;
 
 use cap_std::ambient_authority;
 use cap_std::fs::{
-    Dir, FileExt as _, Metadata as CapMetadata, MetadataExt as _, OpenOptions, OpenOptionsExt as _,
+    Dir, File, FileExt as _, Metadata as CapMetadata, MetadataExt as _, OpenOptions,
+    OpenOptionsExt as _,
 };
 use filetools_core::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 
@@ -138,6 +139,17 @@ impl Sandbox {
         Bounded {
             sandbox: self,
             deadline,
+            kept: None,
+        }
+    }
+
+    /// This sandbox for one call that ends by `deadline` and keeps the file
+    /// it reads open in `kept` between reads.
+    pub fn for_call<'a>(&'a self, deadline: Deadline, kept: &'a KeptOpen) -> Bounded<'a> {
+        Bounded {
+            sandbox: self,
+            deadline,
+            kept: Some(kept),
         }
     }
 
@@ -167,7 +179,28 @@ impl Sandbox {
         offset: u64,
         len: u32,
         deadline: Deadline,
+        kept: Option<&KeptOpen>,
     ) -> Result<Vec<u8>, FsError> {
+        let Some(kept) = kept else {
+            return read_at(&self.open_for_reading(path, deadline)?, offset, len);
+        };
+        let mut slot = kept
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((kept_path, file)) = slot.as_ref()
+            && kept_path == path
+        {
+            return read_at(file, offset, len);
+        }
+        let file = self.open_for_reading(path, deadline)?;
+        let bytes = read_at(&file, offset, len);
+        *slot = Some((path.to_owned(), file));
+        bytes
+    }
+
+    /// Opens the regular file `path` for reading, refusing anything else.
+    fn open_for_reading(&self, path: &str, deadline: Deadline) -> Result<File, FsError> {
         let path = resolve::checked(path)?;
         let mut options = OpenOptions::new();
         options.read(true).custom_flags(node::read_flags());
@@ -179,19 +212,7 @@ impl Sandbox {
             kind => return Err(FsError::Io(format!("refusing to read {}", kind.describe()))),
         }
         self.refuse_kernel_files(&file)?;
-        let len = len.min(MAX_READ_BYTES) as usize;
-        let mut buf = vec![0; len];
-        let mut filled = 0;
-        while filled < len {
-            match file.read_at(&mut buf[filled..], offset + filled as u64) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(fs_error(err)),
-            }
-        }
-        buf.truncate(filled);
-        Ok(buf)
+        Ok(file)
     }
 
     fn list_dir_by(&self, path: &str, deadline: Deadline) -> Result<Vec<DirEntry>, FsError> {
@@ -311,11 +332,56 @@ impl Sandbox {
     }
 }
 
+/// Reads `len` bytes of `file` from `offset`, fewer only at its end.
+fn read_at(file: &File, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+    let len = len.min(MAX_READ_BYTES) as usize;
+    let mut buf = vec![0; len];
+    let mut filled = 0;
+    while filled < len {
+        match file.read_at(&mut buf[filled..], offset + filled as u64) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(fs_error(err)),
+        }
+    }
+    buf.truncate(filled);
+    Ok(buf)
+}
+
+/// The file a call read last, kept open for its next read of the same path:
+/// a page fetched chunk by chunk opens and checks the file once, and every
+/// chunk comes from that one file even if the path is replaced meanwhile.
+/// Emptied by any change the call makes and when the call ends, so a read
+/// never sees an older file than the call's own writes left.
+#[derive(Debug, Default)]
+pub struct KeptOpen(Mutex<Option<(String, File)>>);
+
+impl KeptOpen {
+    /// Closes the kept file.
+    pub fn clear(&self) {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+    }
+}
+
 /// A [`Sandbox`] whose host work stops at a deadline: the view a call gets.
 #[derive(Debug, Clone, Copy)]
 pub struct Bounded<'a> {
     sandbox: &'a Sandbox,
     deadline: Deadline,
+    kept: Option<&'a KeptOpen>,
+}
+
+impl Bounded<'_> {
+    /// Forgets the kept file before a change.
+    fn changing(&self) {
+        if let Some(kept) = self.kept {
+            kept.clear();
+        }
+    }
 }
 
 impl HostFs for Bounded<'_> {
@@ -324,7 +390,8 @@ impl HostFs for Bounded<'_> {
     }
 
     fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
-        self.sandbox.read_by(path, offset, len, self.deadline)
+        self.sandbox
+            .read_by(path, offset, len, self.deadline, self.kept)
     }
 
     fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
@@ -337,16 +404,19 @@ impl HostFs for Bounded<'_> {
         data: &[u8],
         precondition: &Precondition,
     ) -> Result<Metadata, FsError> {
+        self.changing();
         self.sandbox
             .write_file_by(path, data, precondition, self.deadline)
     }
 
     fn remove_file(&self, path: &str, precondition: &Precondition) -> Result<(), FsError> {
+        self.changing();
         self.sandbox
             .remove_file_by(path, precondition, self.deadline)
     }
 
     fn create_dir(&self, path: &str) -> Result<(), FsError> {
+        self.changing();
         self.sandbox.create_dir_by(path, self.deadline)
     }
 
@@ -356,6 +426,7 @@ impl HostFs for Bounded<'_> {
         destination: &str,
         precondition: &Precondition,
     ) -> Result<Metadata, FsError> {
+        self.changing();
         self.sandbox
             .rename_by(source, destination, precondition, self.deadline)
     }
@@ -370,7 +441,7 @@ impl HostFs for Sandbox {
 
     /// `host-fs.read`: up to `len` bytes at `offset` of a regular file.
     fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
-        self.read_by(path, offset, len, Deadline::NEVER)
+        self.read_by(path, offset, len, Deadline::NEVER, None)
     }
 
     /// `host-fs.list-dir`: entries sorted by name, symlinks not followed.
