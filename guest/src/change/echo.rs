@@ -1,11 +1,12 @@
 //! Recognises the tools' own display text when a model sends it back as file
-//! content (SPEC W7, E6): read's line-number gutter (`  12\t…`) and the dedup
+//! content (SPEC W7, E6): read's line-number gutter (`12\t…`) and the dedup
 //! stub. A write made of such text would put coordinates or notices into the
 //! file; an `old_string` carrying the gutter can still be matched once the
 //! gutter is removed.
 //!
 //! ```
 //! use filetools_core::echo::{is_read_output, strip_gutter};
+//! assert!(is_read_output("9\tfn a() {\n10\t}\n"));
 //! assert!(is_read_output(" 9\tfn a() {\n10\t}\n"));
 //! assert!(!is_read_output("1\tapple\n10\tbanana\n"));
 //! assert_eq!(strip_gutter("12\tlet x = 1;\n13\tlet y = 2;").as_deref(), Some("let x = 1;\nlet y = 2;"));
@@ -35,8 +36,9 @@ fn content_lines(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Whether every line of `text` carries read's gutter, numbered
-/// consecutively and padded to one width — a page of read output, not a
-/// table that happens to start with numbers.
+/// consecutively, either bare (`9\t`, `10\t`) or padded to one width as
+/// `cat -n` and older pages pad it — a page of read output, not a table that
+/// happens to start with numbers.
 pub fn is_read_output(text: &str) -> bool {
     let mut expected: Option<(u64, usize)> = None;
     let mut lines = 0;
@@ -44,8 +46,9 @@ pub fn is_read_output(text: &str) -> bool {
         let Some((number, width)) = gutter(line) else {
             return false;
         };
+        let bare = width == crate::read::gutter::digits(number) as usize;
         if let Some((next, w)) = expected
-            && (number != next || width != w)
+            && (number != next || (width != w && !bare))
         {
             return false;
         }

@@ -52,7 +52,6 @@ pub(crate) fn render(text: &str, regions: &[(usize, usize)], max_chars: u64) -> 
             break;
         }
     }
-    let width = gutter::digits(shown.last().map_or(1, |r| r.1));
     let lines: Vec<&str> = text.split('\n').collect();
     let mut out = String::new();
     for (n, &(from, to)) in shown.iter().enumerate() {
@@ -61,7 +60,7 @@ pub(crate) fn render(text: &str, regions: &[(usize, usize)], max_chars: u64) -> 
         }
         for number in from..=to {
             let line = lines[usize::try_from(number - 1).unwrap_or(usize::MAX)];
-            gutter::push(&mut out, number, width);
+            gutter::push(&mut out, number);
             let cut = cut_point(line, max_chars, usize::MAX);
             out.push_str(&line[..cut]);
             if cut < line.len() {
@@ -98,7 +97,7 @@ mod tests {
         let out = render(&text, &[(at, at + 7)], 2000);
         assert_eq!(
             out,
-            " 7\tline 7\n 8\tline 8\n 9\tline 9\n10\tline 10\n11\tline 11\n12\tline 12\n13\tline 13"
+            "7\tline 7\n8\tline 8\n9\tline 9\n10\tline 10\n11\tline 11\n12\tline 12\n13\tline 13"
         );
     }
 
@@ -110,8 +109,8 @@ mod tests {
             (at, at + line.len())
         };
         let out = render(&text, &[span("l2"), span("l5"), span("l30")], 2000);
-        assert!(out.starts_with(" 1\tl1\n"), "{out}");
-        assert!(out.contains(" 8\tl8\n[…]\n27\tl27\n"), "{out}");
+        assert!(out.starts_with("1\tl1\n"), "{out}");
+        assert!(out.contains("8\tl8\n[…]\n27\tl27\n"), "{out}");
         assert!(out.ends_with("33\tl33"), "{out}");
     }
 

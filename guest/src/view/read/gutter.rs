@@ -1,19 +1,21 @@
-//! The `cat -n` gutter (SPEC R1): each shown line starts with its 1-based
-//! number, right-aligned to the widest number on the page, and a tab. The
-//! numbers are coordinates the model quotes in edits and answers.
-//!
-//! A page is written in one pass, before its last line number is known, with
-//! a provisional width that can only be too wide; [`narrow`] trims the extra
-//! spaces afterwards when the page ended early.
+//! The gutter (SPEC R1): each shown line starts with its 1-based number and
+//! a tab, `N<TAB>`, with no padding. The numbers are coordinates the model
+//! quotes in edits and answers; padding them to a common width would cost a
+//! byte per line per missing digit and tell the model nothing.
 
 /// Decimal digits of `n`.
 pub(crate) fn digits(n: u64) -> u64 {
     u64::from(n.max(1).ilog10()) + 1
 }
 
-/// Appends `number` right-aligned in `width` columns, then a tab. Written by
-/// hand: on a long page the formatting machinery costs more than the lines.
-pub(crate) fn push(out: &mut String, number: u64, width: u64) {
+/// Bytes the gutter of line `number` takes.
+pub(crate) fn width(number: u64) -> u64 {
+    digits(number) + 1
+}
+
+/// Appends `number` and a tab. Written by hand: on a long page the
+/// formatting machinery costs more than the lines.
+pub(crate) fn push(out: &mut String, number: u64) {
     let mut buf = [0u8; 20];
     let mut at = buf.len();
     let mut n = number;
@@ -25,25 +27,8 @@ pub(crate) fn push(out: &mut String, number: u64, width: u64) {
             break;
         }
     }
-    for _ in (buf.len() - at) as u64..width {
-        out.push(' ');
-    }
     out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
     out.push('\t');
-}
-
-/// Removes `extra` leading spaces from every line of `page` (each line ends
-/// with `\n` and starts with a gutter at least that wide).
-pub(crate) fn narrow(page: &mut String, extra: u64) {
-    if extra == 0 {
-        return;
-    }
-    let extra = usize::try_from(extra).unwrap_or(usize::MAX);
-    let mut narrowed = String::with_capacity(page.len());
-    for line in page.split_inclusive('\n') {
-        narrowed.push_str(&line[extra.min(line.len())..]);
-    }
-    *page = narrowed;
 }
 
 #[cfg(test)]
@@ -51,25 +36,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_are_right_aligned() {
+    fn numbers_are_not_padded() {
         let mut out = String::new();
-        push(&mut out, 7, 3);
-        push(&mut out, 1234, 2);
-        assert_eq!(out, "  7\t1234\t");
+        push(&mut out, 7);
+        push(&mut out, 1234);
+        push(&mut out, 0);
+        assert_eq!(out, "7\t1234\t0\t");
     }
 
     #[test]
-    fn narrowing_trims_every_gutter() {
-        let mut page = String::from("  9\tnine\n 10\tten\n");
-        narrow(&mut page, 1);
-        assert_eq!(page, " 9\tnine\n10\tten\n");
-    }
-
-    #[test]
-    fn digits_of_edges() {
+    fn digits_and_widths_of_edges() {
         assert_eq!(
             (digits(0), digits(9), digits(10), digits(u64::MAX)),
             (1, 1, 2, 20)
         );
+        assert_eq!((width(9), width(10)), (2, 3));
     }
 }

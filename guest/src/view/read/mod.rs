@@ -1,7 +1,7 @@
 //! The `read` tool for text files (SPEC §3): resolves the path, refuses what
 //! is not a regular file before opening it, builds the page and renders it
-//! `cat -n` style with a footer that always says where the view ends and what
-//! to call next.
+//! with numbered lines (`N<TAB>text`) and a footer that always says where the
+//! view ends and what to call next.
 //!
 //! ```
 //! use filetools_core::{Config, MemFs, args::ReadArgs, read::read};

@@ -97,17 +97,10 @@ fn page<F: HostFs + ?Sized>(
     budget: u64,
 ) -> Result<Outcome, FsError> {
     let page_start = cursor.consumed;
-    // Each line costs at least three bytes, so the budget bounds the last
-    // line number; the provisional gutter is as wide as it could need to be.
-    let last_possible = request
-        .offset
-        .saturating_add(request.limit.min(budget / 3).max(1) - 1);
-    let width = gutter::digits(last_possible);
     let mut text = String::with_capacity(usize::try_from(budget.min(1 << 20)).unwrap_or(0));
     let mut shown: u64 = 0;
     // Budget spent as the page will finally look, with its real gutter width.
     let mut used: u64 = 0;
-    let mut real_width: u64 = 1;
     let mut cut: u64 = 0;
     let mut budget_cut_at = None;
     let mut budget_hit = false;
@@ -121,11 +114,13 @@ fn page<F: HostFs + ?Sized>(
             break Next::Offset(number);
         }
         let line_start = text.len();
-        gutter::push(&mut text, number, width);
+        gutter::push(&mut text, number);
         let text_start = text.len();
         // Room for one line alone: a line that does not fit beside the others
         // ends the page instead of being cut (R6); only the first is cut.
-        let line_room = budget.saturating_sub(width + 2 + MARKER_ROOM_BYTES).max(16);
+        let line_room = budget
+            .saturating_sub(gutter::width(number) + 1 + MARKER_ROOM_BYTES)
+            .max(16);
         let keep_bytes = usize::try_from(line_room).unwrap_or(usize::MAX);
         let scan_left = config
             .count_limit_bytes
@@ -147,11 +142,7 @@ fn page<F: HostFs + ?Sized>(
             && shown_end < cut_point(line, config.max_line_chars, usize::MAX))
         .then(|| count_chars(&line[..shown_end]));
         text = captured.into_buffer();
-        // A widening gutter costs one byte more on every line already taken.
-        let widened = gutter::digits(number).max(real_width);
-        let cost = (widened - real_width) * shown
-            + widened
-            + 1
+        let cost = gutter::width(number)
             + shown_end as u64
             + marker.as_ref().map_or(0, |m| m.len() as u64)
             + 1;
@@ -161,7 +152,6 @@ fn page<F: HostFs + ?Sized>(
             break Next::Offset(number);
         }
         used += cost;
-        real_width = widened;
         // Cut shorter than the per-line cap alone would cut it: the budget did.
         if let Some(chars) = budget_cut {
             budget_cut_at = Some(chars);
@@ -180,7 +170,6 @@ fn page<F: HostFs + ?Sized>(
         }
     };
     let last = request.offset + shown - 1;
-    gutter::narrow(&mut text, width - gutter::digits(last));
     let total = if unfinished {
         Total::AtLeast {
             counted: cursor.lines_begun(),
@@ -261,7 +250,7 @@ fn window<F: HostFs + ?Sized>(
     char_offset: u64,
     budget: u64,
 ) -> Result<Outcome, FsError> {
-    let room = budget.saturating_sub(gutter::digits(line) + 2).max(16);
+    let room = budget.saturating_sub(gutter::width(line) + 1).max(16);
     let keep_bytes = usize::try_from(room).unwrap_or(usize::MAX);
     let mut capture = LineCapture::new(
         char_offset - 1,
