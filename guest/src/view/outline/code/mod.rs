@@ -16,6 +16,8 @@ mod js;
 #[cfg(feature = "lang-python")]
 mod python;
 #[cfg(feature = "lang-rust")]
+mod quiet;
+#[cfg(feature = "lang-rust")]
 mod rust;
 
 use tree_sitter::{Node, ParseOptions, Parser};
@@ -89,7 +91,14 @@ pub(crate) fn symbols(language: Language, text: &str) -> Result<Option<Vec<Symbo
     if parser.set_language(&grammar).is_err() {
         return Ok(None);
     }
-    let bytes = text.as_bytes();
+    // What is parsed may have long literals blanked (see `quiet`); the
+    // names are read from `text`, where every node has the same place.
+    let parsed = match language {
+        #[cfg(feature = "lang-rust")]
+        Language::Rust => quiet::rust(text),
+        _ => std::borrow::Cow::Borrowed(text),
+    };
+    let bytes = parsed.as_bytes();
     let mut report = |_: &tree_sitter::ParseState| meter.report();
     let tree = parser.parse_with_options(
         &mut |offset, _| &bytes[offset.min(bytes.len())..],
