@@ -20,8 +20,10 @@ cargo xtask <task>
             package's (Node, both back ends, Deno, workerd, and the playground in headless
             Chromium), and the packed crates and npm package installed in scratch projects
   lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings
-  bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file; then
-            Node vs wasmtime per call and the npm package's size
+  bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file, the
+            performance table (each target beside its reference, with the ratio);
+            then Node vs wasmtime per call and the npm package's size
+            (option: --targets for the performance table alone)
   stress    the reliability suite at full counts: racing writers, swapped-in FIFOs and
             devices, kill -9 during writes, protocol fuzz, a damaged cache, hostile files,
             root spellings
@@ -49,7 +51,7 @@ fn main() -> ExitCode {
 }
 
 fn dispatch(task: &str, rest: &[String]) -> Result<()> {
-    if !rest.is_empty() && task != "stress" && task != "fuzz" {
+    if !rest.is_empty() && !matches!(task, "stress" | "fuzz" | "bench") {
         bail!("{task} takes no arguments");
     }
     match task {
@@ -57,7 +59,7 @@ fn dispatch(task: &str, rest: &[String]) -> Result<()> {
         "demo" => demo::run(),
         "test" => test(),
         "lint" => lint(),
-        "bench" => bench(),
+        "bench" => bench(rest),
         "stress" => stress(rest),
         "fuzz" => fuzz::run(rest),
         "tokens" => tokens(),
@@ -159,13 +161,20 @@ fn stress(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn bench() -> Result<()> {
+fn bench(args: &[String]) -> Result<()> {
+    if args.iter().any(|a| a != "--targets") {
+        bail!("bench takes only --targets");
+    }
     run::setup()?;
-    // The benchmark times the release CLI beside it (`filetools mcp`).
+    // The benchmark times the release CLI beside it (`filetools mcp`), and
+    // the npm package in Node for its performance table.
     run::release_cli()?;
-    release_bin("bench")?;
     run::npm(&["run", "build"])?;
-    run::npm(&["run", "bench"])
+    release_bin_with("bench", args)?;
+    if args.is_empty() {
+        run::npm(&["run", "bench"])?;
+    }
+    Ok(())
 }
 
 fn tokens() -> Result<()> {
