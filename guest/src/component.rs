@@ -224,6 +224,7 @@ impl wit::GuestSession for SessionResource {
             limit: args.limit,
             char_offset: args.char_offset,
             pages: args.pages.clone(),
+            symbol: args.symbol,
         };
         to_wit(self.0.borrow_mut().read(&args))
     }

@@ -261,6 +261,7 @@ impl Session {
             limit: args.limit,
             char_offset: args.char_offset,
             pages: args.pages.clone(),
+            symbol: args.symbol.clone(),
         };
         self.run(
             "read",

@@ -270,6 +270,7 @@ function readArgs(args) {
     limit: optionalBig(args.limit),
     charOffset: optionalBig(args.charOffset ?? args.char_offset),
     pages: args.pages ?? undefined,
+    symbol: args.symbol ?? undefined,
   };
 }
 

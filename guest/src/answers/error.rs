@@ -85,6 +85,8 @@ pub enum ToolError {
     Cells(crate::cells::CellError),
     /// An insertion after a line the file does not have.
     InsertPastEnd(crate::insert::PastTheEnd),
+    /// A read by symbol found no single entry.
+    Symbol(crate::read::symbol::SymbolError),
     /// A change over several files failed on one of them after others were
     /// written, and some of those could not be put back.
     PartlyWritten {
@@ -192,6 +194,7 @@ impl ToolError {
             ToolError::PartlyWritten { .. } => "partly_written",
             ToolError::Patch(_) => "patch_not_applied",
             ToolError::InsertPastEnd(_) => "past_the_end",
+            ToolError::Symbol(err) => err.code(),
             ToolError::Cells(_) => "notebook_edit_refused",
             ToolError::BadPath { .. } => "bad_path",
             ToolError::IsDirectory { .. } => "is_directory",
@@ -304,6 +307,7 @@ impl fmt::Display for ToolError {
             } => write!(f, "Error: {problem}; {tool} takes {takes}."),
             ToolError::Patch(err) => err.fmt(f),
             ToolError::InsertPastEnd(err) => err.fmt(f),
+            ToolError::Symbol(err) => err.fmt(f),
             ToolError::Cells(err) => err.fmt(f),
             ToolError::PartlyWritten { cause, stuck } => write!(
                 f,

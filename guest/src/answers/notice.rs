@@ -305,6 +305,10 @@ impl fmt::Display for Notice {
     }
 }
 
+/// How the end of an outline starts its advice: by name first. A shape
+/// whose read has no `symbol` drops this part (see the dialects).
+pub const SYMBOL_ADVICE: &str = ". Read an entry whole by its name";
+
 /// The sentence that ends an outline.
 fn outline_end(
     f: &mut fmt::Formatter<'_>,
@@ -326,7 +330,11 @@ fn outline_end(
             "; {count} more top-level entries from line {line} (offset={line})"
         )?;
     }
-    f.write_str(". Read an entry's lines with offset=FIRST and limit=LAST-FIRST+1")?;
+    match example {
+        Some((name, _, _)) => write!(f, "{SYMBOL_ADVICE}, e.g. symbol=\"{name}\"")?,
+        None => write!(f, "{SYMBOL_ADVICE}, as symbol=\"Parent.name\"")?,
+    }
+    f.write_str("; or its lines with offset=FIRST and limit=LAST-FIRST+1")?;
     if let Some((name, first, last)) = example {
         write!(
             f,

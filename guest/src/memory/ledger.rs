@@ -145,6 +145,10 @@ pub struct ReadKey {
     pub limit: u64,
     /// Character offset inside line `offset`, if any.
     pub char_offset: Option<u64>,
+    /// The fingerprint of the `symbol` asked for, if any: a read by name
+    /// repeats only a read of the same name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<u64>,
 }
 
 /// What the session knows about one file.

@@ -252,6 +252,10 @@ fn read_definition(config: &Config) -> Definition {
                     "type": "integer",
                     "minimum": 1,
                     "description": "Show part of one long line: start at this character (1-based) of line `offset`."
+                },
+                "symbol": {
+                    "type": "string",
+                    "description": "Instead of offset and limit: the lines of one outline entry, named as the outline names it, e.g. \"Decimal.__new__\" for a method of class Decimal."
                 }
             },
             "required": ["file_path"],

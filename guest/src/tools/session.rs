@@ -211,6 +211,10 @@ impl<F: HostFs> Session<F> {
             offset: args.offset.unwrap_or(1),
             limit: args.limit.unwrap_or(self.config.max_lines),
             char_offset: args.char_offset,
+            symbol: args
+                .symbol
+                .as_ref()
+                .map(|s| crate::fingerprint::Fingerprint::of(s.as_bytes())),
         };
         // An unchanged repeat is stubbed: the fingerprint decides where the
         // session has one (a same-size change with its mtime put back is a

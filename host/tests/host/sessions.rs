@@ -22,8 +22,7 @@ fn raw_and_typed_reads_agree() {
         file_path: "a.txt".into(),
         offset: Some(2),
         limit: Some(1),
-        char_offset: None,
-        pages: None,
+        ..ReadArgs::default()
     });
     assert_eq!(raw, typed);
     assert_eq!(raw.text(), "2\t2\n[lines 2-2 of 3; continue with offset=3]");

@@ -27,6 +27,7 @@ export interface ReadArgs {
   limit?: bigint,
   charOffset?: bigint,
   pages?: string,
+  symbol?: string,
 }
 export interface WriteArgs {
   filePath: string,

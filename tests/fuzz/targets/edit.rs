@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
         offset: None,
         limit: None,
         char_offset: None,
-        pages: None,
+        ..ReadArgs::default()
     });
     if read.is_error {
         return;

@@ -62,7 +62,7 @@ fuzz_target!(|data: &[u8]| {
             offset,
             limit,
             char_offset,
-            pages: None,
+            ..ReadArgs::default()
         })
     };
     let page = read(&mut session, offset, char_offset);

@@ -57,7 +57,7 @@ impl Tool {
     pub fn schema(self) -> &'static str {
         match self {
             Tool::Read => {
-                "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1, pages?: string like \"3-7\"}"
+                "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1, pages?: string like \"3-7\", symbol?: string like \"Decimal.__new__\"}"
             }
             Tool::Write => "write takes {file_path: string, content: string}",
             Tool::Edit => {
@@ -70,7 +70,14 @@ impl Tool {
     /// The argument names the tool accepts.
     fn arguments(self) -> &'static [&'static str] {
         match self {
-            Tool::Read => &["file_path", "offset", "limit", "char_offset", "pages"],
+            Tool::Read => &[
+                "file_path",
+                "offset",
+                "limit",
+                "char_offset",
+                "pages",
+                "symbol",
+            ],
             Tool::Write => &["file_path", "content"],
             Tool::Edit => &[
                 "file_path",

@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Tool, known_keys, number, object, required_string};
+use super::{Tool, known_keys, number, object, required_string, string};
 use crate::error::ToolError;
 
 /// Typed arguments of `read`.
@@ -25,6 +25,8 @@ pub struct ReadArgs {
     pub char_offset: Option<u64>,
     /// Pages of a PDF, `"3"` or `"3-7"`.
     pub pages: Option<String>,
+    /// An outline entry whose lines to show, e.g. `"Decimal.__new__"`.
+    pub symbol: Option<String>,
 }
 
 impl ReadArgs {
@@ -42,6 +44,7 @@ impl ReadArgs {
             limit: number(Tool::Read, map, "limit", 1)?,
             char_offset: number(Tool::Read, map, "char_offset", 0)?,
             pages: pages(map)?,
+            symbol: string(Tool::Read, map, "symbol")?,
         }
         .checked()
     }
@@ -63,6 +66,30 @@ impl ReadArgs {
                 expected: "a page or range like \"3\" or \"3-7\"",
                 got: format!("{pages:?}"),
             });
+        }
+        if let Some(symbol) = &self.symbol {
+            let beside = [
+                ("offset", self.offset.is_some()),
+                ("limit", self.limit.is_some()),
+                ("char_offset", self.char_offset.is_some()),
+                ("pages", self.pages.is_some()),
+            ];
+            if let Some((name, _)) = beside.iter().find(|(_, given)| *given) {
+                return Err(ToolError::InvalidArgument {
+                    tool: Tool::Read,
+                    name: "symbol",
+                    expected: "given alone: it names the lines to show, as offset and limit do",
+                    got: format!("{name} beside it"),
+                });
+            }
+            if symbol.trim().is_empty() {
+                return Err(ToolError::InvalidArgument {
+                    tool: Tool::Read,
+                    name: "symbol",
+                    expected: "an outline entry's name, e.g. \"Decimal.__new__\"",
+                    got: "\"\"".to_owned(),
+                });
+            }
         }
         if self.limit == Some(0) {
             return Err(ToolError::InvalidArgument {

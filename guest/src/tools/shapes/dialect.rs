@@ -120,6 +120,7 @@ impl Dialect {
             .iter()
             .fold(text.to_owned(), |t, (from, to)| t.replace(from, to));
         out = without_replace_all(&out);
+        out = without_symbol(&out);
         ranges(&out, self)
     }
 
@@ -177,6 +178,23 @@ fn without_replace_all(text: &str) -> String {
     let rest = &text[at + ADVICE.len()..];
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     format!("{}{}", &text[..at], &rest[digits..])
+}
+
+/// `text` without the advice to read an outline entry by `symbol`, which
+/// these shapes' reads do not take: the advice on lines stays.
+fn without_symbol(text: &str) -> String {
+    const LINES: &str = "; or its lines with";
+    let Some(at) = text.find(crate::notice::SYMBOL_ADVICE) else {
+        return text.to_owned();
+    };
+    let Some(end) = text[at..].find(LINES) else {
+        return text.to_owned();
+    };
+    format!(
+        "{}. Read an entry's lines with{}",
+        &text[..at],
+        &text[at + end + LINES.len()..]
+    )
 }
 
 /// `text` with the core's `offset=A, limit=B` and `offset=N` spelled as

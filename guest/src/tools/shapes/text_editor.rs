@@ -88,6 +88,7 @@ fn parse(arguments: &str) -> Result<Command, ToolError> {
                 limit,
                 char_offset: None,
                 pages: None,
+                symbol: None,
             })
         }
         "create" => Command::Create(WriteArgs {

@@ -20,6 +20,7 @@ mod outline;
 mod page;
 #[cfg(test)]
 mod proptests;
+pub mod symbol;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -145,13 +146,30 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
     pdf: &mut PdfCache,
 ) -> Result<(ToolResult, Option<Observation>), ToolError> {
     if meta.kind == FileKind::Directory {
+        if args.symbol.is_some() {
+            return Err(ToolError::Symbol(symbol::SymbolError::NoOutline {
+                path: args.file_path.clone(),
+                why: "a directory".to_owned(),
+            }));
+        }
         return Ok((listing::list(config, fs, args, rel)?, None));
     }
     let fetched = fs
         .read(rel, 0, first_fetch(config))
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
     let head = &fetched[..fetched.len().min(SNIFF_BYTES as usize)];
-    match sniff(head) {
+    let kind = sniff(head);
+    if let Some(symbol) = &args.symbol {
+        if kind != Kind::Text {
+            return Err(ToolError::Symbol(symbol::SymbolError::NoOutline {
+                path: args.file_path.clone(),
+                why: "not a text file".to_owned(),
+            }));
+        }
+        let (result, seen) = symbol::read(config, fs, args, symbol, rel, meta, head)?;
+        return Ok((result, Some(seen)));
+    }
+    match kind {
         Kind::Text => {
             if notebook::looks_like(head)
                 && let Some((result, seen)) = notebook::read(config, fs, args, rel, meta)?

@@ -165,20 +165,23 @@ fn end(rendered: &Rendered, symbols: &[Symbol]) -> Notice {
         capped: (rendered.depth < rendered.max_depth)
             .then_some((rendered.depth, rendered.max_depth)),
         rest: rendered.rest,
-        example: example(symbols, 1, rendered.depth).map(|s| (s.name.clone(), s.start, s.end)),
+        example: example(symbols, 1, rendered.depth),
     }
 }
 
 /// The first shown entry of two lines or more whose members are all shown: a
-/// function or section a model would read whole.
-fn example(symbols: &[Symbol], level: usize, depth: usize) -> Option<&Symbol> {
+/// function or section a model would read whole; its name qualified by its
+/// parents' (as `symbol` takes it), and its lines.
+fn example(symbols: &[Symbol], level: usize, depth: usize) -> Option<(String, u64, u64)> {
     symbols.iter().find_map(|symbol| {
         let inner = (level < depth)
             .then(|| example(&symbol.children, level + 1, depth))
-            .flatten();
+            .flatten()
+            .map(|(name, start, end)| (format!("{}.{name}", symbol.name), start, end));
         inner.or_else(|| {
             let whole = symbol.children.is_empty() || level < depth;
-            (whole && symbol.end > symbol.start && !symbol.name.is_empty()).then_some(symbol)
+            (whole && symbol.end > symbol.start && !symbol.name.is_empty())
+                .then(|| (symbol.name.clone(), symbol.start, symbol.end))
         })
     })
 }

@@ -177,6 +177,9 @@ pub struct ReadArgs {
     /// PDF pages to show: "3" or "3-7".
     #[arg(long, value_name = "RANGE")]
     pub pages: Option<String>,
+    /// An outline entry whose lines to show, e.g. "Decimal.__new__".
+    #[arg(long, value_name = "NAME")]
+    pub symbol: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]

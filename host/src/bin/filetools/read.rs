@@ -15,6 +15,7 @@ pub fn run(args: &ReadArgs) -> Result<ExitCode> {
         limit: args.limit,
         char_offset: args.char_offset,
         pages: args.pages.clone(),
+        symbol: args.symbol.clone(),
     });
     shot.finish(&result)
 }

@@ -63,6 +63,7 @@ fn one<F: HostFs + ?Sized>(
         offset,
         limit,
         char_offset: None,
+        symbol: None,
     };
     ctx.state
         .ledger
@@ -82,6 +83,7 @@ pub(super) fn media<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolRes
         limit: None,
         char_offset: None,
         pages: None,
+        symbol: None,
     });
     let is_image = result
         .content

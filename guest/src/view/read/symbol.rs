@@ -1,0 +1,416 @@
+//! `read` by symbol (SPEC R17): the lines of one outline entry, named as the
+//! outline names it. `symbol: "Decimal.__new__"` (or `Decimal/__new__`,
+//! `Decimal::__new__`) reads exactly that method's lines, with the usual
+//! caps and footer, so seeing one function whole costs its lines and not an
+//! outline first. A name that fits several entries lists them with their
+//! lines; a name that fits none lists the closest.
+
+use std::fmt;
+
+use super::{Observation, read_target};
+use crate::args::{ReadArgs, quoted};
+use crate::config::Config;
+use crate::decode::Decoder;
+use crate::error::ToolError;
+use crate::fs::{HostFs, Metadata};
+use crate::image::read_all;
+use crate::outline::{self, Language, Symbol};
+use crate::result::ToolResult;
+
+/// Entries an ambiguous name lists.
+const MAX_CANDIDATES: usize = 10;
+/// Names an unknown name suggests.
+const MAX_CLOSEST: usize = 5;
+/// How a qualified name joins its parts when shown.
+const SEPARATOR: &str = ".";
+
+/// Why a read by symbol found nothing to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SymbolError {
+    /// The file has no outline to look the name up in.
+    NoOutline {
+        /// The path as sent.
+        path: String,
+        /// Why: not a language with an outline, too large, or the parse
+        /// stopped.
+        why: String,
+    },
+    /// No entry has that name.
+    Unknown {
+        /// The path as sent.
+        path: String,
+        /// The name asked for.
+        symbol: String,
+        /// The closest qualified names, best first.
+        closest: Vec<String>,
+    },
+    /// Several entries have that name.
+    Ambiguous {
+        /// The path as sent.
+        path: String,
+        /// The name asked for.
+        symbol: String,
+        /// The qualified names and lines of the first few.
+        candidates: Vec<(String, u64, u64)>,
+        /// How many matched in all.
+        count: usize,
+    },
+}
+
+impl SymbolError {
+    /// The machine-readable name of the failure.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SymbolError::NoOutline { .. } => "no_outline",
+            SymbolError::Unknown { .. } => "unknown_symbol",
+            SymbolError::Ambiguous { .. } => "ambiguous_symbol",
+        }
+    }
+}
+
+impl fmt::Display for SymbolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SymbolError::NoOutline { path, why } => write!(
+                f,
+                "Error: {path} has no outline to find a symbol in ({why}); read it with offset and limit instead."
+            ),
+            SymbolError::Unknown {
+                path,
+                symbol,
+                closest,
+            } => {
+                write!(f, "Error: no symbol {} in {path}", quoted(symbol))?;
+                if closest.is_empty() {
+                    write!(f, "; read the file without a range to see its outline.")
+                } else {
+                    let names: Vec<String> = closest.iter().map(|n| quoted(n)).collect();
+                    write!(f, "; the closest are {}.", names.join(", "))
+                }
+            }
+            SymbolError::Ambiguous {
+                path,
+                symbol,
+                candidates,
+                count,
+            } => {
+                let listed: Vec<String> = candidates
+                    .iter()
+                    .map(|(name, first, last)| {
+                        if first == last {
+                            format!("{} (line {first})", quoted(name))
+                        } else {
+                            format!("{} (lines {first}-{last})", quoted(name))
+                        }
+                    })
+                    .collect();
+                write!(
+                    f,
+                    "Error: {} names {count} symbols in {path}: {}",
+                    quoted(symbol),
+                    listed.join(", ")
+                )?;
+                if *count > candidates.len() {
+                    write!(f, " and {} more", count - candidates.len())?;
+                }
+                write!(f, "; name one with its parents, as listed.")
+            }
+        }
+    }
+}
+
+/// One entry with the names of its parents.
+struct Entry<'s> {
+    path: Vec<&'s Symbol>,
+}
+
+impl Entry<'_> {
+    fn symbol(&self) -> &Symbol {
+        self.path[self.path.len() - 1]
+    }
+
+    fn qualified(&self) -> String {
+        let names: Vec<&str> = self.path.iter().map(|s| s.name.as_str()).collect();
+        names.join(SEPARATOR)
+    }
+}
+
+/// Reads the lines of the entry `symbol` names in `rel`; `head` is the
+/// file's first bytes.
+pub(crate) fn read<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    args: &ReadArgs,
+    symbol: &str,
+    rel: &str,
+    meta: Metadata,
+    head: &[u8],
+) -> Result<(ToolResult, Observation), ToolError> {
+    let path = &args.file_path;
+    let no_outline = |why: &str| {
+        ToolError::Symbol(SymbolError::NoOutline {
+            path: path.clone(),
+            why: why.to_owned(),
+        })
+    };
+    let language = Language::detect(rel, head);
+    if language == Language::Plain {
+        return Err(no_outline("not a language the outline knows"));
+    }
+    if meta.size > config.max_outline_bytes {
+        return Err(no_outline("too large to outline"));
+    }
+    let bytes = read_all(fs, rel, path, config.chunk_bytes)?;
+    let mut decoder = Decoder::new();
+    let mut text = String::new();
+    decoder.feed(&bytes, &mut text);
+    decoder.finish(&mut text);
+    let symbols = match outline::symbols_within_budget(language, &text) {
+        Ok(Some(symbols)) => symbols,
+        Ok(None) => return Err(no_outline("its grammar is not in this build")),
+        Err(_) => return Err(no_outline("its parse went over the time or memory budget")),
+    };
+    let mut entries = Vec::new();
+    collect(&symbols, &mut Vec::new(), &mut entries);
+    let found = find(&entries, symbol);
+    let entry = match found.as_slice() {
+        [one] => *one,
+        [] => {
+            return Err(ToolError::Symbol(SymbolError::Unknown {
+                path: path.clone(),
+                symbol: symbol.to_owned(),
+                closest: closest(&entries, symbol),
+            }));
+        }
+        many => {
+            return Err(ToolError::Symbol(SymbolError::Ambiguous {
+                path: path.clone(),
+                symbol: symbol.to_owned(),
+                candidates: many
+                    .iter()
+                    .take(MAX_CANDIDATES)
+                    .map(|e| (e.qualified(), e.symbol().start, e.symbol().end))
+                    .collect(),
+                count: many.len(),
+            }));
+        }
+    };
+    let (first, last) = (entry.symbol().start, entry.symbol().end);
+    let ranged = ReadArgs {
+        offset: Some(first),
+        limit: Some(last - first + 1),
+        symbol: None,
+        ..args.clone()
+    };
+    let (mut result, seen) = read_target(config, fs, &ranged, rel, meta, None)?;
+    result.metadata["symbol"] = serde_json::Value::from(entry.qualified());
+    Ok((result, seen))
+}
+
+fn collect<'s>(symbols: &'s [Symbol], parents: &mut Vec<&'s Symbol>, out: &mut Vec<Entry<'s>>) {
+    for symbol in symbols {
+        parents.push(symbol);
+        if !symbol.name.is_empty() {
+            out.push(Entry {
+                path: parents.clone(),
+            });
+        }
+        collect(&symbol.children, parents, out);
+        parents.pop();
+    }
+}
+
+/// The parts of a qualified name: split on `::`, `.` and `/`.
+fn parts(symbol: &str) -> Vec<&str> {
+    symbol
+        .split("::")
+        .flat_map(|part| part.split(['.', '/']))
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect()
+}
+
+/// Whether `part` names `symbol`: its name, or for an `impl`, the type
+/// it is for, without generics.
+fn names(symbol: &Symbol, part: &str) -> bool {
+    if symbol.name == part {
+        return true;
+    }
+    if symbol.kind == "impl" {
+        let target = symbol.name.rsplit(" for ").next().unwrap_or(&symbol.name);
+        let bare = target.split('<').next().unwrap_or(target).trim();
+        return bare == part;
+    }
+    false
+}
+
+/// The entries `symbol` names: the whole string as one name first (a
+/// heading may hold dots), else its parts as the last names of the path.
+fn find<'a, 's>(entries: &'a [Entry<'s>], symbol: &str) -> Vec<&'a Entry<'s>> {
+    let whole: Vec<&Entry<'_>> = entries
+        .iter()
+        .filter(|e| names(e.symbol(), symbol.trim()))
+        .collect();
+    if !whole.is_empty() {
+        return whole;
+    }
+    let wanted = parts(symbol);
+    if wanted.len() < 2 {
+        return whole;
+    }
+    entries
+        .iter()
+        .filter(|e| {
+            e.path.len() >= wanted.len()
+                && e.path[e.path.len() - wanted.len()..]
+                    .iter()
+                    .zip(&wanted)
+                    .all(|(s, part)| names(s, part))
+        })
+        .collect()
+}
+
+/// The qualified names closest to `symbol`: by the edit distance of the
+/// last part to each entry's name, ignoring case.
+fn closest(entries: &[Entry<'_>], symbol: &str) -> Vec<String> {
+    let wanted = parts(symbol)
+        .last()
+        .map_or_else(String::new, |p| p.to_lowercase());
+    let mut ranked: Vec<(usize, String)> = entries
+        .iter()
+        .map(|e| {
+            let name = e.symbol().name.to_lowercase();
+            let distance = if name.contains(&wanted) || wanted.contains(&name) {
+                0
+            } else {
+                edit_distance(&name, &wanted)
+            };
+            (distance, e.qualified())
+        })
+        .filter(|(distance, _)| *distance <= wanted.chars().count().max(3) / 2)
+        .collect();
+    ranked.sort();
+    ranked.dedup_by(|a, b| a.1 == b.1);
+    ranked
+        .into_iter()
+        .take(MAX_CLOSEST)
+        .map(|(_, n)| n)
+        .collect()
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(current + 1);
+            previous = current;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemFs;
+
+    const PY: &str = "class Decimal:\n    def __new__(cls):\n        return 1\n\n    def other(self):\n        pass\n\nclass Context:\n    def __new__(cls):\n        pass\n\ndef helper():\n    return 2\n";
+
+    fn read_symbol(symbol: &str) -> Result<ToolResult, ToolError> {
+        let fs = MemFs::new();
+        fs.add_file("m.py", PY.as_bytes());
+        let meta = fs.stat("m.py").expect("stat");
+        let args = ReadArgs {
+            file_path: "m.py".into(),
+            symbol: Some(symbol.into()),
+            ..ReadArgs::default()
+        };
+        read(
+            &Config::default(),
+            &fs,
+            &args,
+            symbol,
+            "m.py",
+            meta,
+            PY.as_bytes(),
+        )
+        .map(|(r, _)| r)
+    }
+
+    #[cfg(feature = "lang-python")]
+    #[test]
+    fn a_qualified_name_reads_exactly_its_lines() {
+        for spelling in ["Decimal.__new__", "Decimal/__new__", "Decimal::__new__"] {
+            let result = read_symbol(spelling).expect("found");
+            assert_eq!(
+                result.text(),
+                "2\t    def __new__(cls):\n3\t        return 1\n[lines 2-3 of 13; continue with offset=4]"
+            );
+            assert_eq!(result.metadata["symbol"], "Decimal.__new__");
+        }
+        assert!(
+            read_symbol("helper")
+                .expect("found")
+                .text()
+                .starts_with("12\tdef helper():\n")
+        );
+    }
+
+    #[cfg(feature = "lang-python")]
+    #[test]
+    fn an_ambiguous_name_lists_the_candidates_with_lines() {
+        let err = read_symbol("__new__").expect_err("two match");
+        assert_eq!(
+            err.to_string(),
+            "Error: \"__new__\" names 2 symbols in m.py: \"Decimal.__new__\" (lines 2-3), \"Context.__new__\" (lines 9-10); name one with its parents, as listed."
+        );
+    }
+
+    #[cfg(feature = "lang-python")]
+    #[test]
+    fn an_unknown_name_lists_the_closest() {
+        let err = read_symbol("Decimal.__neww__").expect_err("none match");
+        assert_eq!(
+            err.to_string(),
+            "Error: no symbol \"Decimal.__neww__\" in m.py; the closest are \"Context.__new__\", \"Decimal.__new__\"."
+        );
+        let err = read_symbol("zzz").expect_err("none match");
+        assert!(
+            err.to_string()
+                .ends_with("read the file without a range to see its outline.")
+        );
+    }
+
+    #[test]
+    fn plain_text_has_no_outline_to_look_in() {
+        let fs = MemFs::new();
+        fs.add_file("a.txt", b"one\n");
+        let meta = fs.stat("a.txt").expect("stat");
+        let args = ReadArgs {
+            file_path: "a.txt".into(),
+            ..ReadArgs::default()
+        };
+        let err =
+            read(&Config::default(), &fs, &args, "x", "a.txt", meta, b"one\n").expect_err("plain");
+        assert!(err.to_string().starts_with("Error: a.txt has no outline"));
+    }
+
+    #[test]
+    fn distance_counts_single_edits() {
+        assert_eq!(
+            (
+                edit_distance("kitten", "sitting"),
+                edit_distance("", "ab"),
+                edit_distance("same", "same")
+            ),
+            (3, 2, 0)
+        );
+    }
+}
