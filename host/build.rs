@@ -6,6 +6,13 @@
 //! `FILETOOLS_COMPONENT=/path/to/filetools_core.wasm` uses a prebuilt one;
 //! the published crate ships one in `component/` (there is no `guest/` next
 //! to it), so its users need no wasm target, clang or wasi-libc.
+//!
+//! It then precompiles the component into machine code for the machine it
+//! builds on, with the engine configuration the crate runs it with, and
+//! hands that over as `FILETOOLS_COMPONENT_CWASM`: the first start after an
+//! install loads it instead of compiling. `FILETOOLS_NO_PRECOMPILE=1` skips
+//! this (the crate then compiles at its first start, as before); so does a
+//! cross build, whose machine code would not run here anyway.
 
 use std::env;
 use std::fmt::Write as _;
@@ -13,6 +20,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use sha2::{Digest as _, Sha256};
+
+#[path = "src/engine_config.rs"]
+#[allow(dead_code, reason = "shared with the crate, which uses all of it")]
+mod engine_config;
 
 /// Where the published crate carries the prebuilt component.
 const SHIPPED: &str = "component/filetools_core.wasm";
@@ -45,6 +56,29 @@ fn main() {
             hex
         });
     println!("cargo:rustc-env=FILETOOLS_COMPONENT_SHA256={digest}");
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let cwasm = out.join("filetools_core.cwasm");
+    std::fs::write(&cwasm, precompile(&bytes)).expect("cannot write the precompiled component");
+    println!(
+        "cargo:rustc-env=FILETOOLS_COMPONENT_CWASM={}",
+        cwasm.display()
+    );
+}
+
+/// The component's machine code for this machine, or nothing when it is not
+/// wanted or cannot be made (the crate then compiles at its first start).
+fn precompile(wasm: &[u8]) -> Vec<u8> {
+    println!("cargo:rerun-if-env-changed=FILETOOLS_NO_PRECOMPILE");
+    let cross = env::var("TARGET").ok() != env::var("HOST").ok();
+    if cross || env::var_os("FILETOOLS_NO_PRECOMPILE").is_some_and(|v| v != "0") {
+        return Vec::new();
+    }
+    wasmtime::Engine::new(&engine_config::engine_config())
+        .and_then(|engine| engine.precompile_component(wasm))
+        .unwrap_or_else(|err| {
+            println!("cargo:warning=the component was not precompiled ({err}); it will be compiled at the first start");
+            Vec::new()
+        })
 }
 
 fn build_guest() -> PathBuf {

@@ -9,7 +9,12 @@
 //!   write a crafted artifact). The default is `$XDG_CACHE_HOME/filetools`
 //!   or `~/.cache/filetools`; when that is refused, `$XDG_RUNTIME_DIR/filetools`
 //!   and then `$TMPDIR/filetools-UID` are tried. Refused everywhere, the
-//!   component is compiled in memory and [`Tools::cache_refusal`] says why.
+//!   machine code precompiled when the host was built is loaded (or, when
+//!   it does not suit this machine, the component is compiled in memory),
+//!   and [`Tools::cache_refusal`] says why.
+//! - **A first start.** With no artifact yet, the machine code precompiled
+//!   when the host was built is loaded, and stored as the artifact; only
+//!   when it does not suit this engine is the component compiled.
 //! - **An intact artifact.** Beside each artifact lies its size and its
 //!   XXH3-128 digest. Both are checked before the artifact is loaded — the
 //!   file must also be a regular file of this user that others cannot
@@ -41,7 +46,7 @@ use wasmtime::Engine;
 use wasmtime::component::Component;
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::engine::{LoadSource, sha256_hex};
+use crate::engine::{LoadSource, PRECOMPILED, precompiled, sha256_hex};
 use crate::store;
 
 /// Hex digits of the component's SHA-256 in a cache file's name.
@@ -80,7 +85,7 @@ impl Cache {
                 Err(why) => {
                     first_refusal.get_or_insert_with(|| {
                         format!(
-                            "the precompiled-component cache {} is not used: {why}; each start compiles the component (about 2 s). Set FILETOOLS_CACHE_DIR to a private directory outside the workspace",
+                            "the precompiled-component cache {} is not used: {why}; each start loads the component from the binary's own machine code (or compiles it, about 2 s, when that does not suit this machine). Set FILETOOLS_CACHE_DIR to a private directory outside the workspace",
                             path.display()
                         )
                     });
@@ -93,11 +98,17 @@ impl Cache {
     }
 
     /// Loads the component precompiled when an intact artifact is here,
-    /// else compiles it and stores the artifact for the next start.
+    /// else takes the build-time machine code (compiling only when that
+    /// does not suit this engine) and stores the artifact for the next
+    /// start.
     pub fn load(&self, engine: &Engine, wasm: &[u8]) -> Result<(Component, LoadSource)> {
         let name = artifact_name(engine, wasm);
         if let Some(component) = self.load_checked(engine, &name) {
             return Ok((component, LoadSource::Cached));
+        }
+        if let Some(component) = precompiled(engine, wasm) {
+            let _ = self.store(&name, PRECOMPILED);
+            return Ok((component, LoadSource::Precompiled));
         }
         let component = Component::new(engine, wasm)?;
         // A cache that cannot be written only costs the next start a compile.

@@ -1,6 +1,7 @@
 //! The wasmtime engine, its epoch ticker, and the embedded component with
 //! its SHA-256 (computed at build time, the key of its precompiled form in
-//! the [cache](crate::cache)).
+//! the [cache](crate::cache)) and its machine code, precompiled at build
+//! time for the machine that built it.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -10,10 +11,18 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use sha2::{Digest as _, Sha256};
-use wasmtime::{Config, Engine};
+use wasmtime::Engine;
+
+use crate::engine_config::engine_config;
 
 /// The component, built from `guest/` by `build.rs`.
 pub(crate) static COMPONENT: &[u8] = include_bytes!(env!("FILETOOLS_COMPONENT_WASM"));
+
+/// The component's machine code, precompiled by `build.rs` for the machine
+/// that built it with this engine's configuration; empty when the build did
+/// not precompile it. The first start after an install loads it instead of
+/// compiling (about 1–3 s).
+pub(crate) static PRECOMPILED: &[u8] = include_bytes!(env!("FILETOOLS_COMPONENT_CWASM"));
 
 /// The embedded component's SHA-256 in hex, computed by `build.rs`.
 const COMPONENT_SHA256: &str = env!("FILETOOLS_COMPONENT_SHA256");
@@ -31,9 +40,7 @@ pub(crate) struct TickingEngine {
 
 impl TickingEngine {
     pub fn new() -> Result<Self> {
-        let mut config = Config::new();
-        config.epoch_interruption(true);
-        let engine = Engine::new(&config)?;
+        let engine = Engine::new(&engine_config())?;
         let stop = Arc::new(AtomicBool::new(false));
         let ticker_engine = engine.clone();
         let ticker_stop = Arc::clone(&stop);
@@ -63,6 +70,25 @@ pub enum LoadSource {
     Compiled,
     /// Loaded from the on-disk cache.
     Cached,
+    /// Loaded from the machine code precompiled when the host was built (and
+    /// cached, if a cache directory was given): the first start after an
+    /// install, or any start without a usable cache.
+    Precompiled,
+}
+
+/// The component precompiled at build time, when `wasm` is the embedded
+/// component and the machine code suits this engine (same wasmtime, same
+/// configuration, a CPU with the features it was compiled for).
+pub(crate) fn precompiled(engine: &Engine, wasm: &[u8]) -> Option<wasmtime::component::Component> {
+    if PRECOMPILED.is_empty() || !std::ptr::eq(wasm, COMPONENT) {
+        return None;
+    }
+    // SAFETY: the bytes were made by `Engine::precompile_component` in this
+    // crate's build script, from the component embedded beside them, and
+    // are part of this binary, as trusted as its own code; wasmtime checks
+    // their header, version, configuration and CPU features, and refuses
+    // what does not suit this engine.
+    unsafe { wasmtime::component::Component::deserialize(engine, PRECOMPILED) }.ok()
 }
 
 /// The component's SHA-256 in hex; the embedded component's was computed

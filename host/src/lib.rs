@@ -28,6 +28,7 @@
 mod bindings;
 mod cache;
 mod engine;
+mod engine_config;
 pub mod imports;
 mod limiter;
 pub mod mcp;
@@ -235,7 +236,13 @@ impl Builder {
         };
         let (component, load_source) = match &cache {
             Some(cache) => cache.load(&engine.engine, wasm)?,
-            None => (Component::new(&engine.engine, wasm)?, LoadSource::Compiled),
+            None if !self.use_cache => {
+                (Component::new(&engine.engine, wasm)?, LoadSource::Compiled)
+            }
+            None => match engine::precompiled(&engine.engine, wasm) {
+                Some(component) => (component, LoadSource::Precompiled),
+                None => (Component::new(&engine.engine, wasm)?, LoadSource::Compiled),
+            },
         };
         let pre = prepare(&engine, &component)?;
         let tools = Tools {

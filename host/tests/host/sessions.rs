@@ -45,7 +45,7 @@ fn a_typed_zero_limit_is_refused_like_a_raw_one() {
 }
 
 #[test]
-fn the_component_is_compiled_once_then_loaded_precompiled() {
+fn the_first_start_loads_the_build_time_machine_code_and_caches_it() {
     let (root, _) = root_and_outside("session-cache");
     let cache = scratch("session-cache-dir");
     let first = Tools::builder()
@@ -53,7 +53,7 @@ fn the_component_is_compiled_once_then_loaded_precompiled() {
         .cache_dir(&cache)
         .build()
         .unwrap();
-    assert_eq!(first.load_source(), LoadSource::Compiled);
+    assert_eq!(first.load_source(), LoadSource::Precompiled);
     let second = Tools::builder()
         .root(&root)
         .cache_dir(&cache)
@@ -62,7 +62,7 @@ fn the_component_is_compiled_once_then_loaded_precompiled() {
     assert_eq!(second.load_source(), LoadSource::Cached);
     // The cached file is mapped: another process replacing it (always by a
     // rename) leaves the loaded component working. A corrupt replacement is
-    // recompiled, not trusted.
+    // not trusted: the build-time machine code takes its place.
     for entry in std::fs::read_dir(&cache).unwrap() {
         let path = entry.unwrap().path();
         let temp = path.with_extension("replacement");
@@ -77,8 +77,11 @@ fn the_component_is_compiled_once_then_loaded_precompiled() {
         .cache_dir(&cache)
         .build()
         .unwrap();
-    assert_eq!(third.load_source(), LoadSource::Compiled);
+    assert_eq!(third.load_source(), LoadSource::Precompiled);
     assert!(reads_a_file(&third));
+    let compiled = Tools::builder().root(&root).no_cache().build().unwrap();
+    assert_eq!(compiled.load_source(), LoadSource::Compiled);
+    assert!(reads_a_file(&compiled));
 }
 
 #[test]
@@ -94,7 +97,7 @@ fn a_cache_others_may_write_or_inside_the_root_is_refused_with_a_reason() {
         (&inside, "it lies inside the workspace root"),
     ] {
         let tools = Tools::builder().root(&root).cache_dir(dir).build().unwrap();
-        assert_eq!(tools.load_source(), LoadSource::Compiled);
+        assert_eq!(tools.load_source(), LoadSource::Precompiled);
         let refusal = tools.cache_refusal().unwrap_or_default();
         assert!(refusal.contains(why), "{refusal}");
         assert!(reads_a_file(&tools));

@@ -3,9 +3,9 @@
 //! The CLI starts once to fill a fresh cache; then, again and again, 64 KiB
 //! of the artifact's code (its ELF `.text`, the first time at its start,
 //! then at random places) are overwritten with `0xCC` (x86's breakpoint
-//! instruction) and the CLI starts again. Each start must succeed — by
-//! compiling the component afresh, never by running the damaged code — and
-//! must leave an intact artifact for the next.
+//! instruction) and the CLI starts again. Each start must succeed — from the
+//! binary's own build-time machine code or a fresh compile, never by running
+//! the damaged code — and must leave an intact artifact for the next.
 
 use std::fmt;
 use std::fs;
@@ -37,7 +37,7 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} starts with a damaged artifact, {} failed{}, {} artifacts replaced by a fresh compile",
+            "{} starts with a damaged artifact, {} failed{}, {} artifacts replaced afresh",
             self.damaged_starts,
             self.failed_starts,
             self.first_failure
