@@ -15,8 +15,10 @@ mod java;
 mod js;
 #[cfg(feature = "lang-python")]
 mod python;
+#[cfg(feature = "lang-python")]
+mod quiet_python;
 #[cfg(feature = "lang-rust")]
-mod quiet;
+mod quiet_rust;
 #[cfg(feature = "lang-rust")]
 mod rust;
 
@@ -91,13 +93,25 @@ pub(crate) fn symbols(language: Language, text: &str) -> Result<Option<Vec<Symbo
     if parser.set_language(&grammar).is_err() {
         return Ok(None);
     }
-    // What is parsed may have long literals blanked (see `quiet`); the
-    // names are read from `text`, where every node has the same place.
+    // What is parsed may have what no outline shows blanked (see
+    // `quiet_rust`, `quiet_python`); the names are read from `text`, where
+    // every node has the same place.
     let parsed = match language {
         #[cfg(feature = "lang-rust")]
-        Language::Rust => quiet::rust(text),
+        Language::Rust => quiet_rust::rust(text),
+        #[cfg(feature = "lang-python")]
+        Language::Python => quiet_python::python(text),
         _ => std::borrow::Cow::Borrowed(text),
     };
+    #[cfg(feature = "lang-python")]
+    if language == Language::Python
+        && matches!(parsed, std::borrow::Cow::Owned(_))
+        && parser
+            .set_included_ranges(&quiet_python::ranges(&parsed))
+            .is_err()
+    {
+        return Ok(None);
+    }
     let bytes = parsed.as_bytes();
     let mut report = |_: &tree_sitter::ParseState| meter.report();
     let tree = parser.parse_with_options(

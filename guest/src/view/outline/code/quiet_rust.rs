@@ -10,6 +10,10 @@
 
 use std::borrow::Cow;
 
+/// Brackets nested deeper than this leave the text as it is (the parse has
+/// its own budget for such files).
+const MAX_DEPTH: usize = 256;
+
 /// Brackets holding fewer bytes than this are left as they are: blanking
 /// them saves nothing worth a copy of the text.
 const LONG_BRACKET_BYTES: usize = 1024;
@@ -52,6 +56,9 @@ fn long_brackets(bytes: &[u8]) -> Vec<(usize, usize)> {
             b'\'' => char_end(bytes, at),
             b'[' => {
                 let attribute = at > 0 && (bytes[at - 1] == b'#' || bytes[at - 1] == b'!');
+                if open.len() == MAX_DEPTH {
+                    return Vec::new();
+                }
                 open.push((at + 1, !attribute));
                 at + 1
             }
@@ -210,6 +217,16 @@ mod tests {
         let numbers = long("7, ");
         let text = format!("fn f<'a>(x: &'a u8) {{ let t = [{numbers}]; }}");
         assert!(!rust(&text).contains('7'));
+    }
+
+    #[test]
+    fn brackets_nested_too_deep_leave_the_text_whole() {
+        let text = format!(
+            "const A: u8 = {}{}",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        assert_eq!(rust(&text), text.as_str());
     }
 
     #[test]
