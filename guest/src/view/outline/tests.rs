@@ -328,3 +328,26 @@ fn a_parse_of_garbage_is_stopped_and_the_read_says_why() {
     );
     assert_eq!(result.metadata["kind"], "head_tail");
 }
+
+#[cfg(feature = "lang-javascript")]
+#[test]
+fn bundles_are_outlined_from_inside_the_function_that_wraps_them() {
+    let iife =
+        "(function () {\n  var VERSION = 1;\n  function parse(a) {\n    return a;\n  }\n})();\n";
+    assert_eq!(
+        outline(Language::JavaScript, iife),
+        ["var VERSION 2:2", "function parse 3:5"]
+    );
+    let bang = "!function(e){function t(n){return n}var r=2}(this);";
+    assert_eq!(
+        outline(Language::JavaScript, bang),
+        ["function t 1:1", "var r 1:1"]
+    );
+    let umd = "(function (global, factory) {\n  typeof exports === 'object' ? factory(exports) : factory(global.x = {});\n})(this, (function (exports) { 'use strict';\n  class Parser {\n    parse() {}\n  }\n  exports.Parser = Parser;\n}));\n";
+    assert_eq!(
+        outline(Language::JavaScript, umd),
+        ["class Parser 4:6", "  method parse 5:5"]
+    );
+    // A call of something else stays out.
+    assert!(outline(Language::JavaScript, "main(function () { var x = 1; });\n").is_empty());
+}

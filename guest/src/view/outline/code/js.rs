@@ -2,7 +2,10 @@
 //! interfaces, type aliases, enums, namespaces, and top-level `const`/`let`/
 //! `var` bindings (a bound arrow or function expression is a `function`).
 //! `export` is the visibility of what it wraps; TypeScript's `public`,
-//! `private` and `protected` that of a member.
+//! `private` and `protected` that of a member. A bundle that wraps its code
+//! in a function called at once (`(function () { … })()`, `!function…`, a
+//! UMD wrapper's factory) is outlined from inside that function, as if its
+//! body were the file.
 
 use tree_sitter::Node;
 
@@ -53,8 +56,57 @@ pub(super) fn classify<'t>(node: Node<'t>, source: &str, scope: Scope) -> Step<'
             Step::Descend(node, scope, None)
         }
         "variable_declarator" if scope == Scope::Module => binding(node, source),
+        "expression_statement" if scope == Scope::Module => wrapped_body(node, source)
+            .map_or(Step::Skip, |body| Step::Descend(body, Scope::Module, None)),
         _ => Step::Skip,
     }
+}
+
+/// The body of the function a statement calls at once, or hands to the
+/// function it calls (a UMD factory): the larger one when both are there.
+fn wrapped_body<'t>(statement: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let mut expression = statement.named_child(0)?;
+    while matches!(
+        expression.kind(),
+        "parenthesized_expression" | "unary_expression"
+    ) {
+        let last = u32::try_from(expression.named_child_count().checked_sub(1)?).ok()?;
+        expression = expression.named_child(last)?;
+    }
+    if expression.kind() != "call_expression" {
+        return None;
+    }
+    let unwrap = |mut node: Node<'t>| -> Option<Node<'t>> {
+        while node.kind() == "parenthesized_expression" {
+            node = node.named_child(0)?;
+        }
+        Some(node)
+    };
+    let callee = expression.child_by_field_name("function").and_then(unwrap);
+    let is_function = |f: &Node<'_>| {
+        matches!(
+            f.kind(),
+            "function_expression" | "function" | "arrow_function"
+        )
+    };
+    // Functions handed to a call are looked into only when the callee is a
+    // wrapper itself (UMD) or AMD's `define`, not for every callback.
+    let wrapper = callee.is_some_and(|c| is_function(&c) || text(c, source) == "define");
+    let arguments = expression
+        .child_by_field_name("arguments")
+        .filter(|_| wrapper);
+    let mut cursor = expression.walk();
+    let candidates = callee.into_iter().chain(
+        arguments
+            .into_iter()
+            .flat_map(|a| a.named_children(&mut cursor).collect::<Vec<_>>())
+            .filter_map(unwrap),
+    );
+    candidates
+        .filter(|f| is_function(f))
+        .filter_map(|f| f.child_by_field_name("body"))
+        .filter(|body| body.kind() == "statement_block")
+        .max_by_key(|body| body.end_byte() - body.start_byte())
 }
 
 /// `get`, `set`, `static`, `async` methods say so.
