@@ -566,7 +566,7 @@ pub fn not_found<F: HostFs + ?Sized>(config: &Config, fs: &F, path: &str, rel: &
 }
 
 /// Levenshtein distance by characters.
-fn distance(a: &str, b: &str) -> usize {
+pub(crate) fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -1,4 +1,4 @@
-//! `read` by symbol (SPEC R17): the lines of one outline entry, named as the
+//! `read` by symbol (SPEC R18): the lines of one outline entry, named as the
 //! outline names it. `symbol: "Decimal.__new__"` (or `Decimal/__new__`,
 //! `Decimal::__new__`) reads exactly that method's lines, with the usual
 //! caps and footer, so seeing one function whole costs its lines and not an
@@ -283,7 +283,7 @@ fn closest(entries: &[Entry<'_>], symbol: &str) -> Vec<String> {
             let distance = if name.contains(&wanted) || wanted.contains(&name) {
                 0
             } else {
-                edit_distance(&name, &wanted)
+                crate::repair::distance(&name, &wanted)
             };
             (distance, e.qualified())
         })
@@ -296,24 +296,6 @@ fn closest(entries: &[Entry<'_>], symbol: &str) -> Vec<String> {
         .take(MAX_CLOSEST)
         .map(|(_, n)| n)
         .collect()
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = (previous + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(current + 1);
-            previous = current;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
@@ -400,17 +382,5 @@ mod tests {
         let err =
             read(&Config::default(), &fs, &args, "x", "a.txt", meta, b"one\n").expect_err("plain");
         assert!(err.to_string().starts_with("Error: a.txt has no outline"));
-    }
-
-    #[test]
-    fn distance_counts_single_edits() {
-        assert_eq!(
-            (
-                edit_distance("kitten", "sitting"),
-                edit_distance("", "ab"),
-                edit_distance("same", "same")
-            ),
-            (3, 2, 0)
-        );
     }
 }

@@ -54,13 +54,18 @@ pub(crate) fn ranges(text: &str) -> Vec<tree_sitter::Range> {
         start = end;
         row += 1;
     }
-    let last_row = bytes.iter().filter(|&&b| b == b'\n').count();
-    let column = bytes.len() - bytes.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
+    // The end: after the last newline, or on the last line, unfinished.
+    let last_start = memchr::memrchr(b'\n', bytes).map_or(0, |n| n + 1);
+    let end_point = if last_start == bytes.len() {
+        tree_sitter::Point::new(row, 0)
+    } else {
+        tree_sitter::Point::new(row.saturating_sub(1), bytes.len() - last_start)
+    };
     ranges.push(tree_sitter::Range {
         start_byte: open.0,
         end_byte: bytes.len(),
         start_point: tree_sitter::Point::new(open.1, 0),
-        end_point: tree_sitter::Point::new(last_row, column),
+        end_point,
     });
     ranges
 }
@@ -354,6 +359,7 @@ fn string_end(bytes: &[u8], at: usize, quote: u8) -> usize {
 }
 
 #[cfg(test)]
+#[expect(clippy::format_collect, reason = "test inputs; speed does not matter")]
 mod tests {
     use super::*;
 
