@@ -12,6 +12,10 @@ use serde_json::{Map, Value};
 use super::{Tool, known_keys, number, object, required_string, string};
 use crate::error::ToolError;
 
+/// Longest `symbol` taken: names in outlines are cut at 80 characters, so a
+/// path of them is never this long.
+pub const MAX_SYMBOL_BYTES: usize = 1024;
+
 /// Typed arguments of `read`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReadArgs {
@@ -82,12 +86,12 @@ impl ReadArgs {
                     got: format!("{name} beside it"),
                 });
             }
-            if symbol.trim().is_empty() {
+            if symbol.trim().is_empty() || symbol.len() > MAX_SYMBOL_BYTES {
                 return Err(ToolError::InvalidArgument {
                     tool: Tool::Read,
                     name: "symbol",
-                    expected: "an outline entry's name, e.g. \"Decimal.__new__\"",
-                    got: "\"\"".to_owned(),
+                    expected: "an outline entry's name, e.g. \"Decimal.__new__\", of at most 1024 bytes",
+                    got: format!("{symbol:?}"),
                 });
             }
         }

@@ -21,6 +21,8 @@ use crate::result::ToolResult;
 const MAX_CANDIDATES: usize = 10;
 /// Names an unknown name suggests.
 const MAX_CLOSEST: usize = 5;
+/// Longest last part of an unknown name compared with the entries' names.
+const MAX_COMPARED_CHARS: usize = 128;
 /// How a qualified name joins its parts when shown.
 const SEPARATOR: &str = ".";
 
@@ -276,6 +278,11 @@ fn closest(entries: &[Entry<'_>], symbol: &str) -> Vec<String> {
     let wanted = parts(symbol)
         .last()
         .map_or_else(String::new, |p| p.to_lowercase());
+    // Names in outlines are short: a longer one is close to none of them,
+    // and comparing it with each would only cost time.
+    if wanted.chars().count() > MAX_COMPARED_CHARS {
+        return Vec::new();
+    }
     let mut ranked: Vec<(usize, String)> = entries
         .iter()
         .map(|e| {
@@ -367,6 +374,23 @@ mod tests {
         assert!(
             err.to_string()
                 .ends_with("read the file without a range to see its outline.")
+        );
+    }
+
+    #[test]
+    fn a_symbol_with_a_range_or_too_long_is_refused_before_reading() {
+        let long = format!(
+            r#"{{"file_path": "m.py", "symbol": "{}"}}"#,
+            "x".repeat(5000)
+        );
+        let err = ReadArgs::from_json(&long).expect_err("too long");
+        assert!(err.to_string().len() < 600, "{err}");
+        let ranged = ReadArgs::from_json(r#"{"file_path": "m.py", "symbol": "f", "limit": 3}"#);
+        assert!(
+            ranged
+                .expect_err("both")
+                .to_string()
+                .contains("got limit beside it")
         );
     }
 
