@@ -1,8 +1,9 @@
 //! # filetools
 //!
 //! Runs the filetools WebAssembly component with wasmtime (SPEC H1). A
-//! [`Tools`] compiles the component once (or loads it precompiled from a disk
-//! cache) and hands out cheap [`Session`]s, one per agent conversation, each in
+//! [`Tools`] loads the component's machine code — precompiled when this
+//! crate was built, then cached on disk; compiled only when neither suits
+//! the machine — and hands out cheap [`Session`]s, one per agent conversation, each in
 //! its own store with a memory limit and a per-call deadline. The component
 //! sees files only through `host-fs`, served here by a [`Sandbox`] over one
 //! root directory, or by any [`HostFs`] that is `Send + Sync`
