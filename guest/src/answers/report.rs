@@ -57,6 +57,9 @@ pub enum Tolerance {
     TrailingSpace,
     /// Indentation differed; the new text was re-indented.
     Indentation,
+    /// The indentation unit differed (tabs against spaces, 2 against 4),
+    /// consistently; the new text was re-indented into the file's unit.
+    IndentUnit,
 }
 
 impl Tolerance {
@@ -67,6 +70,9 @@ impl Tolerance {
             Tolerance::Typography => "ignoring dash, space and Unicode form differences",
             Tolerance::TrailingSpace => "ignoring trailing whitespace",
             Tolerance::Indentation => "at the file's indentation, new_string re-indented to it",
+            Tolerance::IndentUnit => {
+                "with the file's indentation unit in place of old_string's (tabs against spaces, or another width), new_string re-indented into it"
+            }
         }
     }
 }

@@ -3,7 +3,11 @@
 //! once trailing whitespace is ignored, typography folded, and the
 //! indentation shifted by one consistent amount. Every line must match — a
 //! block is never accepted on its first and last lines alone. The new text is
-//! re-indented by the same shift.
+//! re-indented by the same shift. When no shift fits, the indentation unit
+//! may differ instead (tabs against spaces, 2 spaces against 4): if every
+//! line's depth in `old_string`'s unit is its depth in the file's unit, one
+//! constant apart, it matches, and the new text is re-indented into the
+//! file's unit. Never when a depth is not a whole number of units.
 
 use crate::edit::fold::{Level, fold};
 use crate::report::Tolerance;
@@ -137,7 +141,170 @@ pub(crate) fn find(view: &str, old: &str, new: &str) -> Vec<LineMatch> {
             notes,
         });
     }
+    if matches.is_empty() {
+        return in_other_unit(view, &old_lines, &old_keys, new, ends_with_newline);
+    }
     matches
+}
+
+/// An indentation unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    Tab,
+    Spaces(usize),
+}
+
+impl Unit {
+    /// The depth of `indent` in this unit, when it is a whole number of it.
+    fn depth(self, indent: &str) -> Option<usize> {
+        match self {
+            Unit::Tab => indent.bytes().all(|b| b == b'\t').then_some(indent.len()),
+            Unit::Spaces(width) => (indent.bytes().all(|b| b == b' ')
+                && indent.len().is_multiple_of(width))
+            .then_some(indent.len() / width),
+        }
+    }
+
+    fn indent(self, depth: usize) -> String {
+        match self {
+            Unit::Tab => "\t".repeat(depth),
+            Unit::Spaces(width) => " ".repeat(width * depth),
+        }
+    }
+}
+
+/// The unit of a set of indentations: tabs when all are tabs, else the
+/// greatest common width of space-only ones; `None` when they mix tabs and
+/// spaces, none is indented, or the width is one space (alignment, not a
+/// unit).
+fn unit_of<'a>(indents: impl Iterator<Item = &'a str>) -> Option<Unit> {
+    let (mut tabs, mut width) = (false, 0usize);
+    for indent in indents.filter(|i| !i.is_empty()) {
+        if indent.bytes().all(|b| b == b'\t') {
+            tabs = true;
+        } else if indent.bytes().all(|b| b == b' ') {
+            width = gcd(width, indent.len());
+        } else {
+            return None;
+        }
+        if tabs && width > 0 {
+            return None;
+        }
+    }
+    match (tabs, width) {
+        (true, _) => Some(Unit::Tab),
+        (false, 0 | 1) => None,
+        (false, w) => Some(Unit::Spaces(w)),
+    }
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The leading whitespace of `line`.
+fn leading(line: &str) -> &str {
+    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
+}
+
+/// Matches in another indentation unit (see the module's doc): `old`'s and
+/// the file's units must both be clear and differ, and every non-blank line
+/// must be one constant number of levels deeper in the file.
+fn in_other_unit(
+    view: &str,
+    old_lines: &[&str],
+    old_keys: &[(String, String)],
+    new: &str,
+    ends_with_newline: bool,
+) -> Vec<LineMatch> {
+    let file_lines: Vec<&str> = view.split('\n').collect();
+    // old_string's unit is read from new_string's lines too: together they
+    // show how the model indents.
+    let Some(from) = unit_of(old_lines.iter().copied().chain(new.lines()).map(leading)) else {
+        return Vec::new();
+    };
+    let Some(to) = unit_of(
+        file_lines
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| leading(l)),
+    ) else {
+        return Vec::new();
+    };
+    let n = old_lines.len();
+    if from == to || file_lines.len() < n {
+        return Vec::new();
+    }
+    let old_depths: Option<Vec<usize>> = old_lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| from.depth(leading(l)))
+        .collect();
+    let Some(old_depths) = old_depths else {
+        return Vec::new();
+    };
+    let mut starts = Vec::with_capacity(file_lines.len());
+    let mut at = 0;
+    for line in &file_lines {
+        starts.push(at);
+        at += line.len() + 1;
+    }
+    let mut matches = Vec::new();
+    'windows: for j in 0..=file_lines.len() - n {
+        let mut levels: Option<isize> = None;
+        let mut depths = old_depths.iter();
+        for i in 0..n {
+            let (_, old_content) = &old_keys[i];
+            if key(file_lines[j + i]).1 != *old_content {
+                continue 'windows;
+            }
+            if old_content.is_empty() {
+                continue;
+            }
+            let (Some(&old_depth), Some(file_depth)) =
+                (depths.next(), to.depth(leading(file_lines[j + i])))
+            else {
+                continue 'windows;
+            };
+            let this = file_depth.cast_signed() - old_depth.cast_signed();
+            match levels {
+                Some(known) if known != this => continue 'windows,
+                _ => levels = Some(this),
+            }
+        }
+        let Some(replacement) = reunit(new, from, to, levels.unwrap_or(0)) else {
+            continue;
+        };
+        let last = j + n - 1;
+        let mut end = starts[last] + file_lines[last].len();
+        if ends_with_newline && last + 1 < file_lines.len() {
+            end += 1;
+        }
+        matches.push(LineMatch {
+            span: (starts[j], end),
+            replacement,
+            notes: vec![Tolerance::IndentUnit],
+        });
+    }
+    matches
+}
+
+/// `new` with each line's indentation moved from unit `from` to unit `to`,
+/// `levels` deeper; `None` when a line's indentation is not a whole number
+/// of `from` or would go below zero.
+fn reunit(new: &str, from: Unit, to: Unit, levels: isize) -> Option<String> {
+    let mut out = String::with_capacity(new.len() + 16);
+    for line in new.split_inclusive('\n') {
+        if line.trim().is_empty() {
+            out.push_str(line);
+            continue;
+        }
+        let indent = leading(line);
+        let depth = from.depth(indent)?.checked_add_signed(levels)?;
+        out.push_str(&to.indent(depth));
+        out.push_str(&line[indent.len()..]);
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -163,6 +330,66 @@ mod tests {
             "        let x = 3;\n        if x {\n            go();\n        }\n"
         );
         assert_eq!(m.notes, vec![Tolerance::Indentation]);
+    }
+
+    #[test]
+    fn spaces_in_old_string_match_a_tab_indented_file_and_new_text_gets_tabs() {
+        let view = "def f(x):\n\tif x:\n\t\treturn 1\n\treturn 0\n";
+        let found = find(
+            view,
+            "    if x:\n        return 1\n",
+            "    if x:\n        log(x)\n        return 2\n",
+        );
+        assert_eq!(found.len(), 1);
+        let m = &found[0];
+        assert_eq!(&view[m.span.0..m.span.1], "\tif x:\n\t\treturn 1\n");
+        assert_eq!(m.replacement, "\tif x:\n\t\tlog(x)\n\t\treturn 2\n");
+        assert_eq!(m.notes, vec![Tolerance::IndentUnit]);
+    }
+
+    #[test]
+    fn two_space_old_string_matches_a_four_space_file_at_depth() {
+        let view = "class A:\n    def f(self):\n        if x:\n            go()\n";
+        let found = find(view, "if x:\n  go()", "if x:\n  stop()\n  go()");
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].replacement,
+            "        if x:\n            stop()\n            go()"
+        );
+    }
+
+    #[test]
+    fn a_mapping_that_is_not_whole_units_or_consistent_does_not_match() {
+        let view = "\tif x:\n\t\treturn 1\n";
+        // Three spaces are not a whole number of old_string's 2-space unit.
+        assert!(find(view, "  if x:\n     return 1", "x").is_empty());
+        // One level apart on the first line, two on the second.
+        assert!(find(view, "    if x:\n    return 1", "x").is_empty());
+        // new_string indented off the unit: refused rather than guessed.
+        assert!(
+            find(
+                view,
+                "    if x:\n        return 1",
+                "    if x:\n      return 2"
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_file_or_strings_without_a_clear_unit_do_not_remap() {
+        // The file mixes in one-space alignment: its unit is unclear.
+        let view = "\tif x:\n\t\treturn 1\n \tpad\n";
+        assert!(
+            find(
+                view,
+                "    if x:\n        return 1",
+                "    if x:\n        return 2"
+            )
+            .is_empty()
+        );
+        let spaced = "if x:\n   a\n    b\n";
+        assert!(find(spaced, "if x:\n\ta", "if x:\n\tb").is_empty());
     }
 
     #[test]

@@ -1,0 +1,7 @@
+function f(x) {
+    if (x) {
+        log(x);
+        return 1;
+    }
+    return 0;
+}

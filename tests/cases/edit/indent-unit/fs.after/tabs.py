@@ -1,0 +1,5 @@
+def f(x):
+	if x:
+		log(x)
+		return 2
+	return 0

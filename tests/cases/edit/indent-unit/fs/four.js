@@ -1,0 +1,6 @@
+function f(x) {
+    if (x) {
+        return 1;
+    }
+    return 0;
+}
