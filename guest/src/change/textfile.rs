@@ -173,10 +173,7 @@ pub struct TextFile {
 impl TextFile {
     /// Decodes `bytes`; refuses invalid sequences instead of replacing them.
     pub fn decode(bytes: &[u8]) -> Result<Self, NotText> {
-        let mut decoder = Decoder::new();
-        let mut text = String::new();
-        decoder.feed(bytes, &mut text);
-        decoder.finish(&mut text);
+        let (decoder, text) = Decoder::whole(bytes);
         let encoding = decoder.encoding().unwrap_or(Encoding::Utf8);
         if decoder.lossy() {
             let offset = match encoding {

@@ -107,6 +107,16 @@ impl Decoder {
         self.feed(&bytes, out);
     }
 
+    /// Decodes a whole file's `bytes` at once: the text, and the decoder
+    /// that says what it found (encoding, BOM, loss).
+    pub fn whole(bytes: &[u8]) -> (Self, String) {
+        let mut decoder = Self::new();
+        let mut text = String::new();
+        decoder.feed(bytes, &mut text);
+        decoder.finish(&mut text);
+        (decoder, text)
+    }
+
     /// Whether the stream is UTF-8 and no sequence is left half-decoded:
     /// bytes from here on may be scanned for `\n` without decoding them, as
     /// a `\n` byte is never part of a longer UTF-8 sequence.

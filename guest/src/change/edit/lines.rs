@@ -85,12 +85,7 @@ pub(crate) fn find(view: &str, old: &str, new: &str) -> Vec<LineMatch> {
     }
     let old_keys: Vec<(String, String)> = old_lines.iter().map(|l| key(l)).collect();
     let file_lines: Vec<&str> = view.split('\n').collect();
-    let mut starts = Vec::with_capacity(file_lines.len());
-    let mut at = 0;
-    for line in &file_lines {
-        starts.push(at);
-        at += line.len() + 1;
-    }
+    let starts = line_starts(&file_lines);
     let n = old_lines.len();
     let mut matches = Vec::new();
     if file_lines.len() < n {
@@ -130,13 +125,8 @@ pub(crate) fn find(view: &str, old: &str, new: &str) -> Vec<LineMatch> {
         }
         notes.sort_by_key(|t| *t as u8);
         notes.dedup();
-        let last = j + n - 1;
-        let mut end = starts[last] + file_lines[last].len();
-        if ends_with_newline && last + 1 < file_lines.len() {
-            end += 1;
-        }
         matches.push(LineMatch {
-            span: (starts[j], end),
+            span: span(&starts, &file_lines, j..j + n, ends_with_newline),
             replacement: reindent(new, &shift),
             notes,
         });
@@ -145,6 +135,35 @@ pub(crate) fn find(view: &str, old: &str, new: &str) -> Vec<LineMatch> {
         return in_other_unit(view, &old_lines, &old_keys, new, ends_with_newline);
     }
     matches
+}
+
+/// The byte offset where each of `lines` (a text split at `\n`) starts.
+fn line_starts(lines: &[&str]) -> Vec<usize> {
+    let mut at = 0;
+    lines
+        .iter()
+        .map(|line| {
+            let start = at;
+            at += line.len() + 1;
+            start
+        })
+        .collect()
+}
+
+/// The bytes of `lines` in `window`, with the last one's `\n` when
+/// `old_string` ended with one and the file has it.
+fn span(
+    starts: &[usize],
+    lines: &[&str],
+    window: std::ops::Range<usize>,
+    with_newline: bool,
+) -> (usize, usize) {
+    let last = window.end - 1;
+    let mut end = starts[last] + lines[last].len();
+    if with_newline && last + 1 < lines.len() {
+        end += 1;
+    }
+    (starts[window.start], end)
 }
 
 /// An indentation unit.
@@ -243,12 +262,7 @@ fn in_other_unit(
     let Some(old_depths) = old_depths else {
         return Vec::new();
     };
-    let mut starts = Vec::with_capacity(file_lines.len());
-    let mut at = 0;
-    for line in &file_lines {
-        starts.push(at);
-        at += line.len() + 1;
-    }
+    let starts = line_starts(&file_lines);
     let mut matches = Vec::new();
     'windows: for j in 0..=file_lines.len() - n {
         let mut levels: Option<isize> = None;
@@ -275,13 +289,8 @@ fn in_other_unit(
         let Some(replacement) = reunit(new, from, to, levels.unwrap_or(0)) else {
             continue;
         };
-        let last = j + n - 1;
-        let mut end = starts[last] + file_lines[last].len();
-        if ends_with_newline && last + 1 < file_lines.len() {
-            end += 1;
-        }
         matches.push(LineMatch {
-            span: (starts[j], end),
+            span: span(&starts, &file_lines, j..j + n, ends_with_newline),
             replacement,
             notes: vec![Tolerance::IndentUnit],
         });

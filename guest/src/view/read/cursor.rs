@@ -199,7 +199,8 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             .len()
             .min(usize::try_from(byte_cap).unwrap_or(usize::MAX));
         let (taken, found) = lines_within(&bytes[..within], max);
-        self.note_endings(&bytes[..taken], found);
+        let crlf = crlf_count(&bytes[..taken], self.last_byte);
+        self.note_endings(found, crlf);
         self.file_pos += taken as u64;
         if let Some(hash) = self.fingerprint.as_mut() {
             hash.update(&bytes[..taken]);
@@ -212,10 +213,8 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
         Ok(found)
     }
 
-    /// Counts `newlines` line ends, those of `bytes` (the next ones
-    /// consumed), by style.
-    fn note_endings(&mut self, bytes: &[u8], newlines: u64) {
-        let crlf = crlf_count(bytes, self.last_byte);
+    /// Counts `newlines` line ends, `crlf` of them `\r\n`.
+    fn note_endings(&mut self, newlines: u64, crlf: u64) {
         self.endings.crlf += crlf;
         self.endings.lf += newlines - crlf;
         self.newlines += newlines;
@@ -267,9 +266,7 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
         let bytes = &self.buf.as_bytes()[self.at..self.at + len];
         let (taken, found) = lines_within(bytes, max);
         let crlf = crlf_count(&bytes[..taken], self.last_byte);
-        self.endings.crlf += crlf;
-        self.endings.lf += found - crlf;
-        self.newlines += found;
+        self.note_endings(found, crlf);
         self.advance(taken);
         found
     }

@@ -82,10 +82,7 @@ fn structure(
     meta: Metadata,
     bytes: &[u8],
 ) -> Structure {
-    let mut decoder = Decoder::new();
-    let mut text = String::new();
-    decoder.feed(bytes, &mut text);
-    decoder.finish(&mut text);
+    let (decoder, text) = Decoder::whole(bytes);
     let lines = line_count(&text);
     let symbols = match outline::symbols_within_budget(language, &text) {
         Ok(Some(symbols)) if !symbols.is_empty() && lines >= 2 => symbols,

@@ -163,10 +163,7 @@ pub(crate) fn read<F: HostFs + ?Sized>(
         return Err(no_outline("too large to outline"));
     }
     let bytes = read_all(fs, rel, path, config.chunk_bytes)?;
-    let mut decoder = Decoder::new();
-    let mut text = String::new();
-    decoder.feed(&bytes, &mut text);
-    decoder.finish(&mut text);
+    let (_, text) = Decoder::whole(&bytes);
     let symbols = match outline::symbols_within_budget(language, &text) {
         Ok(Some(symbols)) => symbols,
         Ok(None) => return Err(no_outline("its grammar is not in this build")),
