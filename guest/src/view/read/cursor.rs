@@ -332,6 +332,22 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
         }
     }
 
+    /// The next line, without its `\n`, when it lies whole in the text at
+    /// hand and is at most `max` bytes long; nothing is consumed. A page
+    /// shows such a line as it is, without a bounded capture.
+    pub fn buffered_line(&self, max: usize) -> Option<&str> {
+        let rest = &self.buf.as_bytes()[self.at..];
+        let end = memchr(b'\n', &rest[..rest.len().min(max.saturating_add(1))])?;
+        Some(&self.buf[self.at..self.at + end])
+    }
+
+    /// Consumes a line of `len` bytes that [`Cursor::buffered_line`] gave,
+    /// and its `\n`.
+    pub fn consume_line(&mut self, len: usize) {
+        self.note_newline(len);
+        self.advance(len + 1);
+    }
+
     /// Counts the remaining lines until the end of the file or until `cap`
     /// bytes were scanned; true when the end was reached.
     pub fn count_rest(&mut self, cap: u64) -> Result<bool, FsError> {

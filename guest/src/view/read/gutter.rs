@@ -27,7 +27,7 @@ pub(crate) fn push(out: &mut String, number: u64) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+    out.extend(buf[at..].iter().map(|&digit| char::from(digit)));
     out.push('\t');
 }
 

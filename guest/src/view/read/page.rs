@@ -113,15 +113,25 @@ fn page<F: HostFs + ?Sized>(
         if shown == request.limit {
             break Next::Offset(number);
         }
+        let keep_bytes = line_room(budget, number);
+        let room = (shown > 0).then(|| budget.saturating_sub(used));
+        let max_bytes =
+            keep_bytes.min(usize::try_from(config.max_line_chars).unwrap_or(usize::MAX));
+        match plain_line(cursor, &mut text, number, max_bytes, room) {
+            Plain::Shown(cost) => {
+                used += cost;
+                shown += 1;
+                continue;
+            }
+            Plain::NoRoom => {
+                budget_hit = true;
+                break Next::Offset(number);
+            }
+            Plain::NeedsCapture => {}
+        }
         let line_start = text.len();
         gutter::push(&mut text, number);
         let text_start = text.len();
-        // Room for one line alone: a line that does not fit beside the others
-        // ends the page instead of being cut (R6); only the first is cut.
-        let line_room = budget
-            .saturating_sub(gutter::width(number) + 1 + MARKER_ROOM_BYTES)
-            .max(16);
-        let keep_bytes = usize::try_from(line_room).unwrap_or(usize::MAX);
         let scan_left = config
             .count_limit_bytes
             .saturating_sub(cursor.consumed - page_start);
@@ -188,6 +198,53 @@ fn page<F: HostFs + ?Sized>(
         next,
         budget_hit,
     })
+}
+
+/// Bytes of line `number` that a page keeps when the line is shown alone: a
+/// line that does not fit beside the others ends the page instead of being
+/// cut (R6); only a page's first line is cut.
+fn line_room(budget: u64, number: u64) -> usize {
+    let room = budget
+        .saturating_sub(gutter::width(number) + 1 + MARKER_ROOM_BYTES)
+        .max(16);
+    usize::try_from(room).unwrap_or(usize::MAX)
+}
+
+/// What [`plain_line`] did.
+enum Plain {
+    /// The line was shown, at this cost in output bytes.
+    Shown(u64),
+    /// The line does not fit in the room left.
+    NoRoom,
+    /// The line needs the bounded capture.
+    NeedsCapture,
+}
+
+/// Shows line `number` as it is when it lies whole in the text at hand and
+/// is at most `max_bytes` long: its bytes bound its characters, so no cap
+/// can cut it and nothing needs counting. `room` is what the budget has left
+/// beside the lines shown, `None` for a page's first line.
+fn plain_line<F: HostFs + ?Sized>(
+    cursor: &mut Cursor<'_, F>,
+    text: &mut String,
+    number: u64,
+    max_bytes: usize,
+    room: Option<u64>,
+) -> Plain {
+    let Some(line) = cursor.buffered_line(max_bytes) else {
+        return Plain::NeedsCapture;
+    };
+    let view = line.strip_suffix('\r').unwrap_or(line);
+    let cost = gutter::width(number) + view.len() as u64 + 1;
+    if room.is_some_and(|room| cost > room) {
+        return Plain::NoRoom;
+    }
+    gutter::push(text, number);
+    text.push_str(view);
+    text.push('\n');
+    let len = line.len();
+    cursor.consume_line(len);
+    Plain::Shown(cost)
 }
 
 /// The marker of a line shown only up to `shown_end`, or `None` when the

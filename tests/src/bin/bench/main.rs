@@ -71,6 +71,12 @@ fn main() -> Result<()> {
         // A profiling aid: only the native 100 KB read, `calls` times.
         return native_loop(&bench_dir(), calls.parse()?);
     }
+    if let [flag, calls] = args.as_slice()
+        && flag == "--wasm-loop"
+    {
+        // The same read in the wasmtime host, for profiling the component.
+        return wasm_loop(&bench_dir(), calls.parse()?);
+    }
     let dir = bench_dir();
     fs::create_dir_all(&dir)?;
     println!("filetools benchmark (best median of {ROUNDS} rounds of {CALLS} calls per host)");
@@ -102,6 +108,15 @@ fn native_loop(dir: &Path, calls: u32) -> Result<()> {
     let mut native = native_session(&root)?;
     for _ in 0..calls {
         black_box(native.call("read", r#"{"file_path": "file.txt"}"#));
+    }
+    Ok(())
+}
+
+fn wasm_loop(dir: &Path, calls: u32) -> Result<()> {
+    let root = call_file(dir)?;
+    let mut wasm = wasm_session(&root)?;
+    for _ in 0..calls {
+        black_box(wasm.call("read", r#"{"file_path": "file.txt"}"#));
     }
     Ok(())
 }
