@@ -225,6 +225,7 @@ impl wit::GuestSession for SessionResource {
             char_offset: args.char_offset,
             pages: args.pages.clone(),
             symbol: args.symbol,
+            encoding: args.encoding,
         };
         to_wit(self.0.borrow_mut().read(&args))
     }
@@ -233,6 +234,7 @@ impl wit::GuestSession for SessionResource {
         let args = WriteArgs {
             file_path: args.file_path,
             content: args.content,
+            encoding: args.encoding,
         };
         to_wit(self.0.borrow_mut().write(&args))
     }
@@ -249,6 +251,7 @@ impl wit::GuestSession for SessionResource {
                     replace_all: op.replace_all,
                 })
                 .collect(),
+            encoding: args.encoding,
         };
         to_wit(self.0.borrow_mut().edit(&args))
     }

@@ -54,6 +54,9 @@ pub const DEFAULT_OUTLINE_BUDGET_TOKENS: u64 = 10_000;
 pub const DEFAULT_OUTLINE_MAX_PERCENT: u64 = 5;
 /// Largest file parsed for an outline; larger ones get head and tail.
 pub const DEFAULT_MAX_OUTLINE_BYTES: u64 = 4 * 1024 * 1024;
+/// Largest file whose syntax is checked after a change (SPEC E11): a
+/// parse of this much code takes tens of milliseconds in the component.
+pub const DEFAULT_MAX_SYNTAX_CHECK_BYTES: u64 = 1024 * 1024;
 /// Bytes of replaced file versions a session keeps for `undo`.
 pub const DEFAULT_HISTORY_BYTES: u64 = 8 * 1024 * 1024;
 
@@ -123,6 +126,13 @@ pub struct Config {
     pub outline_max_percent: u64,
     /// Largest file parsed for an outline.
     pub max_outline_bytes: u64,
+    /// What a change that leaves a cleanly parsing file with syntax errors
+    /// does (SPEC E11): `warn` (the answer says where), `refuse` (nothing
+    /// is written) or `off`.
+    pub syntax_check: SyntaxCheck,
+    /// Largest file whose syntax is checked; larger ones are not, and the
+    /// answer says so.
+    pub max_syntax_check_bytes: u64,
     /// The tool sets the session offers, by name: `filetools` (`read`,
     /// `write`, `edit`, `undo`), `text-editor`, `apply-patch`,
     /// `mcp-filesystem`, `notebook`; one name or a list.
@@ -132,6 +142,19 @@ pub struct Config {
     /// included (its definition's `max_characters`); 0: the output budget
     /// alone.
     pub max_characters: u64,
+}
+
+/// What a change that breaks a file's syntax does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SyntaxCheck {
+    /// The change is made; the answer says where the errors are.
+    #[default]
+    Warn,
+    /// The change is refused; nothing is written.
+    Refuse,
+    /// No check.
+    Off,
 }
 
 /// A list given as one value or as an array.
@@ -179,6 +202,8 @@ impl Default for Config {
             outline_budget_tokens: DEFAULT_OUTLINE_BUDGET_TOKENS,
             outline_max_percent: DEFAULT_OUTLINE_MAX_PERCENT,
             max_outline_bytes: DEFAULT_MAX_OUTLINE_BYTES,
+            syntax_check: SyntaxCheck::Warn,
+            max_syntax_check_bytes: DEFAULT_MAX_SYNTAX_CHECK_BYTES,
             tools: vec![ToolSet::Filetools],
             max_characters: 0,
         }

@@ -31,15 +31,15 @@ mod scenarios;
 
 // Every module is also reachable at the root, by the path it had before the
 // layers: `filetools_core::args`, `crate::ledger`, …
-pub use answers::{base64, error, notice, refusal, report, result, trapped};
-use change::{batch, cells, commit, edit, guard, rewrite, undo, write};
+pub use answers::{base64, error, notice, refusal, report, result, syntax_note, trapped};
+use change::{batch, cells, commit, edit, guard, rewrite, syntax_check, undo, write};
 pub use change::{diff, echo, insert, patch, textfile};
 pub use memory::{digest, fingerprint, history, ledger, state};
 use paths::memfs;
 pub use paths::{danger, fs, glob, path, recording, repair};
 use tools::session;
 pub use tools::{args, definitions, schema, sets, shapes};
-pub use view::{decode, image, notebook, outline, pdf, read, sniff};
+pub use view::{decode, detect, encoding, image, notebook, outline, pdf, read, sniff, syntax};
 use view::{listing, raw};
 
 #[cfg(target_arch = "wasm32")]

@@ -262,6 +262,7 @@ impl Session {
             char_offset: args.char_offset,
             pages: args.pages.clone(),
             symbol: args.symbol.clone(),
+            encoding: args.encoding.clone(),
         };
         self.run(
             "read",
@@ -281,6 +282,7 @@ impl Session {
         let wit_args = wit::WriteArgs {
             file_path: args.file_path.clone(),
             content: args.content.clone(),
+            encoding: args.encoding.clone(),
         };
         self.run(
             "write",
@@ -308,6 +310,7 @@ impl Session {
                     replace_all: op.replace_all,
                 })
                 .collect(),
+            encoding: args.encoding.clone(),
         };
         self.run(
             "edit",

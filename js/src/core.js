@@ -271,6 +271,7 @@ function readArgs(args) {
     charOffset: optionalBig(args.charOffset ?? args.char_offset),
     pages: args.pages ?? undefined,
     symbol: args.symbol ?? undefined,
+    encoding: args.encoding ?? undefined,
   };
 }
 
@@ -285,6 +286,7 @@ function editArgs(args) {
       newString: e.newString ?? e.new_string,
       replaceAll: Boolean(e.replaceAll ?? e.replace_all),
     })),
+    encoding: args.encoding ?? undefined,
   };
 }
 

@@ -44,7 +44,7 @@ pub struct Call {
 }
 
 /// A generated input: `hex_prefix` bytes, then `prefix + repeat * times +
-/// suffix` as UTF-8.
+/// suffix` as UTF-8, or in `encoding` when it is set.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Generated {
@@ -71,6 +71,10 @@ pub struct Generated {
     /// Text written after the repeated part.
     #[serde(default)]
     pub suffix: String,
+    /// The encoding the text is written in (a WHATWG label such as
+    /// `"shift_jis"`); UTF-8 when absent.
+    #[serde(default)]
+    pub encoding: Option<String>,
 }
 
 /// A conformance case.
@@ -208,14 +212,33 @@ impl Case {
             }
             let mut data = hex(&generated.hex_prefix)
                 .with_context(|| format!("{}: bad hex_prefix", self.name))?;
-            data.extend_from_slice(generated.prefix.as_bytes());
+            let mut text = generated.prefix.clone();
             for n in 0..generated.times {
-                data.extend_from_slice(generated.repeat.replace("{n}", &n.to_string()).as_bytes());
+                text.push_str(&generated.repeat.replace("{n}", &n.to_string()));
             }
-            data.extend_from_slice(generated.suffix.as_bytes());
+            text.push_str(&generated.suffix);
+            data.extend_from_slice(&self.encoded(generated.encoding.as_deref(), &text)?);
             fs::write(&path, data)?;
         }
         Ok(())
+    }
+}
+
+impl Case {
+    /// `text` in the encoding `label` names (UTF-8 when `None`); text the
+    /// encoding cannot hold is a broken case.
+    fn encoded(&self, label: Option<&str>, text: &str) -> Result<Vec<u8>> {
+        let Some(label) = label else {
+            return Ok(text.as_bytes().to_vec());
+        };
+        let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
+            bail!("{}: unknown encoding {label:?}", self.name);
+        };
+        let (bytes, _, unmappable) = encoding.encode(text);
+        if unmappable {
+            bail!("{}: text not representable in {label}", self.name);
+        }
+        Ok(bytes.into_owned())
     }
 }
 

@@ -10,4 +10,5 @@ pub mod notice;
 pub mod refusal;
 pub mod report;
 pub mod result;
+pub mod syntax_note;
 pub mod trapped;

@@ -80,6 +80,43 @@ impl fmt::Display for Next {
 /// How a dedup stub begins; `write` refuses content that is one (SPEC W7).
 pub const STUB_PREFIX: &str = "[unchanged since your read";
 
+/// How the encoding of a file that is not UTF-8 was settled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decoding {
+    /// A byte-order mark announced it.
+    Bom,
+    /// The read named it.
+    Given,
+    /// The detector is confident.
+    Detected,
+    /// The detector's best guess; the other encodings that fit.
+    Guessed(Vec<&'static str>),
+}
+
+impl Decoding {
+    /// The notice of text decoded from `encoding` this way.
+    fn say(&self, f: &mut fmt::Formatter<'_>, encoding: &str) -> fmt::Result {
+        match self {
+            Decoding::Bom => write!(f, "[decoded from {encoding}]"),
+            Decoding::Given => write!(f, "[decoded from {encoding}, as asked]"),
+            Decoding::Detected => write!(
+                f,
+                "[decoded from {encoding}, detected: the file is not UTF-8; edits and writes keep {encoding}]"
+            ),
+            Decoding::Guessed(others) => {
+                write!(f, "[decoded as {encoding}, a guess")?;
+                if !others.is_empty() {
+                    write!(f, " (it could also be {})", others.join(", "))?;
+                }
+                write!(
+                    f,
+                    ": the file is not UTF-8. Read it with encoding=\"…\" to choose; edits and writes need the same encoding argument]"
+                )
+            }
+        }
+    }
+}
+
 /// A fact about a read, shown after (or instead of) the content.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
@@ -141,9 +178,14 @@ pub enum Notice {
         budget_cut_at: Option<u64>,
     },
     /// The file was decoded from an encoding other than UTF-8.
-    Decoded(&'static str),
-    /// Invalid UTF-8 bytes were replaced.
-    Lossy,
+    Decoded {
+        /// The encoding's name.
+        encoding: &'static str,
+        /// How it was settled.
+        how: Decoding,
+    },
+    /// Bytes invalid in the named encoding were replaced.
+    Lossy(&'static str),
     /// A binary file, described instead of shown (SPEC R15).
     Binary {
         /// Its MIME type.
@@ -246,8 +288,8 @@ impl fmt::Display for Notice {
                 max_chars,
                 budget_cut_at,
             } => lines_cut(f, *count, *max_chars, *budget_cut_at),
-            Notice::Decoded(encoding) => write!(f, "[decoded from {encoding}]"),
-            Notice::Lossy => f.write_str("[invalid UTF-8 bytes are shown as U+FFFD]"),
+            Notice::Decoded { encoding, how } => how.say(f, encoding),
+            Notice::Lossy(encoding) => write!(f, "[invalid {encoding} bytes are shown as U+FFFD]"),
             Notice::Binary { mime, size } => write!(
                 f,
                 "[binary file: {mime}, {}; its bytes are not shown]",
@@ -430,6 +472,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_way_of_settling_an_encoding_is_said() {
+        let said = |how| {
+            Notice::Decoded {
+                encoding: "windows-1252",
+                how,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            said(Decoding::Given),
+            "[decoded from windows-1252, as asked]"
+        );
+        assert_eq!(
+            said(Decoding::Detected),
+            "[decoded from windows-1252, detected: the file is not UTF-8; edits and writes keep windows-1252]"
+        );
+        assert_eq!(
+            said(Decoding::Guessed(vec!["Shift_JIS"])),
+            "[decoded as windows-1252, a guess (it could also be Shift_JIS): the file is not UTF-8. Read it with encoding=\"…\" to choose; edits and writes need the same encoding argument]"
+        );
+    }
+
+    #[test]
     fn every_notice_reads_as_intended() {
         let cases = [
             (Notice::Empty, "[the file is empty]"),
@@ -511,8 +576,17 @@ mod tests {
                 },
                 "[1 line was cut at 1387 chars to fit the output budget; each marker gives the offset and char_offset that show the rest]",
             ),
-            (Notice::Decoded("UTF-16LE"), "[decoded from UTF-16LE]"),
-            (Notice::Lossy, "[invalid UTF-8 bytes are shown as U+FFFD]"),
+            (
+                Notice::Decoded {
+                    encoding: "UTF-16LE",
+                    how: Decoding::Bom,
+                },
+                "[decoded from UTF-16LE]",
+            ),
+            (
+                Notice::Lossy("UTF-8"),
+                "[invalid UTF-8 bytes are shown as U+FFFD]",
+            ),
             (
                 Notice::Unchanged { calls_ago: 1 },
                 "[unchanged since your read 1 call ago; use that output, or read again to see it anew]",

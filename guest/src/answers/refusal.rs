@@ -17,8 +17,10 @@ use std::fmt;
 use serde_json::{Value, json};
 
 use crate::args::Tool;
+use crate::encoding::{Unmappable, describe_chars};
 use crate::ledger::Coverage;
 use crate::notice::Size;
+use crate::textfile::NotText;
 
 /// How a file differs from what the session last saw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,6 +190,46 @@ pub enum Refusal {
         /// First invalid byte, when known.
         offset: Option<u64>,
     },
+    /// The file is not UTF-8 and its legacy encoding is only a guess: the
+    /// model must name one before the file is changed.
+    EncodingUnsure {
+        /// The path as sent.
+        path: String,
+        /// The detector's guess.
+        guess: &'static str,
+        /// Other encodings that decode it cleanly.
+        plausible: Vec<&'static str>,
+    },
+    /// Decoding and encoding back would alter bytes the change did not touch.
+    NoRoundTrip {
+        /// The path as sent.
+        path: String,
+        /// The file's encoding.
+        encoding: &'static str,
+        /// Offset of the first byte that would change.
+        offset: u64,
+    },
+    /// The new text has characters the file's encoding cannot represent.
+    Unmappable {
+        /// The path as sent.
+        path: String,
+        /// The file's encoding.
+        encoding: &'static str,
+        /// The characters, described (`U+65E5 '日'`).
+        chars: String,
+        /// 1-based line of the first in the new text.
+        line: u64,
+    },
+    /// The change would leave a file that parsed cleanly with syntax
+    /// errors, and the session refuses such changes.
+    BrokenSyntax {
+        /// The path as sent.
+        path: String,
+        /// The language's name.
+        language: &'static str,
+        /// Where and what, `line 41: unexpected '}'; …`.
+        errors: String,
+    },
     /// `edit` with an `old_string` on a file that does not exist.
     NoFile {
         /// The path as sent.
@@ -259,6 +301,39 @@ pub enum Refusal {
 }
 
 impl Refusal {
+    /// Why the file at `path` cannot be changed as text.
+    pub fn not_text(path: &str, err: NotText) -> Self {
+        let path = path.to_owned();
+        match err {
+            NotText::Invalid { encoding, offset } => Refusal::NotText {
+                path,
+                encoding: encoding.name(),
+                offset,
+            },
+            NotText::Unsure(found) => Refusal::EncodingUnsure {
+                path,
+                guess: found.encoding.name(),
+                plausible: found.plausible.iter().map(|e| e.name()).collect(),
+            },
+            NotText::NoRoundTrip { encoding, offset } => Refusal::NoRoundTrip {
+                path,
+                encoding: encoding.name(),
+                offset,
+            },
+        }
+    }
+
+    /// The new text of the file at `path` has characters its encoding
+    /// cannot represent.
+    pub fn unmappable(path: &str, err: &Unmappable) -> Self {
+        Refusal::Unmappable {
+            path: path.to_owned(),
+            encoding: err.encoding,
+            chars: describe_chars(&err.chars),
+            line: err.line,
+        }
+    }
+
     /// A stable machine-readable name for metadata.
     pub fn code(&self) -> &'static str {
         match self {
@@ -268,7 +343,10 @@ impl Refusal {
             Refusal::Conflict { .. } => "conflict",
             Refusal::GutterContent { .. } | Refusal::StubContent { .. } => "display_text",
             Refusal::TooLarge { .. } => "too_large",
-            Refusal::NotText { .. } => "not_text",
+            Refusal::NotText { .. } | Refusal::NoRoundTrip { .. } => "not_text",
+            Refusal::EncodingUnsure { .. } => "encoding_unsure",
+            Refusal::BrokenSyntax { .. } => "syntax_error",
+            Refusal::Unmappable { .. } => "unmappable",
             Refusal::NoFile { .. } => "not_found",
             Refusal::FileNotEmpty { .. } => "file_not_empty",
             Refusal::SameStrings { .. } => "no_change",
@@ -394,6 +472,48 @@ impl fmt::Display for Refusal {
                 }
                 f.write_str("; an edit would alter bytes that read shows as U+FFFD. Replace it whole with write if that is intended.")
             }
+            Refusal::EncodingUnsure {
+                path,
+                guess,
+                plausible,
+            } => {
+                write!(
+                    f,
+                    "Error: {path} is not UTF-8 and its encoding is a guess: {guess}"
+                )?;
+                if !plausible.is_empty() {
+                    write!(f, ", or else {}", plausible.join(", "))?;
+                }
+                write!(
+                    f,
+                    ". Read it with encoding=\"{guess}\" (or another) to check the text, then change it with the same encoding argument; the file keeps that encoding."
+                )
+            }
+            Refusal::NoRoundTrip {
+                path,
+                encoding,
+                offset,
+            } => write!(
+                f,
+                "Error: {path}'s {encoding} bytes at offset {offset} have a second form that would not be written back the same, so an edit would alter bytes it did not touch. Replace it whole with write if that is intended."
+            ),
+            Refusal::Unmappable {
+                path,
+                encoding,
+                chars,
+                line,
+            } => write!(
+                f,
+                "Error: {path} is in {encoding}, which cannot represent {chars} (first on line {line}); nothing was written. Use other characters, or convert the file by writing it whole with encoding=\"utf-8\"."
+            ),
+            Refusal::BrokenSyntax {
+                path,
+                language,
+                errors,
+            } => write!(
+                f,
+                "Error: {path} parses cleanly as {language}, and this change would break it: {errors}; nothing was written. Check the new text against the lines around it and try again."
+            ),
             Refusal::NoFile { path } => write!(
                 f,
                 "Error: {path} does not exist; to create it, use write, or edit with an empty old_string."

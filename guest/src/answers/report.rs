@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use filetools_core::report::Report;
-//! let report = Report::Created { path: "a.txt".into(), lines: 3, bytes: 17 };
+//! let report = Report::Created { path: "a.txt".into(), lines: 3, bytes: 17, encoding: None };
 //! assert_eq!(report.to_string(), "Created a.txt: 3 lines, 17 bytes.");
 //! ```
 
@@ -22,6 +22,9 @@ pub struct Kept {
     pub bom: bool,
     /// The file was encoded back to this non-UTF-8 encoding.
     pub encoding: Option<&'static str>,
+    /// The file was converted, as asked, from the first encoding to the
+    /// second.
+    pub converted: Option<(&'static str, &'static str)>,
 }
 
 impl fmt::Display for Kept {
@@ -38,6 +41,9 @@ impl fmt::Display for Kept {
         }
         if !parts.is_empty() {
             write!(f, " Kept its {}.", parts.join(" and "))?;
+        }
+        if let Some((from, to)) = self.converted {
+            write!(f, " Converted from {from} to {to}.")?;
         }
         Ok(())
     }
@@ -88,6 +94,8 @@ pub enum Report {
         lines: u64,
         /// Bytes written.
         bytes: u64,
+        /// The encoding, when it is not UTF-8.
+        encoding: Option<&'static str>,
     },
     /// An existing file replaced by `write`.
     Updated {
@@ -193,12 +201,23 @@ impl fmt::Display for Report {
     )]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Report::Created { path, lines, bytes } => write!(
-                f,
-                "Created {path}: {lines} {}, {}.",
-                lines_word(*lines),
-                Size(*bytes)
-            ),
+            Report::Created {
+                path,
+                lines,
+                bytes,
+                encoding,
+            } => {
+                write!(
+                    f,
+                    "Created {path}: {lines} {}, {}",
+                    lines_word(*lines),
+                    Size(*bytes)
+                )?;
+                match encoding {
+                    Some(encoding) => write!(f, ", in {encoding}."),
+                    None => f.write_str("."),
+                }
+            }
             Report::Updated {
                 path,
                 lines,

@@ -231,7 +231,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     let reparsed: Value =
         serde_json::from_str(&new_text).map_err(|err| not_notebook(format!("not JSON: {err}")))?;
     validate(&reparsed).map_err(not_notebook)?;
-    let step = loaded.step(&new_text);
+    let step = loaded.step(&new_text)?;
     batch::commit_all(ctx, &[step], Tool::Edit)?;
     let outcome = Edited {
         path: path.to_owned(),

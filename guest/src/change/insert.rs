@@ -117,7 +117,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         new_text.push_str(end);
     }
     new_text.push_str(&old[split..]);
-    let step = loaded.step(&new_text);
+    let step = loaded.step(&new_text)?;
     batch::commit_all(ctx, &[step], Tool::Edit)?;
     let lf = new_text.replace("\r\n", "\n");
     let start: usize = lf

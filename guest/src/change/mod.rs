@@ -18,8 +18,11 @@ pub mod echo;
 pub(crate) mod edit;
 pub(crate) mod guard;
 pub mod insert;
+#[cfg(test)]
+mod legacy_tests;
 pub mod patch;
 pub(crate) mod rewrite;
+pub(crate) mod syntax_check;
 pub mod textfile;
 pub(crate) mod undo;
 pub(crate) mod write;

@@ -72,11 +72,8 @@ pub(crate) fn load<F: HostFs + ?Sized>(
         .bytes
         .as_deref()
         .ok_or_else(|| too_large(current.len))?;
-    let file = TextFile::decode(bytes).map_err(|err| Refusal::NotText {
-        path: path.to_owned(),
-        encoding: err.encoding.name(),
-        offset: err.offset,
-    })?;
+    let file =
+        TextFile::decode_as(bytes, ctx.encoding).map_err(|err| Refusal::not_text(path, err))?;
     Ok(Loaded {
         rel: rel.to_owned(),
         path: path.to_owned(),
@@ -104,8 +101,9 @@ impl Loaded {
 
     /// The step that writes `text` (already in the file's line ends) over
     /// the file, encoded in its style; the model has seen all of it when it
-    /// had seen all of the old one.
-    pub fn step(&self, text: &str) -> Step {
+    /// had seen all of the old one. Refused when the file's encoding cannot
+    /// represent the text.
+    pub fn step(&self, text: &str) -> Result<Step, ToolError> {
         let style = Style::of_text(text, self.file.style.encoding, self.file.style.bom);
         let total_lines = line_count(text);
         let seen = if self.record.as_ref().is_some_and(Record::full) {
@@ -113,18 +111,21 @@ impl Loaded {
         } else {
             Coverage::default()
         };
-        Step {
+        let bytes = style
+            .encode(text)
+            .map_err(|err| Refusal::unmappable(&self.path, &err))?;
+        Ok(Step {
             rel: self.rel.clone(),
             path: self.path.clone(),
             before: self.current.bytes.clone(),
             precondition: self.current.precondition(),
             after: After::Bytes {
-                bytes: style.encode(text),
+                bytes,
                 style,
                 total_lines,
                 seen,
             },
-        }
+        })
     }
 }
 

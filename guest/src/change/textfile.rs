@@ -9,12 +9,14 @@
 //! assert_eq!(file.text, "a\r\nb\r\n");
 //! assert!(file.style.bom);
 //! assert_eq!(file.style.line_ending, LineEnding::Crlf);
-//! assert_eq!(file.style.encode("x\r\n"), b"\xEF\xBB\xBFx\r\n");
+//! assert_eq!(file.style.encode("x\r\n").unwrap(), b"\xEF\xBB\xBFx\r\n");
 //! ```
 
 use serde::{Deserialize, Serialize};
 
 use crate::decode::{Decoder, Encoding};
+use crate::detect::Detection;
+use crate::encoding::Unmappable;
 
 /// How a file ends its lines.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,30 +113,20 @@ impl Style {
         }
     }
 
-    /// `text` as bytes in this style's encoding, with its BOM.
-    pub fn encode(&self, text: &str) -> Vec<u8> {
-        let mut out = Vec::with_capacity(text.len() + 3);
-        match self.encoding {
-            Encoding::Utf8 => {
-                if self.bom {
-                    out.extend_from_slice(&[0xEF, 0xBB, 0xBF]);
-                }
-                out.extend_from_slice(text.as_bytes());
-            }
-            Encoding::Utf16Le => {
-                out.extend_from_slice(&[0xFF, 0xFE]);
-                for unit in text.encode_utf16() {
-                    out.extend_from_slice(&unit.to_le_bytes());
-                }
-            }
-            Encoding::Utf16Be => {
-                out.extend_from_slice(&[0xFE, 0xFF]);
-                for unit in text.encode_utf16() {
-                    out.extend_from_slice(&unit.to_be_bytes());
-                }
-            }
-        }
-        out
+    /// `text` as bytes in this style's encoding, with its BOM; refuses text
+    /// the encoding cannot represent.
+    pub fn encode(&self, text: &str) -> Result<Vec<u8>, Unmappable> {
+        let bom: &[u8] = match self.encoding {
+            Encoding::Utf8 if self.bom => &[0xEF, 0xBB, 0xBF],
+            Encoding::Utf16Le => &[0xFF, 0xFE],
+            Encoding::Utf16Be => &[0xFE, 0xFF],
+            _ => &[],
+        };
+        let body = self.encoding.encode(text)?;
+        let mut out = Vec::with_capacity(bom.len() + body.len());
+        out.extend_from_slice(bom);
+        out.extend_from_slice(&body);
+        Ok(out)
     }
 }
 
@@ -152,13 +144,48 @@ pub fn to_crlf(text: &str) -> String {
     out
 }
 
-/// A file whose bytes are not valid text in its encoding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NotText {
-    /// The encoding it was read as.
-    pub encoding: Encoding,
-    /// Byte offset of the first invalid sequence, when known.
-    pub offset: Option<u64>,
+/// Why a file's bytes cannot be changed as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotText {
+    /// Not valid in its encoding.
+    Invalid {
+        /// The encoding it was read as.
+        encoding: Encoding,
+        /// Byte offset of the first invalid sequence, when known.
+        offset: Option<u64>,
+    },
+    /// Not UTF-8, and the legacy encoding it seems to be in is only a guess.
+    Unsure(Detection),
+    /// Decoding and encoding back would not give the same bytes (a legacy
+    /// encoding with two byte forms of one character).
+    NoRoundTrip {
+        /// The encoding.
+        encoding: Encoding,
+        /// Offset of the first byte that would change.
+        offset: u64,
+    },
+}
+
+impl NotText {
+    /// Why, in words, e.g. "not valid UTF-8 (first bad byte at offset 3)".
+    pub fn why(&self) -> String {
+        match self {
+            NotText::Invalid {
+                encoding,
+                offset: Some(offset),
+            } => format!("not valid {encoding} (first bad byte at offset {offset})"),
+            NotText::Invalid { encoding, .. } => format!("not valid {encoding}"),
+            NotText::Unsure(found) => format!(
+                "not UTF-8, and its encoding is unsure (perhaps {})",
+                found.encoding
+            ),
+            NotText::NoRoundTrip { encoding, offset } => {
+                format!(
+                    "its {encoding} bytes at offset {offset} would not be written back the same"
+                )
+            }
+        }
+    }
 }
 
 /// A decoded file.
@@ -171,26 +198,68 @@ pub struct TextFile {
 }
 
 impl TextFile {
-    /// Decodes `bytes`; refuses invalid sequences instead of replacing them.
+    /// Decodes `bytes` in the encoding they announce, are valid in (UTF-8),
+    /// or are confidently detected in; refuses invalid sequences instead of
+    /// replacing them.
     pub fn decode(bytes: &[u8]) -> Result<Self, NotText> {
-        let (decoder, text) = Decoder::whole(bytes);
-        let encoding = decoder.encoding().unwrap_or(Encoding::Utf8);
-        if decoder.lossy() {
-            let offset = match encoding {
-                Encoding::Utf8 => {
-                    let skip = if decoder.had_bom() { 3 } else { 0 };
-                    std::str::from_utf8(&bytes[skip..])
-                        .err()
-                        .map(|err| (err.valid_up_to() + skip) as u64)
-                }
-                Encoding::Utf16Le | Encoding::Utf16Be => None,
-            };
-            return Err(NotText { encoding, offset });
+        Self::decode_as(bytes, None)
+    }
+
+    /// Like [`TextFile::decode`], reading a file without a BOM as `given`
+    /// when it is set. A legacy encoding is only accepted when the text
+    /// encodes back to exactly `bytes`, so that an edit changes no byte
+    /// outside its span.
+    pub fn decode_as(bytes: &[u8], given: Option<Encoding>) -> Result<Self, NotText> {
+        let (mut decoder, found) = Decoder::for_file(bytes, true, given);
+        if let Some(found) = found.filter(|found| !found.confident) {
+            return Err(NotText::Unsure(found));
         }
-        Ok(Self {
-            style: Style::of_text(&text, encoding, decoder.had_bom()),
-            text,
-        })
+        let mut text = String::new();
+        decoder.feed(bytes, &mut text);
+        decoder.finish(&mut text);
+        let encoding = decoder.encoding().unwrap_or(Encoding::Utf8);
+        let bom = decoder.had_bom();
+        if decoder.lossy() {
+            return Err(NotText::Invalid {
+                encoding,
+                offset: first_invalid(bytes, encoding, bom),
+            });
+        }
+        let style = Style::of_text(&text, encoding, bom);
+        if encoding.is_legacy() {
+            let back = style.encode(&text).unwrap_or_default();
+            if back != bytes {
+                let offset = back.iter().zip(bytes).take_while(|(a, b)| a == b).count();
+                return Err(NotText::NoRoundTrip {
+                    encoding,
+                    offset: offset as u64,
+                });
+            }
+        }
+        Ok(Self { style, text })
+    }
+}
+
+/// Offset of the first byte of `bytes` that is invalid in `encoding`.
+fn first_invalid(bytes: &[u8], encoding: Encoding, bom: bool) -> Option<u64> {
+    match encoding {
+        Encoding::Utf8 => {
+            let skip = if bom { 3 } else { 0 };
+            std::str::from_utf8(&bytes[skip..])
+                .err()
+                .map(|err| (err.valid_up_to() + skip) as u64)
+        }
+        Encoding::Legacy(inner) => {
+            let mut decoder = inner.new_decoder_without_bom_handling();
+            let mut out = String::with_capacity(bytes.len().saturating_mul(3).saturating_add(16));
+            match decoder.decode_to_string_without_replacement(bytes, &mut out, true) {
+                (encoding_rs::DecoderResult::Malformed(bad, after), read) => {
+                    Some((read - usize::from(bad) - usize::from(after)) as u64)
+                }
+                _ => None,
+            }
+        }
+        Encoding::Utf16Le | Encoding::Utf16Be => None,
     }
 }
 
@@ -207,10 +276,12 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_refused_with_its_offset() {
-        let err = TextFile::decode(b"ok\n\xFF\xFEno").unwrap_err();
-        assert_eq!(err.offset, Some(3));
-        let err = TextFile::decode(b"\xEF\xBB\xBFab\xC3").unwrap_err();
-        assert_eq!(err.offset, Some(5));
+        let offset = |bytes: &[u8]| match TextFile::decode_as(bytes, Some(Encoding::Utf8)) {
+            Err(NotText::Invalid { offset, .. }) => offset,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(offset(b"ok\n\xFF\xFEno"), Some(3));
+        assert_eq!(offset(b"\xEF\xBB\xBFab\xC3"), Some(5));
     }
 
     #[test]
@@ -222,7 +293,7 @@ mod tests {
         let file = TextFile::decode(&bytes).unwrap();
         assert_eq!(file.text, "hé\r\n");
         assert_eq!(file.style.encoding, Encoding::Utf16Le);
-        assert_eq!(file.style.encode(&file.text), bytes);
+        assert_eq!(file.style.encode(&file.text).unwrap(), bytes);
     }
 
     #[test]

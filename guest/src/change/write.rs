@@ -27,7 +27,8 @@ use crate::repair::Target;
 use crate::report::{Kept, Report};
 use crate::result::ToolResult;
 use crate::session::Ctx;
-use crate::textfile::{Style, TextFile, line_count, to_crlf};
+use crate::syntax_check;
+use crate::textfile::{NotText, Style, TextFile, line_count, to_crlf};
 
 /// Runs `write` on `target`, the repaired path.
 pub(crate) fn run<F: HostFs + ?Sized>(
@@ -60,24 +61,29 @@ pub(crate) fn create<F: HostFs + ?Sized>(
     tool: Tool,
 ) -> Result<ToolResult, ToolError> {
     let lines = line_count(text);
+    let style = Style::of_text(text, ctx.encoding.unwrap_or(Encoding::Utf8), false);
+    let bytes = style
+        .encode(text)
+        .map_err(|err| Refusal::unmappable(path, &err))?;
     let meta = commit(
         ctx,
         &Commit {
             rel,
             path,
             tool,
-            bytes: text.as_bytes(),
+            bytes: &bytes,
             precondition: Precondition::Absent,
             replaced: Replaced::Nothing,
             seen: Coverage::all(lines),
             total_lines: lines,
-            style: Style::of_text(text, Encoding::Utf8, false),
+            style,
         },
     )?;
     let report = Report::Created {
         path: path.to_owned(),
         lines,
         bytes: meta.size,
+        encoding: (style.encoding != Encoding::Utf8).then(|| style.encoding.name()),
     };
     Ok(answer(
         ctx.config, &report, rel, "created", lines, meta.size,
@@ -113,15 +119,37 @@ fn replace<F: HostFs + ?Sized>(
         }
         .into());
     }
-    let old = current
-        .bytes
-        .as_deref()
-        .and_then(|bytes| TextFile::decode(bytes).ok());
+    let old = match current.bytes.as_deref().map(TextFile::decode) {
+        Some(Ok(file)) => Some(file),
+        // Never written in a guessed encoding: the model names one.
+        Some(Err(err @ NotText::Unsure(_))) if ctx.encoding.is_none() => {
+            return Err(Refusal::not_text(path, err).into());
+        }
+        _ => None,
+    };
     let was_lines = old
         .as_ref()
         .map_or(record.total_lines.unwrap_or(0), |f| line_count(&f.text));
-    let (text, style, kept) = restyle(content, old.as_ref().map_or(record.style, |f| f.style));
-    let bytes = style.encode(&text);
+    let mut old_style = old.as_ref().map_or(record.style, |f| f.style);
+    let was = old_style.encoding;
+    if let Some(encoding) = ctx.encoding {
+        old_style.encoding = encoding;
+    }
+    let (text, mut style, mut kept) = restyle(content, old_style);
+    if style.encoding != was {
+        kept.encoding = None;
+        kept.converted = Some((was.name(), style.encoding.name()));
+        // A BOM is UTF-8's or UTF-16's; legacy encodings have none.
+        style.bom &= !style.encoding.is_legacy();
+        kept.bom &= style.bom;
+    }
+    let bytes = style
+        .encode(&text)
+        .map_err(|err| Refusal::unmappable(path, &err))?;
+    let syntax = old
+        .as_ref()
+        .and_then(|old| syntax_check::check(ctx.config, rel, &old.text, &text));
+    syntax_check::refuse_broken(ctx.config, path, syntax.as_ref())?;
     if current.bytes.as_deref() == Some(bytes.as_slice()) {
         let report = Report::Unchanged {
             path: path.to_owned(),
@@ -162,9 +190,8 @@ fn replace<F: HostFs + ?Sized>(
         change: old.as_ref().and_then(|f| line_change(&f.text, &text)),
         kept,
     };
-    Ok(answer(
-        ctx.config, &report, rel, "updated", lines, meta.size,
-    ))
+    let result = answer(ctx.config, &report, rel, "updated", lines, meta.size);
+    Ok(syntax_check::noted(result, syntax.as_ref()))
 }
 
 /// `content` in the old file's style (SPEC W3): its encoding, its BOM, and
@@ -186,6 +213,7 @@ fn restyle(content: &str, old: Style) -> (String, Style, Kept) {
         crlf,
         bom: old.bom && !own_bom,
         encoding: (old.encoding != Encoding::Utf8).then(|| old.encoding.name()),
+        converted: None,
     };
     (text, style, kept)
 }

@@ -149,6 +149,10 @@ pub struct ReadKey {
     /// repeats only a read of the same name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbol: Option<u64>,
+    /// The fingerprint of the `encoding` named, if any: text read as one
+    /// encoding does not repeat text read as another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<u64>,
 }
 
 /// What the session knows about one file.

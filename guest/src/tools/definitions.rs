@@ -105,7 +105,8 @@ fn write_definition() -> Definition {
             "type": "object",
             "properties": {
                 "file_path": path_property(),
-                "content": {"type": "string", "description": "The complete new content of the file."}
+                "content": {"type": "string", "description": "The complete new content of the file."},
+                "encoding": encoding_property("The encoding to write in, e.g. \"windows-1252\"; by default a replaced file keeps its own and a new file is UTF-8.")
             },
             "required": ["file_path", "content"],
             "additionalProperties": false
@@ -129,6 +130,10 @@ fn edit_definition() -> Definition {
     });
     let mut properties = pair.as_object().cloned().unwrap_or_default();
     properties.insert("file_path".to_owned(), path_property());
+    properties.insert(
+        "encoding".to_owned(),
+        encoding_property("Only for a file that is not UTF-8 and whose encoding the read called a guess: the encoding to edit it in."),
+    );
     properties.insert(
         "edits".to_owned(),
         json!({
@@ -168,6 +173,11 @@ fn edit_definition() -> Definition {
         },
         builtin: None,
     }
+}
+
+/// The `encoding` argument of read, write and edit.
+fn encoding_property(description: &str) -> Value {
+    json!({"type": "string", "description": description})
 }
 
 fn undo_definition() -> Definition {
@@ -256,7 +266,8 @@ fn read_definition(config: &Config) -> Definition {
                 "symbol": {
                     "type": "string",
                     "description": "Instead of offset and limit: the lines of one outline entry, named as the outline names it, e.g. \"Decimal.__new__\" for a method of class Decimal."
-                }
+                },
+                "encoding": encoding_property("Only for a file that is not UTF-8: its encoding, e.g. \"windows-1252\" or \"shift_jis\", when the read says the detected one is a guess.")
             },
             "required": ["file_path"],
             "additionalProperties": false

@@ -18,8 +18,9 @@
 
 use serde_json::json;
 
-use crate::args::{EditArgs, ReadArgs, Tool, UndoArgs, WriteArgs};
+use crate::args::{EditArgs, ReadArgs, Tool, UndoArgs, WriteArgs, named_encoding};
 use crate::config::Config;
+use crate::decode::Encoding;
 use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::guard;
@@ -43,6 +44,8 @@ pub(crate) struct Ctx<'a, F: ?Sized> {
     pub fs: &'a F,
     /// The session's memory.
     pub state: &'a mut State,
+    /// The encoding the call named for the file it changes, checked.
+    pub encoding: Option<Encoding>,
 }
 
 /// State that spans the calls of one conversation.
@@ -199,6 +202,7 @@ impl<F: HostFs> Session<F> {
 
     /// `read` of checked arguments: the dedup stub or the content.
     fn read_checked(&mut self, args: &ReadArgs) -> Result<ToolResult, ToolError> {
+        named_encoding(Tool::Read, args.encoding.as_deref())?;
         let (target, meta) =
             read::target(&self.config, &self.fs, &args.file_path, &self.state.repairs)?;
         if target.respelled() {
@@ -215,6 +219,10 @@ impl<F: HostFs> Session<F> {
                 .symbol
                 .as_ref()
                 .map(|s| crate::fingerprint::Fingerprint::of(s.as_bytes())),
+            encoding: args
+                .encoding
+                .as_ref()
+                .map(|e| crate::fingerprint::Fingerprint::of(e.as_bytes())),
         };
         // An unchanged repeat is stubbed: the fingerprint decides where the
         // session has one (a same-size change with its mtime put back is a
@@ -256,12 +264,18 @@ impl<F: HostFs> Session<F> {
 
     /// `write` with typed arguments.
     pub fn write(&mut self, args: &WriteArgs) -> ToolResult {
-        self.change(&args.file_path, |ctx, target| write::run(ctx, args, target))
+        self.change(&args.file_path, |ctx, target| {
+            ctx.encoding = named_encoding(Tool::Write, args.encoding.as_deref())?;
+            write::run(ctx, args, target)
+        })
     }
 
     /// `edit` with typed arguments.
     pub fn edit(&mut self, args: &EditArgs) -> ToolResult {
-        self.change(&args.file_path, |ctx, target| edit::run(ctx, args, target))
+        self.change(&args.file_path, |ctx, target| {
+            ctx.encoding = named_encoding(Tool::Edit, args.encoding.as_deref())?;
+            edit::run(ctx, args, target)
+        })
     }
 
     /// `undo` with typed arguments.
@@ -280,6 +294,7 @@ impl<F: HostFs> Session<F> {
             config: &self.config,
             fs: &self.fs,
             state: &mut self.state,
+            encoding: None,
         };
         tool(&mut ctx).unwrap_or_else(|err| ToolResult::error(&err, None))
     }
@@ -305,6 +320,7 @@ impl<F: HostFs> Session<F> {
             config: &self.config,
             fs: &self.fs,
             state: &mut self.state,
+            encoding: None,
         };
         let result =
             tool(&mut ctx, &target).unwrap_or_else(|err| ToolResult::error(&err, Some(path)));

@@ -1,8 +1,10 @@
 //! Streaming text decoding (SPEC R10, R11): bytes arrive in chunks of any
 //! size, text leaves as UTF-8. The encoding is sniffed from the first bytes:
 //! a UTF-8 BOM is dropped, UTF-16 with a BOM is decoded, anything else is read
-//! as UTF-8 with invalid bytes replaced by U+FFFD and the loss recorded.
-//! A sequence split across chunks is carried over, never replaced.
+//! in the decoder's chosen encoding ([`Decoder::with_encoding`]; UTF-8 unless
+//! one was detected or given), with invalid bytes replaced by U+FFFD and the
+//! loss recorded. A sequence split across chunks is carried over, never
+//! replaced.
 //!
 //! ```
 //! use filetools_core::decode::{Decoder, Encoding};
@@ -17,32 +19,8 @@
 //! assert!(decoder.had_bom() && !decoder.lossy());
 //! ```
 
-use serde::{Deserialize, Serialize};
-
-/// A text encoding the decoder understands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Encoding {
-    /// UTF-8, with or without a BOM.
-    #[serde(rename = "utf-8")]
-    Utf8,
-    /// UTF-16, little endian, announced by a BOM.
-    #[serde(rename = "utf-16le")]
-    Utf16Le,
-    /// UTF-16, big endian, announced by a BOM.
-    #[serde(rename = "utf-16be")]
-    Utf16Be,
-}
-
-impl Encoding {
-    /// The name shown to the model.
-    pub fn name(self) -> &'static str {
-        match self {
-            Encoding::Utf8 => "UTF-8",
-            Encoding::Utf16Le => "UTF-16LE",
-            Encoding::Utf16Be => "UTF-16BE",
-        }
-    }
-}
+use crate::detect::{Detection, detect};
+pub use crate::encoding::Encoding;
 
 /// Bytes needed to recognise any BOM we know.
 const SNIFF_BYTES: usize = 3;
@@ -51,6 +29,10 @@ const SNIFF_BYTES: usize = 3;
 #[derive(Debug, Default)]
 pub struct Decoder {
     encoding: Option<Encoding>,
+    /// The encoding of a stream without a BOM (UTF-8 when `None`).
+    chosen: Option<Encoding>,
+    /// The legacy decoder, once one is in use.
+    legacy: Option<Legacy>,
     bom: bool,
     lossy: bool,
     /// Bytes not yet decodable: the sniff prefix, or an incomplete sequence.
@@ -63,6 +45,14 @@ impl Decoder {
     /// A decoder that has seen nothing yet.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A decoder that reads a stream without a BOM as `encoding`.
+    pub fn with_encoding(encoding: Encoding) -> Self {
+        Self {
+            chosen: Some(encoding),
+            ..Self::default()
+        }
     }
 
     /// The encoding, once the first bytes have been seen.
@@ -107,10 +97,29 @@ impl Decoder {
         self.feed(&bytes, out);
     }
 
-    /// Decodes a whole file's `bytes` at once: the text, and the decoder
-    /// that says what it found (encoding, BOM, loss).
-    pub fn whole(bytes: &[u8]) -> (Self, String) {
-        let mut decoder = Self::new();
+    /// A decoder for a file whose first bytes are `sample` (`whole` when
+    /// they are all of it): in `given` when set, else in the legacy encoding
+    /// detected from the sample, else in UTF-8 (or what a BOM announces).
+    /// The detection, when there was one, says how sure it is.
+    pub fn for_file(
+        sample: &[u8],
+        whole: bool,
+        given: Option<Encoding>,
+    ) -> (Self, Option<Detection>) {
+        if let Some(given) = given {
+            return (Self::with_encoding(given), None);
+        }
+        match detect(sample, whole) {
+            Some(found) => (Self::with_encoding(found.encoding), Some(found)),
+            None => (Self::new(), None),
+        }
+    }
+
+    /// Decodes a whole file's `bytes` at once, in the encoding
+    /// [`Decoder::for_file`] chooses: the text, and the decoder that says
+    /// what it found (encoding, BOM, loss).
+    pub fn whole(bytes: &[u8], given: Option<Encoding>) -> (Self, String) {
+        let (mut decoder, _) = Self::for_file(bytes, true, given);
         let mut text = String::new();
         decoder.feed(bytes, &mut text);
         decoder.finish(&mut text);
@@ -132,6 +141,9 @@ impl Decoder {
             let pending = std::mem::take(&mut self.pending);
             self.decode(&pending, out);
         }
+        if let Some(Encoding::Legacy(encoding)) = self.encoding {
+            self.decode_legacy(encoding, &[], out, true);
+        }
         if !self.pending.is_empty() || self.high_surrogate.is_some() {
             self.pending.clear();
             self.high_surrogate = None;
@@ -145,7 +157,7 @@ impl Decoder {
             [0xEF, 0xBB, 0xBF, ..] => (Encoding::Utf8, 3),
             [0xFF, 0xFE, ..] => (Encoding::Utf16Le, 2),
             [0xFE, 0xFF, ..] => (Encoding::Utf16Be, 2),
-            _ => (Encoding::Utf8, 0),
+            _ => (self.chosen.unwrap_or(Encoding::Utf8), 0),
         };
         self.encoding = Some(encoding);
         self.bom = bom_len > 0;
@@ -156,7 +168,34 @@ impl Decoder {
         match self.encoding {
             Some(Encoding::Utf16Le) => self.decode_utf16(bytes, out, u16::from_le_bytes),
             Some(Encoding::Utf16Be) => self.decode_utf16(bytes, out, u16::from_be_bytes),
+            Some(Encoding::Legacy(encoding)) => self.decode_legacy(encoding, bytes, out, false),
             _ => self.decode_utf8(bytes, out),
+        }
+    }
+
+    fn decode_legacy(
+        &mut self,
+        encoding: &'static encoding_rs::Encoding,
+        bytes: &[u8],
+        out: &mut String,
+        last: bool,
+    ) {
+        let legacy = self
+            .legacy
+            .get_or_insert_with(|| Legacy(encoding.new_decoder_without_bom_handling()));
+        let mut rest = bytes;
+        loop {
+            let room = legacy
+                .0
+                .max_utf8_buffer_length(rest.len())
+                .unwrap_or(rest.len().saturating_mul(3).saturating_add(16));
+            out.reserve(room);
+            let (result, read, replaced) = legacy.0.decode_to_string(rest, out, last);
+            self.lossy |= replaced;
+            rest = &rest[read..];
+            if result == encoding_rs::CoderResult::InputEmpty {
+                return;
+            }
         }
     }
 
@@ -241,6 +280,15 @@ impl Decoder {
                 }
             }
         }
+    }
+}
+
+/// A legacy decoder's state between chunks.
+struct Legacy(encoding_rs::Decoder);
+
+impl std::fmt::Debug for Legacy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.encoding().name())
     }
 }
 

@@ -6,6 +6,8 @@
 //! file's text without line numbers, for the tools that show it so.
 
 pub mod decode;
+pub mod detect;
+pub mod encoding;
 pub mod image;
 pub(crate) mod listing;
 pub mod notebook;
@@ -14,3 +16,4 @@ pub mod pdf;
 pub(crate) mod raw;
 pub mod read;
 pub mod sniff;
+pub mod syntax;

@@ -78,13 +78,7 @@ pub(crate) fn read<F: HostFs + ?Sized>(
     let bytes = current.bytes.unwrap_or_default();
     let file = TextFile::decode(&bytes).map_err(|err| ToolError::NotTextFile {
         path: path.to_owned(),
-        why: match err.offset {
-            Some(offset) => format!(
-                "not valid {} (first bad byte at offset {offset})",
-                err.encoding.name()
-            ),
-            None => format!("not valid {}", err.encoding.name()),
-        },
+        why: err.why(),
     })?;
     let lf = file.text.replace("\r\n", "\n");
     let lines: Vec<&str> = lf.split_inclusive('\n').collect();

@@ -28,10 +28,12 @@ export interface ReadArgs {
   charOffset?: bigint,
   pages?: string,
   symbol?: string,
+  encoding?: string,
 }
 export interface WriteArgs {
   filePath: string,
   content: string,
+  encoding?: string,
 }
 export interface EditOp {
   oldString: string,
@@ -41,6 +43,7 @@ export interface EditOp {
 export interface EditArgs {
   filePath: string,
   edits: Array<EditOp>,
+  encoding?: string,
 }
 export interface UndoArgs {
   filePath: string,

@@ -44,6 +44,7 @@ fuzz_target!(|data: &[u8]| {
             new_string: new.to_owned(),
             replace_all: flags & 1 == 1,
         }],
+        ..EditArgs::default()
     });
     let after = fs.contents("edit.txt").expect("the file is still there");
     if edited.is_error || after == content {

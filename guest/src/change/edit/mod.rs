@@ -41,7 +41,8 @@ use crate::result::ToolResult;
 use crate::rewrite::{self, Loaded, Seen};
 use crate::session::Ctx;
 use crate::state::RecentEdit;
-use crate::textfile::{Style, line_count};
+use crate::syntax_check::{self, refuse_broken};
+use crate::textfile::{Style, TextFile, line_count};
 use crate::write::{answer, create};
 use find::Miss;
 use view::{LineIndex, View};
@@ -135,7 +136,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         .into());
     }
     let full = record.as_ref().is_some_and(Record::full);
-    save(ctx, &rel, path, &current, file.style, full, applied, &ops)
+    save(ctx, &rel, path, &current, &file, full, applied, &ops)
 }
 
 /// The answer to an edit found already made: nothing is written.
@@ -194,14 +195,18 @@ fn save<F: HostFs + ?Sized>(
     rel: &str,
     path: &str,
     current: &Current,
-    old_style: Style,
+    old: &TextFile,
     full: bool,
     applied: Applied,
     ops: &[EditOp],
 ) -> Result<ToolResult, ToolError> {
     let new_text = applied.view.file_text();
-    let style = Style::of_text(&new_text, old_style.encoding, old_style.bom);
-    let new_bytes = style.encode(&new_text);
+    let syntax = syntax_check::check(ctx.config, rel, &old.text, &new_text);
+    refuse_broken(ctx.config, path, syntax.as_ref())?;
+    let style = Style::of_text(&new_text, old.style.encoding, old.style.bom);
+    let new_bytes = style
+        .encode(&new_text)
+        .map_err(|err| Refusal::unmappable(path, &err))?;
     let lines = line_count(&new_text);
     let seen = if full {
         Coverage::all(lines)
@@ -247,7 +252,7 @@ fn save<F: HostFs + ?Sized>(
     if style.encoding != Encoding::Utf8 {
         result.metadata["encoding"] = json!(style.encoding);
     }
-    Ok(result)
+    Ok(syntax_check::noted(result, syntax.as_ref()))
 }
 
 /// `op` with CRLF line ends as LF, the form the view is matched in.

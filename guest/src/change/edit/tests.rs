@@ -234,7 +234,7 @@ fn invalid_utf8_is_not_edited() {
     let mut s = session_with("b.bin", b"ok\n\xFF\n");
     read(&mut s, "b.bin");
     let result = edit(&mut s, "b.bin", "ok", "OK");
-    assert_eq!(result.metadata["error"], "not_text");
+    assert_eq!(result.metadata["error"], "encoding_unsure");
     assert_eq!(contents(&s, "b.bin"), b"ok\n\xFF\n");
 }
 

@@ -290,7 +290,7 @@ fn plan<F: HostFs + ?Sized>(
             let loaded =
                 rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, Seen::IfRecorded)?;
             let changed = apply(&loaded, hunks, &path)?;
-            let mut step = loaded.step(&changed.text);
+            let mut step = loaded.step(&changed.text)?;
             let lines = match &step.after {
                 After::Bytes { total_lines, .. } => *total_lines,
                 After::Nothing => 0,

@@ -23,6 +23,9 @@ pub struct WriteArgs {
     pub file_path: String,
     /// The whole new content.
     pub content: String,
+    /// The encoding to write in (a label such as `"windows-1252"`); by
+    /// default a replaced file keeps its own and a new one is UTF-8.
+    pub encoding: Option<String>,
 }
 
 /// One replacement of an edit.
@@ -43,6 +46,8 @@ pub struct EditArgs {
     pub file_path: String,
     /// The replacements, at least one.
     pub edits: Vec<EditOp>,
+    /// The encoding the file is in, for a file whose encoding is a guess.
+    pub encoding: Option<String>,
 }
 
 /// Typed arguments of `undo`.
@@ -60,6 +65,7 @@ impl WriteArgs {
         Ok(Self {
             file_path: required_string(Tool::Write, &map, "file_path")?,
             content: required_string(Tool::Write, &map, "content")?,
+            encoding: string(Tool::Write, &map, "encoding")?,
         })
     }
 }
@@ -108,7 +114,12 @@ impl EditArgs {
                 .collect::<Result<_, _>>()?,
             Some(_) => return Err(not_a_list()),
         };
-        Ok(Self { file_path, edits })
+        let encoding = string(Tool::Edit, &map, "encoding")?;
+        Ok(Self {
+            file_path,
+            edits,
+            encoding,
+        })
     }
 }
 

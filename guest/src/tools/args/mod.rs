@@ -19,6 +19,7 @@ pub use read::ReadArgs;
 
 use serde_json::{Map, Value};
 
+use crate::encoding::Encoding;
 use crate::error::ToolError;
 
 /// A tool the model can call.
@@ -57,11 +58,13 @@ impl Tool {
     pub fn schema(self) -> &'static str {
         match self {
             Tool::Read => {
-                "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1, pages?: string like \"3-7\", symbol?: string like \"Decimal.__new__\"}"
+                "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1, pages?: string like \"3-7\", symbol?: string like \"Decimal.__new__\", encoding?: string like \"windows-1252\"}"
             }
-            Tool::Write => "write takes {file_path: string, content: string}",
+            Tool::Write => {
+                "write takes {file_path: string, content: string, encoding?: string like \"windows-1252\"}"
+            }
             Tool::Edit => {
-                "edit takes {file_path: string, old_string: string, new_string: string, replace_all?: boolean} or {file_path: string, edits: [{old_string, new_string, replace_all?}, ...]}"
+                "edit takes {file_path: string, old_string: string, new_string: string, replace_all?: boolean, encoding?: string} or {file_path: string, edits: [{old_string, new_string, replace_all?}, ...], encoding?: string}"
             }
             Tool::Undo => "undo takes {file_path: string}",
         }
@@ -77,14 +80,16 @@ impl Tool {
                 "char_offset",
                 "pages",
                 "symbol",
+                "encoding",
             ],
-            Tool::Write => &["file_path", "content"],
+            Tool::Write => &["file_path", "content", "encoding"],
             Tool::Edit => &[
                 "file_path",
                 "old_string",
                 "new_string",
                 "replace_all",
                 "edits",
+                "encoding",
             ],
             Tool::Undo => &["file_path"],
         }
@@ -133,6 +138,32 @@ pub(crate) fn string(
             expected: "a string",
             got: short_json(other),
         }),
+    }
+}
+
+/// The encoding an `encoding` argument names, checked.
+pub fn named_encoding(tool: Tool, label: Option<&str>) -> Result<Option<Encoding>, ToolError> {
+    let Some(label) = label else {
+        return Ok(None);
+    };
+    Encoding::from_label(label)
+        .map(Some)
+        .ok_or_else(|| ToolError::InvalidArgument {
+            tool,
+            name: "encoding",
+            expected: "an encoding name such as \"utf-8\", \"windows-1252\", \"windows-1251\", \"shift_jis\", \"gbk\" or \"euc-kr\"",
+            got: cut_label(label),
+        })
+}
+
+/// `label` quoted, cut to a few dozen characters.
+fn cut_label(label: &str) -> String {
+    const SHOWN_CHARS: usize = 40;
+    let cut: String = label.chars().take(SHOWN_CHARS).collect();
+    if cut.len() < label.len() {
+        format!("{cut:?}…")
+    } else {
+        format!("{cut:?}")
     }
 }
 

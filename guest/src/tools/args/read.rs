@@ -31,6 +31,8 @@ pub struct ReadArgs {
     pub pages: Option<String>,
     /// An outline entry whose lines to show, e.g. `"Decimal.__new__"`.
     pub symbol: Option<String>,
+    /// The encoding to read a file without a BOM as, e.g. `"shift_jis"`.
+    pub encoding: Option<String>,
 }
 
 impl ReadArgs {
@@ -49,6 +51,7 @@ impl ReadArgs {
             char_offset: number(Tool::Read, map, "char_offset", 0)?,
             pages: pages(map)?,
             symbol: string(Tool::Read, map, "symbol")?,
+            encoding: string(Tool::Read, map, "encoding")?,
         }
         .checked()
     }

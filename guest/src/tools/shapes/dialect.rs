@@ -118,7 +118,7 @@ impl Dialect {
         let mut out = self
             .phrases()
             .iter()
-            .fold(text.to_owned(), |t, (from, to)| t.replace(from, to));
+            .fold(without_encoding(text), |t, (from, to)| t.replace(from, to));
         out = without_replace_all(&out);
         out = without_symbol(&out);
         ranges(&out, self)
@@ -195,6 +195,37 @@ fn without_symbol(text: &str) -> String {
         &text[..at],
         &text[at + end + LINES.len()..]
     )
+}
+
+/// `text` without the advice to name an `encoding`, which these shapes'
+/// tools do not take: a file whose encoding is a guess stays as it is.
+fn without_encoding(text: &str) -> String {
+    const CUTS: [(&str, &str, &str); 3] = [
+        (
+            " Read it with encoding=",
+            "the file keeps that encoding.",
+            " These tools cannot name an encoding, so it is left as it is.",
+        ),
+        (
+            " Read it with encoding=",
+            "the same encoding argument]",
+            " It cannot be changed with these tools]",
+        ),
+        (
+            ", or convert the file by writing it whole with encoding=",
+            "\".",
+            ".",
+        ),
+    ];
+    let mut out = text.to_owned();
+    for (start, end, instead) in CUTS {
+        if let Some(at) = out.find(start)
+            && let Some(len) = out[at..].find(end)
+        {
+            out.replace_range(at..at + len + end.len(), instead);
+        }
+    }
+    out
 }
 
 /// `text` with the core's `offset=A, limit=B` and `offset=N` spelled as
@@ -327,6 +358,17 @@ mod tests {
                 encoding: "UTF-8",
                 offset: Some(0),
             },
+            Refusal::EncodingUnsure {
+                path: path(),
+                guess: "windows-1252",
+                plausible: vec!["Shift_JIS"],
+            },
+            Refusal::Unmappable {
+                path: path(),
+                encoding: "windows-1251",
+                chars: "U+65E5 '日'".to_owned(),
+                line: 2,
+            },
             Refusal::NoFile { path: path() },
             Refusal::FileNotEmpty {
                 path: path(),
@@ -368,7 +410,13 @@ mod tests {
 
     #[test]
     fn no_refusal_names_an_argument_or_step_the_shape_does_not_have() {
-        let shared = ["old_string", "new_string", "replace_all", "limit="];
+        let shared = [
+            "old_string",
+            "new_string",
+            "replace_all",
+            "limit=",
+            "encoding=",
+        ];
         let editor_only = [
             "read it",
             "Read it",
@@ -398,6 +446,18 @@ mod tests {
         assert_eq!(
             Dialect::TextEditor.say(text),
             "Error: old_str occurs 2 times in a (lines 1, 3); add surrounding lines so it matches one place."
+        );
+    }
+
+    #[test]
+    fn a_guessed_encoding_is_said_without_the_argument() {
+        let notice = crate::notice::Notice::Decoded {
+            encoding: "windows-1252",
+            how: crate::notice::Decoding::Guessed(vec!["Shift_JIS"]),
+        };
+        assert_eq!(
+            Dialect::McpFilesystem.say(&notice.to_string()),
+            "[decoded as windows-1252, a guess (it could also be Shift_JIS): the file is not UTF-8. It cannot be changed with these tools]"
         );
     }
 

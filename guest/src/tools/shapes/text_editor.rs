@@ -89,11 +89,13 @@ fn parse(arguments: &str) -> Result<Command, ToolError> {
                 char_offset: None,
                 pages: None,
                 symbol: None,
+                encoding: None,
             })
         }
         "create" => Command::Create(WriteArgs {
             file_path: path,
             content: args.string("file_text")?,
+            encoding: None,
         }),
         "str_replace" => Command::Replace(EditArgs {
             file_path: path,
@@ -102,6 +104,7 @@ fn parse(arguments: &str) -> Result<Command, ToolError> {
                 new_string: args.opt_string("new_str")?.unwrap_or_default(),
                 replace_all: false,
             }],
+            encoding: None,
         }),
         "insert" => {
             let line = args

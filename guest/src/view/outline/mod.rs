@@ -12,7 +12,7 @@
 //! ```
 
 #[cfg(feature = "code")]
-mod code;
+pub(crate) mod code;
 mod json;
 mod language;
 mod markdown;

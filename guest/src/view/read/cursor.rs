@@ -120,6 +120,12 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
         }
     }
 
+    /// Decodes with `decoder` (one made for the file's encoding).
+    pub fn with_decoder(mut self, decoder: Decoder) -> Self {
+        self.decoder = decoder;
+        self
+    }
+
     /// Hashes the bytes as they are fetched, for [`Cursor::fingerprint`].
     pub fn with_fingerprint(mut self) -> Self {
         self.fingerprint = Some(Fingerprint::new());

@@ -33,14 +33,17 @@ use serde::Serialize;
 
 use crate::MemFs;
 use crate::args::ReadArgs;
+use crate::args::{Tool, named_encoding};
 use crate::config::Config;
+use crate::decode::Decoder;
 use crate::decode::Encoding;
+use crate::detect::{DETECT_SAMPLE_BYTES, Detection};
 use crate::error::ToolError;
 use crate::fs::{FileKind, HostFs, Metadata};
 use crate::image;
 use crate::listing;
 use crate::notebook;
-use crate::notice::{Next, Notice, Total};
+use crate::notice::{Decoding, Next, Notice, Total};
 use crate::pdf;
 use crate::pdf::PdfCache;
 use crate::repair::{self, Target};
@@ -94,6 +97,13 @@ struct ReadMeta {
     bom: bool,
     line_ending: LineEnding,
     lossy: bool,
+    /// How sure the encoding is, when the file is not UTF-8 and has no
+    /// BOM: "given", "high" or "low".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoding_confidence: Option<&'static str>,
+    /// Other encodings that fit, when the confidence is low.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoding_candidates: Option<Vec<&'static str>>,
     estimated_tokens: u64,
 }
 
@@ -127,11 +137,20 @@ pub(crate) fn target<F: HostFs + ?Sized>(
     }
 }
 
+/// The encoding the read named, once checked (the session refuses an
+/// unknown one before the read starts).
+pub(crate) fn given_encoding(args: &ReadArgs) -> Option<Encoding> {
+    named_encoding(Tool::Read, args.encoding.as_deref())
+        .ok()
+        .flatten()
+}
+
 /// How many bytes a read fetches first: enough to sniff the file, and a
 /// whole chunk, so that the text of a file that fits in one chunk costs one
 /// host read.
 fn first_fetch(config: &Config) -> u32 {
-    config.chunk_bytes.max(SNIFF_BYTES)
+    let detect = u32::try_from(DETECT_SAMPLE_BYTES).unwrap_or(u32::MAX);
+    config.chunk_bytes.max(SNIFF_BYTES).max(detect)
 }
 
 /// Reads `rel` by what it is: a directory is listed, a file is sniffed by
@@ -275,15 +294,22 @@ pub(crate) fn read_target<F: HostFs + ?Sized>(
         limit: args.limit.unwrap_or(config.max_lines),
         char_offset: args.char_offset,
     };
-    let mut cursor = Cursor::new(fs, rel, config.chunk_bytes);
+    let given = given_encoding(args);
+    let head = match head {
+        Some(head) => head,
+        None => fs
+            .read(rel, 0, first_fetch(config))
+            .map_err(|err| ToolError::from_fs(&args.file_path, err))?,
+    };
+    let whole = head.len() < first_fetch(config) as usize;
+    let (decoder, found) = Decoder::for_file(&head, whole, given);
+    let mut cursor = Cursor::new(fs, rel, config.chunk_bytes).with_decoder(decoder);
     // Only files an edit could load are fingerprinted: hashing a multi-GB log
     // that a read merely pages through would cost more than the read.
     if stat.size <= config.max_edit_bytes {
         cursor = cursor.with_fingerprint();
     }
-    if let Some(head) = head {
-        cursor = cursor.with_head(head, first_fetch(config));
-    }
+    cursor = cursor.with_head(head, first_fetch(config));
     let outcome = page::build(config, &mut cursor, request)
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
     let decoder = cursor.decoder();
@@ -321,14 +347,27 @@ pub(crate) fn read_target<F: HostFs + ?Sized>(
         bom: style.bom,
         line_ending: style.line_ending,
         lossy: decoder.lossy(),
+        encoding_confidence: None,
+        encoding_candidates: None,
         estimated_tokens: 0,
     };
+    let how = decoding(style.bom, given.is_some(), found);
     let mut text = render(config, outcome, &mut meta);
     if meta.encoding != Encoding::Utf8 {
-        push_notice(&mut text, &Notice::Decoded(meta.encoding.name()));
+        meta.encoding_confidence = match &how {
+            Decoding::Bom => None,
+            Decoding::Given => Some("given"),
+            Decoding::Detected => Some("high"),
+            Decoding::Guessed(others) => {
+                meta.encoding_candidates = Some(others.clone());
+                Some("low")
+            }
+        };
+        let encoding = meta.encoding.name();
+        push_notice(&mut text, &Notice::Decoded { encoding, how });
     }
     if meta.lossy {
-        push_notice(&mut text, &Notice::Lossy);
+        push_notice(&mut text, &Notice::Lossy(meta.encoding.name()));
     }
     meta.estimated_tokens = config.estimate_tokens(text.len() as u64);
     observation.lines = meta.first_line.zip(meta.last_line);
@@ -336,6 +375,18 @@ pub(crate) fn read_target<F: HostFs + ?Sized>(
     observation.total = meta.total_lines;
     let metadata = serde_json::to_value(&meta).unwrap_or_default();
     Ok((ToolResult::from_text(text, metadata), observation))
+}
+
+/// How the encoding of a read was settled: by a BOM, by the read's own
+/// `encoding`, or by detection.
+fn decoding(bom: bool, given: bool, found: Option<Detection>) -> Decoding {
+    match found {
+        _ if bom => Decoding::Bom,
+        _ if given => Decoding::Given,
+        Some(found) if found.confident => Decoding::Detected,
+        Some(found) => Decoding::Guessed(found.plausible.iter().map(|e| e.name()).collect()),
+        None => Decoding::Bom,
+    }
 }
 
 fn push_notice(text: &mut String, notice: &Notice) {

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::{Observation, read_target};
+use super::{Observation, given_encoding, read_target};
 use crate::args::ReadArgs;
 use crate::config::Config;
 use crate::decode::{Decoder, Encoding};
@@ -49,7 +49,7 @@ pub(crate) fn instead<F: HostFs + ?Sized>(
     let language = Language::detect(rel, head);
     if language != Language::Plain && meta.size <= config.max_outline_bytes {
         let bytes = read_all(fs, rel, &args.file_path, config.chunk_bytes)?;
-        match structure(config, language, rel, meta, &bytes) {
+        match structure(config, language, rel, meta, &bytes, given_encoding(args)) {
             Structure::Outline(found) => return Ok(Some(*found)),
             Structure::NotWorthIt => return Ok(None),
             Structure::Stopped(why) => {
@@ -81,8 +81,9 @@ fn structure(
     rel: &str,
     meta: Metadata,
     bytes: &[u8],
+    given: Option<Encoding>,
 ) -> Structure {
-    let (decoder, text) = Decoder::whole(bytes);
+    let (decoder, text) = Decoder::whole(bytes, given);
     let lines = line_count(&text);
     let symbols = match outline::symbols_within_budget(language, &text) {
         Ok(Some(symbols)) if !symbols.is_empty() && lines >= 2 => symbols,

@@ -163,7 +163,7 @@ pub(crate) fn read<F: HostFs + ?Sized>(
         return Err(no_outline("too large to outline"));
     }
     let bytes = read_all(fs, rel, path, config.chunk_bytes)?;
-    let (_, text) = Decoder::whole(&bytes);
+    let (_, text) = Decoder::whole(&bytes, super::given_encoding(args));
     let symbols = match outline::symbols_within_budget(language, &text) {
         Ok(Some(symbols)) => symbols,
         Ok(None) => return Err(no_outline("its grammar is not in this build")),

@@ -152,12 +152,44 @@ fn utf16_with_bom_is_decoded_and_named() {
 
 #[test]
 fn invalid_utf8_is_shown_lossily_and_marked() {
-    let result = read_all_chunks(b"a\xFFb\n", &range(None, None), &Config::default());
+    // Mostly UTF-8: a bad byte in it is damage, not another encoding.
+    let mut bytes = "naïve".as_bytes().to_vec();
+    bytes.push(0xFF);
+    bytes.extend_from_slice("café\n".as_bytes());
+    let result = read_all_chunks(&bytes, &range(None, None), &Config::default());
     assert_eq!(
         result.text(),
-        "1\ta\u{FFFD}b\n[lines 1-1 of 1; end of file]\n[invalid UTF-8 bytes are shown as U+FFFD]"
+        "1\tnaïve\u{FFFD}café\n[lines 1-1 of 1; end of file]\n[invalid UTF-8 bytes are shown as U+FFFD]"
     );
     assert_eq!(result.metadata["lossy"], true);
+}
+
+#[test]
+fn a_legacy_encoding_is_detected_and_said() {
+    let result = read_all_chunks(
+        b"caf\xe9 cr\xe8me\nline two\n",
+        &range(None, None),
+        &Config::default(),
+    );
+    assert_eq!(
+        result.text(),
+        "1\tcafé crème\n2\tline two\n[lines 1-2 of 2; end of file]\n[decoded from windows-1252, detected: the file is not UTF-8; edits and writes keep windows-1252]"
+    );
+    assert_eq!(result.metadata["encoding"], "windows-1252");
+    assert_eq!(result.metadata["encoding_confidence"], "high");
+}
+
+#[test]
+fn one_odd_byte_is_shown_as_a_guess_with_the_way_to_choose() {
+    let result = read_all_chunks(b"a\xFFb\n", &range(None, None), &Config::default());
+    assert!(
+        result.text().starts_with("1\ta\u{FF}b\n"),
+        "{}",
+        result.text()
+    );
+    assert!(result.text().contains("a guess"), "{}", result.text());
+    assert!(result.text().contains("encoding=\""), "{}", result.text());
+    assert_eq!(result.metadata["encoding_confidence"], "low");
 }
 
 #[test]

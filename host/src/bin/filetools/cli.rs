@@ -180,6 +180,10 @@ pub struct ReadArgs {
     /// An outline entry whose lines to show, e.g. "Decimal.__new__".
     #[arg(long, value_name = "NAME")]
     pub symbol: Option<String>,
+    /// The file's encoding when it has no BOM, e.g. "windows-1252" or
+    /// "shift_jis" [default: UTF-8, or the legacy encoding detected].
+    #[arg(long, value_name = "NAME")]
+    pub encoding: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -192,6 +196,10 @@ pub struct WriteArgs {
     /// Take the new content from FILE.
     #[arg(long, value_name = "FILE")]
     pub content_file: Option<PathBuf>,
+    /// The encoding to write in [default: a replaced file keeps its own, a
+    /// new one is UTF-8].
+    #[arg(long, value_name = "NAME")]
+    pub encoding: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -216,4 +224,7 @@ pub struct EditArgs {
     /// "replace_all": false}, ...].
     #[arg(long, value_name = "JSON", conflicts_with_all = ["old", "new"])]
     pub edits: Option<String>,
+    /// The file's encoding, needed when detection only guessed it.
+    #[arg(long, value_name = "NAME")]
+    pub encoding: Option<String>,
 }

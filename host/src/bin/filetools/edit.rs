@@ -21,6 +21,9 @@ pub fn run(args: &cli::EditArgs) -> Result<ExitCode> {
             let mut call = serde_json::Map::new();
             call.insert("file_path".into(), Value::String(path.clone()));
             call.insert("edits".into(), edits);
+            if let Some(encoding) = &args.encoding {
+                call.insert("encoding".into(), Value::String(encoding.clone()));
+            }
             Some(Value::Object(call).to_string())
         }
         _ => None,
@@ -35,6 +38,7 @@ pub fn run(args: &cli::EditArgs) -> Result<ExitCode> {
                 new_string: args.new.clone().unwrap_or_default(),
                 replace_all: args.replace_all,
             }],
+            encoding: args.encoding.clone(),
         }),
     };
     shot.finish(&result)

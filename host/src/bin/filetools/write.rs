@@ -27,6 +27,7 @@ pub fn run(args: &cli::WriteArgs) -> Result<ExitCode> {
     let result = shot.session.write(&WriteArgs {
         file_path: args.common.path.clone(),
         content,
+        encoding: args.encoding.clone(),
     });
     shot.finish(&result)
 }

@@ -21,7 +21,11 @@ use crate::textfile::TextFile;
 /// `write_file`: the core's `write`.
 pub(super) fn write<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
     match (args.string("path"), args.string("content")) {
-        (Ok(file_path), Ok(content)) => session.write(&WriteArgs { file_path, content }),
+        (Ok(file_path), Ok(content)) => session.write(&WriteArgs {
+            file_path,
+            content,
+            encoding: None,
+        }),
         (Err(err), _) | (_, Err(err)) => session.run(|_| Err(err)),
     }
 }
@@ -70,6 +74,7 @@ pub(super) fn edit<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
     let call = EditArgs {
         file_path: path,
         edits: ops,
+        encoding: None,
     };
     let ((result, before), written) = session.recorded(dry, |recording| {
         let result = recording.edit(&call);

@@ -64,6 +64,7 @@ fn one<F: HostFs + ?Sized>(
         limit,
         char_offset: None,
         symbol: None,
+        encoding: None,
     };
     ctx.state
         .ledger
@@ -84,6 +85,7 @@ pub(super) fn media<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolRes
         char_offset: None,
         pages: None,
         symbol: None,
+        encoding: None,
     });
     let is_image = result
         .content

@@ -94,6 +94,13 @@ impl Meter {
     }
 }
 
+/// A parser that allocates through the metered allocator. Every parser is
+/// made here, so the allocator is in place before the first one exists.
+pub(crate) fn parser() -> tree_sitter::Parser {
+    install();
+    tree_sitter::Parser::new()
+}
+
 fn install() {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
@@ -104,7 +111,7 @@ fn install() {
             free: ts_free,
         };
         // SAFETY: called once, before any parser exists (every parser is
-        // made after a `Meter::start`); the four functions are one family
+        // made by `parser`, after this); the four functions are one family
         // over Rust's allocator, never return null (an allocation failure
         // aborts, as libc's would in tree-sitter) and align as malloc does.
         unsafe { tree_sitter::set_allocator(Some(allocator)) };

@@ -7,6 +7,7 @@
 pub(crate) mod budget;
 #[cfg(any(feature = "lang-c", feature = "lang-cpp"))]
 mod c;
+pub(crate) mod errors;
 #[cfg(feature = "lang-go")]
 mod go;
 #[cfg(feature = "lang-java")]
@@ -64,32 +65,10 @@ pub(crate) const MAX_NAME_CHARS: usize = 80;
 /// The symbols of `text`: `Ok(None)` when its grammar is not in this build,
 /// an error when the parse went over its [`budget`].
 pub(crate) fn symbols(language: Language, text: &str) -> Result<Option<Vec<Symbol>>, Stopped> {
-    let (grammar, classify): (tree_sitter::Language, Classify) = match language {
-        #[cfg(feature = "lang-rust")]
-        Language::Rust => (tree_sitter_rust::LANGUAGE.into(), rust::classify),
-        #[cfg(feature = "lang-python")]
-        Language::Python => (tree_sitter_python::LANGUAGE.into(), python::classify),
-        #[cfg(feature = "lang-javascript")]
-        Language::JavaScript => (tree_sitter_javascript::LANGUAGE.into(), js::classify),
-        #[cfg(feature = "lang-typescript")]
-        Language::TypeScript => (
-            tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-            js::classify,
-        ),
-        #[cfg(feature = "lang-typescript")]
-        Language::Tsx => (tree_sitter_typescript::LANGUAGE_TSX.into(), js::classify),
-        #[cfg(feature = "lang-go")]
-        Language::Go => (tree_sitter_go::LANGUAGE.into(), go::classify),
-        #[cfg(feature = "lang-java")]
-        Language::Java => (tree_sitter_java::LANGUAGE.into(), java::classify),
-        #[cfg(feature = "lang-c")]
-        Language::C => (tree_sitter_c::LANGUAGE.into(), c::classify),
-        #[cfg(feature = "lang-cpp")]
-        Language::Cpp => (tree_sitter_cpp::LANGUAGE.into(), c::classify),
-        _ => return Ok(None),
+    let Some((grammar, classify)) = grammar(language) else {
+        return Ok(None);
     };
-    let mut meter = Meter::start();
-    let mut parser = Parser::new();
+    let mut parser = budget::parser();
     if parser.set_language(&grammar).is_err() {
         return Ok(None);
     }
@@ -112,16 +91,7 @@ pub(crate) fn symbols(language: Language, text: &str) -> Result<Option<Vec<Symbo
     {
         return Ok(None);
     }
-    let bytes = parsed.as_bytes();
-    let mut report = |_: &tree_sitter::ParseState| meter.report();
-    let tree = parser.parse_with_options(
-        &mut |offset, _| &bytes[offset.min(bytes.len())..],
-        None,
-        Some(ParseOptions::new().progress_callback(&mut report)),
-    );
-    let Some(tree) = tree else {
-        return Err(meter.stopped.unwrap_or(Stopped::Time));
-    };
+    let tree = parse(&mut parser, parsed.as_bytes())?;
     let mut found = Vec::new();
     walk(
         tree.root_node(),
@@ -133,6 +103,47 @@ pub(crate) fn symbols(language: Language, text: &str) -> Result<Option<Vec<Symbo
         &mut found,
     );
     Ok(Some(found))
+}
+
+/// `bytes` parsed within the [`budget`].
+pub(crate) fn parse(parser: &mut Parser, bytes: &[u8]) -> Result<tree_sitter::Tree, Stopped> {
+    let mut meter = Meter::start();
+    let mut report = |_: &tree_sitter::ParseState| meter.report();
+    let tree = parser.parse_with_options(
+        &mut |offset, _| &bytes[offset.min(bytes.len())..],
+        None,
+        Some(ParseOptions::new().progress_callback(&mut report)),
+    );
+    tree.ok_or_else(|| meter.stopped.unwrap_or(Stopped::Time))
+}
+
+/// The grammar of `language` and how its nodes are classified, when the
+/// grammar is in this build.
+pub(crate) fn grammar(language: Language) -> Option<(tree_sitter::Language, Classify)> {
+    Some(match language {
+        #[cfg(feature = "lang-rust")]
+        Language::Rust => (tree_sitter_rust::LANGUAGE.into(), rust::classify),
+        #[cfg(feature = "lang-python")]
+        Language::Python => (tree_sitter_python::LANGUAGE.into(), python::classify),
+        #[cfg(feature = "lang-javascript")]
+        Language::JavaScript => (tree_sitter_javascript::LANGUAGE.into(), js::classify),
+        #[cfg(feature = "lang-typescript")]
+        Language::TypeScript => (
+            tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            js::classify,
+        ),
+        #[cfg(feature = "lang-typescript")]
+        Language::Tsx => (tree_sitter_typescript::LANGUAGE_TSX.into(), js::classify),
+        #[cfg(feature = "lang-go")]
+        Language::Go => (tree_sitter_go::LANGUAGE.into(), go::classify),
+        #[cfg(feature = "lang-java")]
+        Language::Java => (tree_sitter_java::LANGUAGE.into(), java::classify),
+        #[cfg(feature = "lang-c")]
+        Language::C => (tree_sitter_c::LANGUAGE.into(), c::classify),
+        #[cfg(feature = "lang-cpp")]
+        Language::Cpp => (tree_sitter_cpp::LANGUAGE.into(), c::classify),
+        _ => return None,
+    })
 }
 
 fn walk(

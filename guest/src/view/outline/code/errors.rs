@@ -1,0 +1,99 @@
+//! Where a tree-sitter parse found code broken: its `ERROR` nodes (text it
+//! could not fit: one token is named as unexpected, several are quoted) and
+//! `MISSING` nodes (a token it had to assume, such as a closing bracket), in
+//! the order of the text.
+//! Only subtrees that hold an error are walked.
+
+use tree_sitter::Node;
+
+use super::budget::{self, Stopped};
+use super::{grammar, parse};
+use crate::outline::Language;
+use crate::syntax::SyntaxError;
+
+/// Characters of a token quoted in a message.
+const MAX_TOKEN_CHARS: usize = 24;
+
+/// The first `max` syntax errors of `text`; `Ok(None)` when the grammar is
+/// not in this build.
+pub(crate) fn errors(
+    language: Language,
+    text: &str,
+    max: usize,
+) -> Result<Option<Vec<SyntaxError>>, Stopped> {
+    let Some((grammar, _)) = grammar(language) else {
+        return Ok(None);
+    };
+    let mut parser = budget::parser();
+    if parser.set_language(&grammar).is_err() {
+        return Ok(None);
+    }
+    let tree = parse(&mut parser, text.as_bytes())?;
+    let mut found = Vec::new();
+    collect(tree.root_node(), text, max, &mut found);
+    Ok(Some(found))
+}
+
+fn collect(node: Node<'_>, text: &str, max: usize, found: &mut Vec<SyntaxError>) {
+    if found.len() >= max || !node.has_error() {
+        return;
+    }
+    if node.is_missing() {
+        found.push(at(node, format!("missing {}", quoted(node.kind()))));
+        return;
+    }
+    if node.is_error() {
+        let whole = text
+            .get(node.start_byte()..node.end_byte())
+            .unwrap_or_default();
+        let message = match first_token(node, text) {
+            // One token the grammar could not place.
+            Some(token) if token.len() == whole.trim().len() => {
+                format!("unexpected {}", quoted(token))
+            }
+            // Several: the parser gave up on them together.
+            Some(_) => format!("cannot parse {}", quoted(whole)),
+            None => "unexpected end of text".to_owned(),
+        };
+        found.push(at(node, message));
+        return;
+    }
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        collect(child, text, max, found);
+    }
+}
+
+fn at(node: Node<'_>, message: String) -> SyntaxError {
+    SyntaxError {
+        line: node.start_position().row as u64 + 1,
+        message,
+    }
+}
+
+/// The text of the first non-empty leaf under `node`.
+fn first_token<'t>(node: Node<'_>, text: &'t str) -> Option<&'t str> {
+    let mut cursor = node.walk();
+    loop {
+        let current = cursor.node();
+        if current.child_count() == 0 && current.end_byte() > current.start_byte() {
+            return text.get(current.start_byte()..current.end_byte());
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() || cursor.node() == node {
+                return None;
+            }
+        }
+    }
+}
+
+/// `token` in single quotes, on one line and cut short.
+fn quoted(token: &str) -> String {
+    let line = token.lines().next().unwrap_or_default().trim();
+    let cut: String = line.chars().take(MAX_TOKEN_CHARS).collect();
+    let more = if cut.len() < line.len() { "…" } else { "" };
+    format!("'{cut}{more}'")
+}

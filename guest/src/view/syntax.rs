@@ -1,0 +1,176 @@
+//! Whether a text parses in its language (SPEC E11): the code languages the
+//! outline parses (tree-sitter, within the outline's time and memory
+//! budget), and JSON, TOML and YAML by their own parsers. Each error is a
+//! line and a short message, such as `line 41: unexpected '}'`.
+//!
+//! ```
+//! use filetools_core::outline::Language;
+//! use filetools_core::syntax::errors;
+//! let found = errors(Language::Json, "{\"a\": 1,\n}", 3).unwrap().unwrap();
+//! assert_eq!(found[0].line, 2);
+//! assert!(errors(Language::Toml, "a = 1\n", 3).unwrap().unwrap().is_empty());
+//! ```
+
+use std::fmt;
+
+use crate::outline::{Language, Stopped};
+
+/// One place where a text does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// 1-based line.
+    pub line: u64,
+    /// What is wrong there, e.g. `unexpected '}'`.
+    pub message: String,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// Characters of a parser's own message kept.
+const MAX_MESSAGE_CHARS: usize = 80;
+
+/// Whether `language` has a parser here.
+pub fn checkable(language: Language) -> bool {
+    match language {
+        Language::Json | Language::Toml | Language::Yaml => true,
+        Language::Markdown | Language::Plain => false,
+        #[cfg(feature = "code")]
+        code => crate::outline::code::grammar(code).is_some(),
+        #[cfg(not(feature = "code"))]
+        _ => false,
+    }
+}
+
+/// The first `max` syntax errors of `text` in `language` (none when it
+/// parses); `Ok(None)` when the language has no parser here (Markdown,
+/// plain text, or a grammar left out of this build).
+pub fn errors(
+    language: Language,
+    text: &str,
+    max: usize,
+) -> Result<Option<Vec<SyntaxError>>, Stopped> {
+    let one = |found: Option<SyntaxError>| -> Result<Option<Vec<SyntaxError>>, Stopped> {
+        Ok(Some(found.into_iter().take(max).collect()))
+    };
+    let found = match language {
+        Language::Json => one(json(text)),
+        Language::Toml => one(toml(text)),
+        Language::Yaml => one(yaml(text)),
+        Language::Markdown | Language::Plain => Ok(None),
+        #[cfg(feature = "code")]
+        code => crate::outline::code::errors::errors(code, text, max),
+        #[cfg(not(feature = "code"))]
+        _ => Ok(None),
+    };
+    // An error at the very end is on the last line, not one past it.
+    let last = crate::textfile::line_count(text).max(1);
+    found.map(|found| {
+        found.map(|errors| {
+            errors
+                .into_iter()
+                .map(|e| SyntaxError {
+                    line: e.line.min(last),
+                    ..e
+                })
+                .collect()
+        })
+    })
+}
+
+fn json(text: &str) -> Option<SyntaxError> {
+    let err = serde_json::from_str::<serde::de::IgnoredAny>(text).err()?;
+    let message = err.to_string();
+    // serde_json ends its message with " at line L column C".
+    let message = message.split(" at line ").next().unwrap_or_default();
+    Some(SyntaxError {
+        line: err.line().max(1) as u64,
+        message: short(message),
+    })
+}
+
+fn toml(text: &str) -> Option<SyntaxError> {
+    let err = text.parse::<::toml::Table>().err()?;
+    let at = err.span().map_or(0, |span| span.start).min(text.len());
+    Some(SyntaxError {
+        line: line_of(text, at),
+        message: short(err.message()),
+    })
+}
+
+fn yaml(text: &str) -> Option<SyntaxError> {
+    let err = yaml_rust2::YamlLoader::load_from_str(text).err()?;
+    Some(SyntaxError {
+        line: err.marker().line().max(1) as u64,
+        message: short(err.info()),
+    })
+}
+
+/// 1-based line of byte `at` of `text`.
+fn line_of(text: &str, at: usize) -> u64 {
+    1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count() as u64
+}
+
+/// `message` on one line, cut short.
+fn short(message: &str) -> String {
+    let line = message.lines().next().unwrap_or_default().trim();
+    let cut: String = line.chars().take(MAX_MESSAGE_CHARS).collect();
+    if cut.len() < line.len() {
+        format!("{cut}…")
+    } else {
+        cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first(language: Language, text: &str) -> Option<String> {
+        errors(language, text, 3)
+            .unwrap()
+            .unwrap()
+            .first()
+            .map(ToString::to_string)
+    }
+
+    #[test]
+    fn clean_texts_have_no_errors() {
+        assert_eq!(first(Language::Json, "{\"a\": [1, 2]}\n"), None);
+        assert_eq!(first(Language::Toml, "[a]\nb = 1\n"), None);
+        assert_eq!(first(Language::Yaml, "a:\n  - 1\n  - 2\n"), None);
+        assert_eq!(first(Language::Python, "def f(x):\n    return x\n"), None);
+        assert_eq!(first(Language::Rust, "fn f() -> u8 { 1 }\n"), None);
+    }
+
+    #[test]
+    fn each_parser_names_the_line() {
+        assert_eq!(
+            first(Language::Json, "{\n  \"a\": 1,\n}\n").unwrap()[..7].to_owned(),
+            "line 3:"
+        );
+        assert!(
+            first(Language::Toml, "a = 1\nb = \n")
+                .unwrap()
+                .starts_with("line 2:")
+        );
+        assert!(first(Language::Yaml, "a: [1, 2\nb: 3\n").is_some());
+        assert_eq!(
+            first(Language::Rust, "fn f() {\n    let x = 1;\n}\n}\n").unwrap(),
+            "line 4: unexpected '}'"
+        );
+        assert_eq!(
+            first(Language::Python, "def f(x):\n    return (x\n").unwrap(),
+            "line 2: cannot parse 'return (x'"
+        );
+    }
+
+    #[test]
+    fn languages_without_a_parser_are_not_checked() {
+        assert_eq!(errors(Language::Markdown, "# a\n", 3).unwrap(), None);
+        assert_eq!(errors(Language::Plain, "x", 3).unwrap(), None);
+    }
+}
