@@ -69,13 +69,13 @@ fn main() -> Result<()> {
         && flag == "--native-loop"
     {
         // A profiling aid: only the native 100 KB read, `calls` times.
-        return native_loop(&bench_dir(), calls.parse()?);
+        return read_loop(&bench_dir(), calls.parse()?, false);
     }
     if let [flag, calls] = args.as_slice()
         && flag == "--wasm-loop"
     {
         // The same read in the wasmtime host, for profiling the component.
-        return wasm_loop(&bench_dir(), calls.parse()?);
+        return read_loop(&bench_dir(), calls.parse()?, true);
     }
     let dir = bench_dir();
     fs::create_dir_all(&dir)?;
@@ -103,20 +103,16 @@ fn bench_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench")
 }
 
-fn native_loop(dir: &Path, calls: u32) -> Result<()> {
+/// The 100 KB read `calls` times in one host, for a profiler.
+fn read_loop(dir: &Path, calls: u32, wasm: bool) -> Result<()> {
     let root = call_file(dir)?;
-    let mut native = native_session(&root)?;
-    for _ in 0..calls {
-        black_box(native.call("read", r#"{"file_path": "file.txt"}"#));
-    }
-    Ok(())
-}
-
-fn wasm_loop(dir: &Path, calls: u32) -> Result<()> {
-    let root = call_file(dir)?;
-    let mut wasm = wasm_session(&root)?;
-    for _ in 0..calls {
-        black_box(wasm.call("read", r#"{"file_path": "file.txt"}"#));
+    let args = r#"{"file_path": "file.txt"}"#;
+    if wasm {
+        let mut session = wasm_session(&root)?;
+        (0..calls).for_each(|_| drop(black_box(session.call("read", args))));
+    } else {
+        let mut session = native_session(&root)?;
+        (0..calls).for_each(|_| drop(black_box(session.call("read", args))));
     }
     Ok(())
 }
