@@ -50,7 +50,7 @@ impl fmt::Display for Kept {
 }
 
 /// How an edit found its text, when not exactly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Tolerance {
     /// Straight and curly quotes matched each other; the file's style was
     /// carried into the new text.
@@ -65,21 +65,48 @@ pub enum Tolerance {
     Indentation,
     /// The indentation unit differed (tabs against spaces, 2 against 4),
     /// consistently; the new text was re-indented into the file's unit.
-    IndentUnit,
+    IndentUnit {
+        /// `old_string`'s unit.
+        sent: IndentUnit,
+        /// The file's unit.
+        file: IndentUnit,
+    },
+}
+
+/// One level of indentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum IndentUnit {
+    /// A tab.
+    Tab,
+    /// This many spaces.
+    Spaces(usize),
+}
+
+impl fmt::Display for IndentUnit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IndentUnit::Tab => f.write_str("tabs"),
+            IndentUnit::Spaces(width) => write!(f, "{width} spaces"),
+        }
+    }
 }
 
 impl Tolerance {
-    fn describe(self) -> &'static str {
+    fn describe(self) -> String {
+        if let Tolerance::IndentUnit { sent, file } = self {
+            return format!(
+                "with the file's indentation unit ({file}) in place of old_string's ({sent}), new_string re-indented into it"
+            );
+        }
         match self {
             Tolerance::Quotes => "with the file's quote style, which new_string now uses",
             Tolerance::Gutter => "after removing line numbers copied from read output",
             Tolerance::Typography => "ignoring dash, space and Unicode form differences",
             Tolerance::TrailingSpace => "ignoring trailing whitespace",
             Tolerance::Indentation => "at the file's indentation, new_string re-indented to it",
-            Tolerance::IndentUnit => {
-                "with the file's indentation unit in place of old_string's (tabs against spaces, or another width), new_string re-indented into it"
-            }
+            Tolerance::IndentUnit { .. } => unreachable!("described above"),
         }
+        .to_owned()
     }
 }
 
@@ -279,7 +306,7 @@ impl fmt::Display for Report {
                     lines_word(*lines)
                 )?;
                 if !tolerance.is_empty() {
-                    let how: Vec<&str> = tolerance.iter().map(|t| t.describe()).collect();
+                    let how: Vec<String> = tolerance.iter().map(|t| t.describe()).collect();
                     write!(f, " Matched {}.", how.join("; "))?;
                 }
                 write!(f, "\n{snippet}")

@@ -10,7 +10,7 @@
 //! file's unit. Never when a depth is not a whole number of units.
 
 use crate::edit::fold::{Level, fold};
-use crate::report::Tolerance;
+use crate::report::{IndentUnit as Unit, Tolerance};
 
 /// One tolerant match: the file span and what replaces it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,11 +123,12 @@ pub(crate) fn find(view: &str, old: &str, new: &str) -> Vec<LineMatch> {
         if shift != Shift::Same {
             notes.push(Tolerance::Indentation);
         }
-        notes.sort_by_key(|t| *t as u8);
+        notes.sort();
         notes.dedup();
+        let replacement = reindent(new, &shift);
         matches.push(LineMatch {
             span: span(&starts, &file_lines, j..j + n, ends_with_newline),
-            replacement: reindent(new, &shift),
+            replacement: keep_trailing(&replacement, &file_lines[j..j + n]),
             notes,
         });
     }
@@ -135,6 +136,39 @@ pub(crate) fn find(view: &str, old: &str, new: &str) -> Vec<LineMatch> {
         return in_other_unit(view, &old_lines, &old_keys, new, ends_with_newline);
     }
     matches
+}
+
+/// `replacement` with the trailing whitespace of the file's lines it leaves
+/// unchanged put back (Markdown's two-space line break, for one): a line of
+/// it without trailing whitespace that equals one of `window` but for that
+/// whitespace takes the file's line. Lines are paired in order, so a line
+/// inserted between kept ones does not shift the pairing.
+fn keep_trailing(replacement: &str, window: &[&str]) -> String {
+    let mut out = String::with_capacity(replacement.len());
+    let mut next = 0;
+    for line in replacement.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(body) => (body, "\n"),
+            None => (line, ""),
+        };
+        let bare = body.trim_end().len() == body.len() && !body.is_empty();
+        let found = bare
+            .then(|| {
+                window[next..]
+                    .iter()
+                    .position(|file| file.trim_end() == body)
+            })
+            .flatten();
+        match found {
+            Some(at) => {
+                out.push_str(window[next + at]);
+                out.push_str(end);
+                next += at + 1;
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
 }
 
 /// The byte offset where each of `lines` (a text split at `\n`) starts.
@@ -164,13 +198,6 @@ fn span(
         end += 1;
     }
     (starts[window.start], end)
-}
-
-/// An indentation unit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Unit {
-    Tab,
-    Spaces(usize),
 }
 
 impl Unit {
@@ -292,7 +319,10 @@ fn in_other_unit(
         matches.push(LineMatch {
             span: span(&starts, &file_lines, j..j + n, ends_with_newline),
             replacement,
-            notes: vec![Tolerance::IndentUnit],
+            notes: vec![Tolerance::IndentUnit {
+                sent: from,
+                file: to,
+            }],
         });
     }
     matches
@@ -353,7 +383,29 @@ mod tests {
         let m = &found[0];
         assert_eq!(&view[m.span.0..m.span.1], "\tif x:\n\t\treturn 1\n");
         assert_eq!(m.replacement, "\tif x:\n\t\tlog(x)\n\t\treturn 2\n");
-        assert_eq!(m.notes, vec![Tolerance::IndentUnit]);
+        assert_eq!(
+            m.notes,
+            vec![Tolerance::IndentUnit {
+                sent: Unit::Spaces(4),
+                file: Unit::Tab
+            }]
+        );
+    }
+
+    #[test]
+    fn trailing_whitespace_of_kept_lines_stays() {
+        let view = "first line  \nsecond line\nthird\n";
+        let found = find(
+            view,
+            "first line\nsecond line\n",
+            "first line\nnew line\nsecond LINE\n",
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].replacement,
+            "first line  \nnew line\nsecond LINE\n"
+        );
+        assert_eq!(found[0].notes, vec![Tolerance::TrailingSpace]);
     }
 
     #[test]
