@@ -45,9 +45,17 @@ pub struct Unmappable {
 
 impl Encoding {
     /// The encoding a label names (`utf-8`, `latin1`, `shift_jis`, …), or
-    /// `None` for an unknown label or one that cannot be written back
-    /// (`replacement`, and UTF-16 without a BOM).
+    /// `None` for an unknown label or one a file is not read or written in
+    /// by name: `replacement`, and UTF-16, which a BOM announces (a file
+    /// read as UTF-16 without one would gain a BOM when written).
     pub fn from_label(label: &str) -> Option<Self> {
+        Self::from_name(label)
+            .filter(|encoding| !matches!(encoding, Encoding::Utf16Le | Encoding::Utf16Be))
+    }
+
+    /// Like [`Encoding::from_label`], UTF-16 included: the encodings a
+    /// file's recorded style may have.
+    fn from_name(label: &str) -> Option<Self> {
         let found = encoding_rs::Encoding::for_label(label.trim().as_bytes())?;
         if found == encoding_rs::UTF_8 {
             Some(Encoding::Utf8)
@@ -145,7 +153,7 @@ impl Serialize for Encoding {
 impl<'de> Deserialize<'de> for Encoding {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let label = String::deserialize(deserializer)?;
-        Encoding::from_label(&label)
+        Encoding::from_name(&label)
             .ok_or_else(|| serde::de::Error::custom(format!("unknown encoding {label:?}")))
     }
 }
@@ -183,6 +191,7 @@ mod tests {
         );
         assert_eq!(Encoding::from_label("klingon"), None);
         assert_eq!(Encoding::from_label("replacement"), None);
+        assert_eq!(Encoding::from_label("utf-16le"), None);
     }
 
     #[test]
@@ -195,7 +204,7 @@ mod tests {
             "shift_jis",
             "euc-kr",
         ] {
-            let encoding = Encoding::from_label(label).unwrap();
+            let encoding = Encoding::from_name(label).unwrap();
             let json = serde_json::to_string(&encoding).unwrap();
             assert_eq!(json, format!("\"{label}\""));
             assert_eq!(serde_json::from_str::<Encoding>(&json).unwrap(), encoding);
