@@ -93,6 +93,16 @@ pub enum Decoding {
     Guessed(Vec<&'static str>),
 }
 
+/// The notice of bytes invalid in `encoding`: UTF-8 that does not decode
+/// may be in a legacy encoding the detector did not see.
+fn lossy(f: &mut fmt::Formatter<'_>, encoding: &str) -> fmt::Result {
+    write!(f, "[invalid {encoding} bytes are shown as U+FFFD")?;
+    if encoding == "UTF-8" {
+        f.write_str("; if the file is in another encoding, read it with encoding=\"…\"")?;
+    }
+    f.write_str("]")
+}
+
 impl Decoding {
     /// The notice of text decoded from `encoding` this way.
     fn say(&self, f: &mut fmt::Formatter<'_>, encoding: &str) -> fmt::Result {
@@ -289,7 +299,7 @@ impl fmt::Display for Notice {
                 budget_cut_at,
             } => lines_cut(f, *count, *max_chars, *budget_cut_at),
             Notice::Decoded { encoding, how } => how.say(f, encoding),
-            Notice::Lossy(encoding) => write!(f, "[invalid {encoding} bytes are shown as U+FFFD]"),
+            Notice::Lossy(encoding) => lossy(f, encoding),
             Notice::Binary { mime, size } => write!(
                 f,
                 "[binary file: {mime}, {}; its bytes are not shown]",
@@ -585,7 +595,7 @@ mod tests {
             ),
             (
                 Notice::Lossy("UTF-8"),
-                "[invalid UTF-8 bytes are shown as U+FFFD]",
+                "[invalid UTF-8 bytes are shown as U+FFFD; if the file is in another encoding, read it with encoding=\"…\"]",
             ),
             (
                 Notice::Unchanged { calls_ago: 1 },

@@ -470,7 +470,13 @@ impl fmt::Display for Refusal {
                 if let Some(offset) = offset {
                     write!(f, " (first bad byte at offset {offset})")?;
                 }
-                f.write_str("; an edit would alter bytes that read shows as U+FFFD. Replace it whole with write if that is intended.")
+                f.write_str("; an edit would alter bytes that read shows as U+FFFD. Replace it whole with write if that is intended.")?;
+                if *encoding == "UTF-8" {
+                    f.write_str(
+                        " If it is in another encoding, read and edit it with encoding=\"…\".",
+                    )?;
+                }
+                Ok(())
             }
             Refusal::EncodingUnsure {
                 path,

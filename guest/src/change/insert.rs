@@ -31,6 +31,7 @@ use crate::repair::Target;
 use crate::result::ToolResult;
 use crate::rewrite::{self, Seen};
 use crate::session::Ctx;
+use crate::syntax_check;
 use crate::textfile::line_count;
 
 /// What an insertion did.
@@ -117,6 +118,8 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         new_text.push_str(end);
     }
     new_text.push_str(&old[split..]);
+    let syntax = syntax_check::check(ctx.config, &target.rel, old, &new_text);
+    syntax_check::refuse_broken(ctx.config, path, syntax.as_ref())?;
     let step = loaded.step(&new_text)?;
     batch::commit_all(ctx, &[step], Tool::Edit)?;
     let lf = new_text.replace("\r\n", "\n");
@@ -135,10 +138,11 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     };
     let text = report.to_string();
     let tokens = ctx.config.estimate_tokens(text.len() as u64);
-    Ok(ToolResult::from_text(
+    let result = ToolResult::from_text(
         text,
         json!({"path": target.rel, "action": "inserted", "lines": report.total, "inserted": report.lines, "estimated_tokens": tokens}),
-    ))
+    );
+    Ok(syntax_check::noted(result, syntax.as_ref()))
 }
 
 impl fmt::Display for PastTheEnd {

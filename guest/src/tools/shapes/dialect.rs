@@ -29,6 +29,10 @@ impl Dialect {
                 ("with edit or write", "with str_replace or create"),
                 ("copied from read output", "copied from view output"),
                 ("redo the undo", "redo the undo_edit"),
+                (
+                    "fix it with another edit, or take the change back with undo",
+                    "fix it with another str_replace, or take the change back with undo_edit",
+                ),
                 ("you have not read ", "you have not viewed "),
                 ("since you read it", "since you viewed it"),
                 (
@@ -103,6 +107,10 @@ impl Dialect {
                 ),
                 ("or use write to replace", "or use write_file to replace"),
                 ("Write it again", "Write it again with write_file"),
+                (
+                    "fix it with another edit, or take the change back with undo",
+                    "fix it with another edit_file",
+                ),
                 ("old_string", "oldText"),
                 ("new_string", "newText"),
                 (
@@ -200,7 +208,17 @@ fn without_symbol(text: &str) -> String {
 /// `text` without the advice to name an `encoding`, which these shapes'
 /// tools do not take: a file whose encoding is a guess stays as it is.
 fn without_encoding(text: &str) -> String {
-    const CUTS: [(&str, &str, &str); 3] = [
+    const CUTS: [(&str, &str, &str); 5] = [
+        (
+            "; if the file is in another encoding, read it with encoding=",
+            "\"…\"]",
+            "]",
+        ),
+        (
+            " If it is in another encoding, read and edit it with encoding=",
+            "\"…\".",
+            "",
+        ),
         (
             " Read it with encoding=",
             "the file keeps that encoding.",
@@ -458,6 +476,32 @@ mod tests {
         assert_eq!(
             Dialect::McpFilesystem.say(&notice.to_string()),
             "[decoded as windows-1252, a guess (it could also be Shift_JIS): the file is not UTF-8. It cannot be changed with these tools]"
+        );
+        assert_eq!(
+            Dialect::TextEditor.say(&crate::notice::Notice::Lossy("UTF-8").to_string()),
+            "[invalid UTF-8 bytes are shown as U+FFFD]"
+        );
+    }
+
+    #[test]
+    fn the_syntax_note_names_the_shapes_way_back() {
+        let note = crate::syntax_note::SyntaxNote::Broke {
+            language: "rust",
+            errors: vec![crate::syntax::SyntaxError {
+                line: 5,
+                message: "unexpected '}'".to_owned(),
+            }],
+        }
+        .to_string();
+        assert!(
+            Dialect::TextEditor.say(&note).ends_with(
+                "fix it with another str_replace, or take the change back with undo_edit."
+            )
+        );
+        assert!(
+            Dialect::McpFilesystem
+                .say(&note)
+                .ends_with("fix it with another edit_file.")
         );
     }
 

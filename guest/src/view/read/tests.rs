@@ -159,7 +159,7 @@ fn invalid_utf8_is_shown_lossily_and_marked() {
     let result = read_all_chunks(&bytes, &range(None, None), &Config::default());
     assert_eq!(
         result.text(),
-        "1\tnaïve\u{FFFD}café\n[lines 1-1 of 1; end of file]\n[invalid UTF-8 bytes are shown as U+FFFD]"
+        "1\tnaïve\u{FFFD}café\n[lines 1-1 of 1; end of file]\n[invalid UTF-8 bytes are shown as U+FFFD; if the file is in another encoding, read it with encoding=\"…\"]"
     );
     assert_eq!(result.metadata["lossy"], true);
 }
