@@ -24,5 +24,6 @@ pub mod patch;
 pub(crate) mod rewrite;
 pub(crate) mod syntax_check;
 pub mod textfile;
+pub(crate) mod touched;
 pub(crate) mod undo;
 pub(crate) mod write;

@@ -169,6 +169,14 @@ mod tests {
     }
 
     #[test]
+    fn an_error_spanning_lines_is_quoted_from_its_first_text() {
+        let text = "def f():\n    x = 1\n\ndef g(p):\n    p += (2\n    return p\n";
+        let said = first(Language::Python, text).unwrap();
+        assert!(!said.contains("''"), "{said}");
+        assert!(said.starts_with("line "), "{said}");
+    }
+
+    #[test]
     fn languages_without_a_parser_are_not_checked() {
         assert_eq!(errors(Language::Markdown, "# a\n", 3).unwrap(), None);
         assert_eq!(errors(Language::Plain, "x", 3).unwrap(), None);

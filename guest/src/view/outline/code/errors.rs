@@ -39,7 +39,7 @@ fn collect(node: Node<'_>, text: &str, max: usize, found: &mut Vec<SyntaxError>)
         return;
     }
     if node.is_missing() {
-        found.push(at(node, format!("missing {}", quoted(node.kind()))));
+        found.push(at(node, text, format!("missing {}", quoted(node.kind()))));
         return;
     }
     if node.is_error() {
@@ -55,7 +55,7 @@ fn collect(node: Node<'_>, text: &str, max: usize, found: &mut Vec<SyntaxError>)
             Some(_) => format!("cannot parse {}", quoted(whole)),
             None => "unexpected end of text".to_owned(),
         };
-        found.push(at(node, message));
+        found.push(at(node, text, message));
         return;
     }
     let mut cursor = node.walk();
@@ -64,9 +64,18 @@ fn collect(node: Node<'_>, text: &str, max: usize, found: &mut Vec<SyntaxError>)
     }
 }
 
-fn at(node: Node<'_>, message: String) -> SyntaxError {
+/// The error at `node`, on the line of its first text (an error node may
+/// start with the line break before it).
+fn at(node: Node<'_>, text: &str, message: String) -> SyntaxError {
+    let start = node.start_byte().min(text.len());
+    let skipped = text[start..]
+        .bytes()
+        .take(node.end_byte().saturating_sub(start))
+        .take_while(u8::is_ascii_whitespace)
+        .filter(|&b| b == b'\n')
+        .count();
     SyntaxError {
-        line: node.start_position().row as u64 + 1,
+        line: (node.start_position().row + skipped) as u64 + 1,
         message,
     }
 }
@@ -90,9 +99,13 @@ fn first_token<'t>(node: Node<'_>, text: &'t str) -> Option<&'t str> {
     }
 }
 
-/// `token` in single quotes, on one line and cut short.
+/// `token` in single quotes: its first line with text, cut short.
 fn quoted(token: &str) -> String {
-    let line = token.lines().next().unwrap_or_default().trim();
+    let line = token
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or_default();
     let cut: String = line.chars().take(MAX_TOKEN_CHARS).collect();
     let more = if cut.len() < line.len() { "…" } else { "" };
     format!("'{cut}{more}'")
