@@ -177,6 +177,24 @@ mod tests {
     }
 
     #[test]
+    fn deep_nesting_comes_back_with_an_error() {
+        let deep = |open: &str, prefix: &str| format!("{prefix}{}", open.repeat(100_000));
+        for (language, text) in [
+            (Language::Json, deep("[", "")),
+            (Language::Toml, deep("[", "a = ")),
+            (Language::Yaml, deep("[", "a: ")),
+            (Language::Python, deep("(", "x = ")),
+            (Language::Rust, deep("(", "fn f() { let x = ")),
+        ] {
+            let found = errors(language, &text, 3);
+            assert!(
+                matches!(&found, Ok(Some(found)) if !found.is_empty()) || found.is_err(),
+                "{language:?}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
     fn languages_without_a_parser_are_not_checked() {
         assert_eq!(errors(Language::Markdown, "# a\n", 3).unwrap(), None);
         assert_eq!(errors(Language::Plain, "x", 3).unwrap(), None);

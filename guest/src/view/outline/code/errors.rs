@@ -34,33 +34,46 @@ pub(crate) fn errors(
     Ok(Some(found))
 }
 
-fn collect(node: Node<'_>, text: &str, max: usize, found: &mut Vec<SyntaxError>) {
-    if found.len() >= max || !node.has_error() {
-        return;
-    }
-    if node.is_missing() {
-        found.push(at(node, text, format!("missing {}", quoted(node.kind()))));
-        return;
-    }
-    if node.is_error() {
-        let whole = text
-            .get(node.start_byte()..node.end_byte())
-            .unwrap_or_default();
-        let message = match first_token(node, text) {
-            // One token the grammar could not place.
-            Some(token) if token.len() == whole.trim().len() => {
-                format!("unexpected {}", quoted(token))
-            }
-            // Several: the parser gave up on them together.
-            Some(_) => format!("cannot parse {}", quoted(whole)),
-            None => "unexpected end of text".to_owned(),
+/// The errors under `root` in text order, walked with a cursor (a tree of
+/// 100,000 nested brackets is as deep as that), entering only subtrees that
+/// hold an error.
+fn collect(root: Node<'_>, text: &str, max: usize, found: &mut Vec<SyntaxError>) {
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        let enter = if found.len() >= max || !node.has_error() {
+            false
+        } else if node.is_missing() {
+            found.push(at(node, text, format!("missing {}", quoted(node.kind()))));
+            false
+        } else if node.is_error() {
+            found.push(at(node, text, unexpected(node, text)));
+            false
+        } else {
+            true
         };
-        found.push(at(node, text, message));
-        return;
+        if enter && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
     }
-    let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        collect(child, text, max, found);
+}
+
+/// What is wrong at the error node `node`.
+fn unexpected(node: Node<'_>, text: &str) -> String {
+    let whole = text
+        .get(node.start_byte()..node.end_byte())
+        .unwrap_or_default();
+    match first_token(node, text) {
+        // One token the grammar could not place.
+        Some(token) if token.len() == whole.trim().len() => format!("unexpected {}", quoted(token)),
+        // Several: the parser gave up on them together.
+        Some(_) => format!("cannot parse {}", quoted(whole)),
+        None => "unexpected end of text".to_owned(),
     }
 }
 
