@@ -73,14 +73,10 @@ pub fn unified(path: &str, old: &str, new: &str) -> String {
     out
 }
 
-/// The changed region, or `None` when the texts are equal.
-pub fn line_change(old: &str, new: &str) -> Option<LineChange> {
-    if old == new {
-        return None;
-    }
-    let old: Vec<&str> = old.split_inclusive('\n').collect();
-    let new: Vec<&str> = new.split_inclusive('\n').collect();
-    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+/// `(prefix, suffix)`: how many items `old` and `new` share at their start,
+/// and then at their end (never overlapping the prefix).
+pub(crate) fn common_ends<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usize) {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let room = old.len().min(new.len()) - prefix;
     let suffix = old
         .iter()
@@ -89,6 +85,17 @@ pub fn line_change(old: &str, new: &str) -> Option<LineChange> {
         .take(room)
         .take_while(|(a, b)| a == b)
         .count();
+    (prefix, suffix)
+}
+
+/// The changed region, or `None` when the texts are equal.
+pub fn line_change(old: &str, new: &str) -> Option<LineChange> {
+    if old == new {
+        return None;
+    }
+    let old: Vec<&str> = old.split_inclusive('\n').collect();
+    let new: Vec<&str> = new.split_inclusive('\n').collect();
+    let (prefix, suffix) = common_ends(&old, &new);
     Some(LineChange {
         first: prefix as u64 + 1,
         old_lines: (old.len() - prefix - suffix) as u64,

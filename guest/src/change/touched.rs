@@ -16,6 +16,8 @@
 //! C = 3
 //! ```
 
+use crate::diff::common_ends;
+
 /// The lines of `after` holding every byte in which it differs from
 /// `before`, widened to top-level statement boundaries.
 pub(crate) fn touched<'a>(before: &str, after: &'a str) -> &'a str {
@@ -28,15 +30,7 @@ pub(crate) fn touched<'a>(before: &str, after: &'a str) -> &'a str {
 /// `(from, to)`: the bytes of `after` that differ from `before`, as the
 /// span between their common prefix and common suffix.
 fn changed(before: &[u8], after: &[u8]) -> (usize, usize) {
-    let prefix = before.iter().zip(after).take_while(|(a, b)| a == b).count();
-    let room = before.len().min(after.len()) - prefix;
-    let suffix = before
-        .iter()
-        .rev()
-        .zip(after.iter().rev())
-        .take(room)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (prefix, suffix) = common_ends(before, after);
     (prefix, after.len() - suffix)
 }
 
