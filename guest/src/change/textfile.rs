@@ -263,6 +263,11 @@ fn first_invalid(bytes: &[u8], encoding: Encoding, bom: bool) -> Option<u64> {
     }
 }
 
+/// The 1-based line of byte `at` of `text`.
+pub fn line_of(text: &str, at: usize) -> u64 {
+    memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count() as u64 + 1
+}
+
 /// Lines of `text` as the read tool counts them: a final line without `\n`
 /// counts, an empty text has none.
 pub fn line_count(text: &str) -> u64 {

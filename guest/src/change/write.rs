@@ -146,10 +146,6 @@ fn replace<F: HostFs + ?Sized>(
     let bytes = style
         .encode(&text)
         .map_err(|err| Refusal::unmappable(path, &err))?;
-    let syntax = old
-        .as_ref()
-        .and_then(|old| syntax_check::check(ctx.config, rel, &old.text, &text));
-    syntax_check::refuse_broken(ctx.config, path, syntax.as_ref())?;
     if current.bytes.as_deref() == Some(bytes.as_slice()) {
         let report = Report::Unchanged {
             path: path.to_owned(),
@@ -163,6 +159,10 @@ fn replace<F: HostFs + ?Sized>(
             current.len,
         ));
     }
+    let syntax = old
+        .as_ref()
+        .and_then(|old| syntax_check::check(ctx.config, rel, &old.text, &text));
+    syntax_check::refuse_broken(ctx.config, path, syntax.as_ref())?;
     let lines = line_count(&text);
     let replaced = match &current.bytes {
         Some(bytes) => Replaced::Bytes(bytes),

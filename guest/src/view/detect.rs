@@ -64,12 +64,12 @@ pub fn detect(sample: &[u8], whole: bool) -> Option<Detection> {
     let mut detector = chardetng::EncodingDetector::new();
     detector.feed(sample, whole);
     let (guess, assessed) = detector.guess_assess(None, false);
-    let clean = |encoding: &'static encoding_rs::Encoding| decodes_cleanly(encoding, sample, whole);
-    let confident = assessed && clean(guess) && reads_as_words(guess, sample);
+    let clean = |encoding: &'static encoding_rs::Encoding| clean_text(encoding, sample, whole);
+    let confident = assessed && clean(guess).is_some_and(|text| reads_as_words(&text));
     let encoding = Encoding::from_label(guess.name()).unwrap_or(Encoding::Legacy(guess));
     let plausible = CANDIDATES
         .iter()
-        .filter(|&&candidate| candidate != guess && clean(candidate))
+        .filter(|&&candidate| candidate != guess && clean(candidate).is_some())
         .filter_map(|candidate| Encoding::from_label(candidate.name()))
         .take(MAX_PLAUSIBLE)
         .collect();
@@ -80,10 +80,9 @@ pub fn detect(sample: &[u8], whole: bool) -> Option<Detection> {
     })
 }
 
-/// Whether `bytes` decoded as `encoding` have enough non-ASCII characters,
-/// mostly letters, for the guess to be trusted.
-fn reads_as_words(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> bool {
-    let (text, _) = encoding.decode_without_bom_handling(bytes);
+/// Whether decoded `text` has enough non-ASCII characters, mostly letters,
+/// for the guess that gave it to be trusted.
+fn reads_as_words(text: &str) -> bool {
     let (mut others, mut letters) = (0usize, 0usize);
     for ch in text.chars().filter(|ch| !ch.is_ascii()) {
         others += 1;
@@ -119,19 +118,18 @@ fn mostly_utf8(bytes: &[u8]) -> bool {
     valid > invalid
 }
 
-/// Whether `bytes` decode in `encoding` without a malformed sequence; a
-/// sequence cut at the end of a partial sample is not malformed.
-fn decodes_cleanly(encoding: &'static encoding_rs::Encoding, bytes: &[u8], whole: bool) -> bool {
+/// `bytes` decoded in `encoding`, or `None` when a sequence is malformed;
+/// a sequence cut at the end of a partial sample is not malformed.
+fn clean_text(
+    encoding: &'static encoding_rs::Encoding,
+    bytes: &[u8],
+    whole: bool,
+) -> Option<String> {
     let mut decoder = encoding.new_decoder_without_bom_handling();
-    let room = decoder
-        .max_utf8_buffer_length_without_replacement(bytes.len())
-        .unwrap_or(usize::MAX);
-    let Ok(room) = isize::try_from(room).map(|_| room) else {
-        return false;
-    };
-    let mut out = String::with_capacity(room);
-    let (result, _) = decoder.decode_to_string_without_replacement(bytes, &mut out, whole);
-    result == encoding_rs::DecoderResult::InputEmpty
+    let room = decoder.max_utf8_buffer_length_without_replacement(bytes.len())?;
+    let mut text = String::with_capacity(room);
+    let (result, _) = decoder.decode_to_string_without_replacement(bytes, &mut text, whole);
+    (result == encoding_rs::DecoderResult::InputEmpty).then_some(text)
 }
 
 #[cfg(test)]
@@ -205,11 +203,7 @@ mod tests {
             let Encoding::Legacy(inner) = encoding else {
                 panic!("{encoding:?}")
             };
-            assert!(decodes_cleanly(
-                inner,
-                &encoded("Shift_JIS", "日本語のテキスト\n"),
-                true
-            ));
+            assert!(clean_text(inner, &encoded("Shift_JIS", "日本語のテキスト\n"), true).is_some());
         }
     }
 }

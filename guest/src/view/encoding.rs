@@ -16,6 +16,8 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::textfile::line_of;
+
 /// Most distinct characters an [`Unmappable`] names.
 pub const MAX_UNMAPPABLE_NAMED: usize = 8;
 
@@ -114,9 +116,7 @@ fn encode_legacy(
         }
         let (_, _, lost) = encoding.encode(ch.encode_utf8(&mut buf));
         if lost {
-            line.get_or_insert_with(|| {
-                1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count() as u64
-            });
+            line.get_or_insert_with(|| line_of(text, at));
             chars.push(ch);
             if chars.len() == MAX_UNMAPPABLE_NAMED {
                 break;

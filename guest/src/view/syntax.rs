@@ -14,6 +14,7 @@
 use std::fmt;
 
 use crate::outline::{Language, Stopped};
+use crate::textfile::{line_count, line_of};
 
 /// One place where a text does not parse.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +57,7 @@ pub fn errors(
     let one = |found: Option<SyntaxError>| -> Result<Option<Vec<SyntaxError>>, Stopped> {
         Ok(Some(found.into_iter().take(max).collect()))
     };
-    let found = match language {
+    let mut found = match language {
         Language::Json => one(json(text)),
         Language::Toml => one(toml(text)),
         Language::Yaml => one(yaml(text)),
@@ -67,18 +68,13 @@ pub fn errors(
         _ => Ok(None),
     };
     // An error at the very end is on the last line, not one past it.
-    let last = crate::textfile::line_count(text).max(1);
-    found.map(|found| {
-        found.map(|errors| {
-            errors
-                .into_iter()
-                .map(|e| SyntaxError {
-                    line: e.line.min(last),
-                    ..e
-                })
-                .collect()
-        })
-    })
+    let last = line_count(text).max(1);
+    if let Ok(Some(errors)) = &mut found {
+        for error in errors {
+            error.line = error.line.min(last);
+        }
+    }
+    found
 }
 
 fn json(text: &str) -> Option<SyntaxError> {
@@ -107,11 +103,6 @@ fn yaml(text: &str) -> Option<SyntaxError> {
         line: err.marker().line().max(1) as u64,
         message: short(err.info()),
     })
-}
-
-/// 1-based line of byte `at` of `text`.
-fn line_of(text: &str, at: usize) -> u64 {
-    1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count() as u64
 }
 
 /// `message` on one line, cut short.

@@ -17,6 +17,7 @@
 //! Each step enforces uniqueness in its own space: two candidates are an
 //! error that lists both, never a guess.
 
+use crate::textfile::line_of;
 use memchr::memmem;
 
 use crate::args::EditOp;
@@ -104,11 +105,6 @@ fn blank_to_line_end(view: &str, end: usize) -> bool {
         .split('\n')
         .next()
         .is_none_or(|rest| rest.trim().is_empty())
-}
-
-/// The 1-based line of byte `at`.
-fn line_of(view: &str, at: usize) -> u64 {
-    memchr::memchr_iter(b'\n', &view.as_bytes()[..at]).count() as u64 + 1
 }
 
 /// Whether `old` and `new` begin or end with the same whole line: the edit
