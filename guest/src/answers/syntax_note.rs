@@ -89,10 +89,7 @@ impl fmt::Display for SyntaxNote {
                 Size(*max)
             ),
             SyntaxNote::Stopped { language, why } => {
-                write!(
-                    f,
-                    "Syntax not checked: this {language} file's check stopped; {why}."
-                )
+                write!(f, "Syntax not checked for this {language} file: {why}.")
             }
         }
     }
