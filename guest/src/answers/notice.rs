@@ -630,3 +630,29 @@ mod tests {
         assert_eq!(Size(600_000).to_string(), "585 KiB");
     }
 }
+
+/// The header of a read by symbol: the entry's name and its lines, shown
+/// below it as they stand, without line numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryHeader<'a> {
+    /// The entry's qualified name.
+    pub name: &'a str,
+    /// Its first line.
+    pub first: u64,
+    /// Its last line.
+    pub last: u64,
+    /// Lines in the file.
+    pub total: Total,
+}
+
+impl fmt::Display for EntryHeader<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let EntryHeader {
+            name,
+            first,
+            last,
+            total,
+        } = self;
+        write!(f, "[{name}: lines {first}-{last} of {total}]")
+    }
+}

@@ -3,6 +3,34 @@
 //! quotes in edits and answers; padding them to a common width would cost a
 //! byte per line per missing digit and tell the model nothing.
 
+/// Whether a page numbers its lines. A read by symbol shows its entry's
+/// lines bare, as they stand in the file, under one header that gives
+/// their range (SPEC R18).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Gutter {
+    /// `N<TAB>` before each line.
+    Numbered,
+    /// The lines alone.
+    Bare,
+}
+
+impl Gutter {
+    /// Bytes the gutter of line `number` takes.
+    pub(crate) fn width(self, number: u64) -> u64 {
+        match self {
+            Gutter::Numbered => width(number),
+            Gutter::Bare => 0,
+        }
+    }
+
+    /// Appends the gutter of line `number`, if any.
+    pub(crate) fn push(self, out: &mut String, number: u64) {
+        if self == Gutter::Numbered {
+            push(out, number);
+        }
+    }
+}
+
 /// Decimal digits of `n`.
 pub(crate) fn digits(n: u64) -> u64 {
     u64::from(n.max(1).ilog10()) + 1
@@ -42,6 +70,18 @@ mod tests {
         push(&mut out, 1234);
         push(&mut out, 0);
         assert_eq!(out, "7\t1234\t0\t");
+    }
+
+    #[test]
+    fn a_bare_gutter_is_empty() {
+        let mut out = String::new();
+        Gutter::Bare.push(&mut out, 1234);
+        Gutter::Numbered.push(&mut out, 1234);
+        assert_eq!(out, "1234\t");
+        assert_eq!(
+            (Gutter::Bare.width(1234), Gutter::Numbered.width(1234)),
+            (0, 5)
+        );
     }
 
     #[test]

@@ -43,7 +43,7 @@ use crate::fs::{FileKind, HostFs, Metadata};
 use crate::image;
 use crate::listing;
 use crate::notebook;
-use crate::notice::{Decoding, Next, Notice, Total};
+use crate::notice::{Decoding, EntryHeader, Next, Notice, Total};
 use crate::pdf;
 use crate::pdf::PdfCache;
 use crate::repair::{self, Target};
@@ -51,6 +51,7 @@ use crate::result::ToolResult;
 use crate::sniff::{Kind, SNIFF_BYTES, sniff};
 use crate::textfile::{LineEnding, Style};
 use cursor::Cursor;
+use gutter::Gutter;
 use page::{Outcome, Request};
 
 /// What a read showed of a file, for the session's ledger (SPEC W2, R7).
@@ -288,11 +289,38 @@ pub(crate) fn read_target<F: HostFs + ?Sized>(
     meta: Metadata,
     head: Option<Vec<u8>>,
 ) -> Result<(ToolResult, Observation), ToolError> {
+    read_framed(config, fs, args, (rel, meta), head, Framing::Numbered)
+}
+
+/// How a page of text is framed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Framing<'a> {
+    /// Each line numbered, a footer after the lines.
+    Numbered,
+    /// The lines of the outline entry `name` (which ends at line `last`) as
+    /// they stand, under a header with their range; the footer only when
+    /// a cap cut the entry short.
+    Named { name: &'a str, last: u64 },
+}
+
+/// [`read_target`] with `framing`.
+pub(crate) fn read_framed<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    args: &ReadArgs,
+    (rel, meta): (&str, Metadata),
+    head: Option<Vec<u8>>,
+    framing: Framing<'_>,
+) -> Result<(ToolResult, Observation), ToolError> {
     let stat = meta;
     let request = Request {
         offset: args.offset.unwrap_or(1),
         limit: args.limit.unwrap_or(config.max_lines),
         char_offset: args.char_offset,
+        gutter: match framing {
+            Framing::Numbered => Gutter::Numbered,
+            Framing::Named { .. } => Gutter::Bare,
+        },
     };
     let given = given_encoding(args);
     let head = match head {
@@ -352,7 +380,7 @@ pub(crate) fn read_target<F: HostFs + ?Sized>(
         estimated_tokens: 0,
     };
     let how = decoding(style.bom, given.is_some(), found);
-    let mut text = render(config, outcome, &mut meta);
+    let mut text = render(config, outcome, framing, &mut meta);
     if meta.encoding != Encoding::Utf8 {
         meta.encoding_confidence = match &how {
             Decoding::Bom => None,
@@ -418,7 +446,35 @@ fn set_next(meta: &mut ReadMeta, next: Next) {
     meta.truncated = next != Next::EndOfFile;
 }
 
-fn render(config: &Config, outcome: Outcome, meta: &mut ReadMeta) -> String {
+/// A page's `lines` (lines `first` to `last` of `total`) with what `framing`
+/// puts around them.
+fn frame(
+    mut lines: String,
+    footer: &Notice,
+    framing: Framing<'_>,
+    (first, last, total): (u64, u64, Total),
+) -> String {
+    let Framing::Named { name, last: end } = framing else {
+        push_notice(&mut lines, footer);
+        return lines;
+    };
+    let header = EntryHeader {
+        name,
+        first,
+        last: end,
+        total,
+    };
+    let mut text = format!("{header}\n{lines}");
+    if last < end {
+        push_notice(&mut text, footer);
+    } else {
+        // The lines end the answer, as a file's last line ends it.
+        text.pop();
+    }
+    text
+}
+
+fn render(config: &Config, outcome: Outcome, framing: Framing<'_>, meta: &mut ReadMeta) -> String {
     let mut text = String::new();
     match outcome {
         Outcome::Empty => {
@@ -439,7 +495,6 @@ fn render(config: &Config, outcome: Outcome, meta: &mut ReadMeta) -> String {
             next,
             budget_hit,
         } => {
-            text = lines;
             meta.first_line = Some(first);
             meta.last_line = Some(last);
             meta.lines_shown = last + 1 - first;
@@ -447,16 +502,14 @@ fn render(config: &Config, outcome: Outcome, meta: &mut ReadMeta) -> String {
             set_total(meta, total);
             set_next(meta, next);
             meta.truncated |= cut > 0;
-            push_notice(
-                &mut text,
-                &Notice::Page {
-                    first,
-                    last,
-                    total,
-                    next,
-                    budget_tokens: budget_hit.then_some(config.max_output_tokens),
-                },
-            );
+            let footer = Notice::Page {
+                first,
+                last,
+                total,
+                next,
+                budget_tokens: budget_hit.then_some(config.max_output_tokens),
+            };
+            text = frame(lines, &footer, framing, (first, last, total));
             if cut > 0 {
                 push_notice(
                     &mut text,

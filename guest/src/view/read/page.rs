@@ -10,7 +10,7 @@ use crate::notice::{CutMarker, Next, Total};
 use crate::read::capture::{Captured, LineCapture, count_chars};
 use crate::read::cursor::{Cursor, LineEnd};
 use crate::read::cut::cut_point;
-use crate::read::gutter;
+use crate::read::gutter::{self, Gutter};
 
 /// Characters kept beyond a cut so the grapheme check sees what follows.
 const LOOKAHEAD_CHARS: u64 = 64;
@@ -64,6 +64,8 @@ pub(crate) struct Request {
     pub offset: u64,
     pub limit: u64,
     pub char_offset: Option<u64>,
+    /// Whether the page's lines are numbered.
+    pub gutter: Gutter,
 }
 
 pub(crate) fn build<F: HostFs + ?Sized>(
@@ -113,11 +115,11 @@ fn page<F: HostFs + ?Sized>(
         if shown == request.limit {
             break Next::Offset(number);
         }
-        let keep_bytes = line_room(budget, number);
+        let keep_bytes = line_room(budget, request.gutter.width(number));
         let room = (shown > 0).then(|| budget.saturating_sub(used));
         let max_bytes =
             keep_bytes.min(usize::try_from(config.max_line_chars).unwrap_or(usize::MAX));
-        match plain_line(cursor, &mut text, number, max_bytes, room) {
+        match plain_line(cursor, &mut text, (request.gutter, number), max_bytes, room) {
             Plain::Shown(cost) => {
                 used += cost;
                 shown += 1;
@@ -130,7 +132,7 @@ fn page<F: HostFs + ?Sized>(
             Plain::NeedsCapture => {}
         }
         let line_start = text.len();
-        gutter::push(&mut text, number);
+        request.gutter.push(&mut text, number);
         let text_start = text.len();
         let scan_left = config
             .count_limit_bytes
@@ -152,7 +154,7 @@ fn page<F: HostFs + ?Sized>(
             && shown_end < cut_point(line, config.max_line_chars, usize::MAX))
         .then(|| count_chars(&line[..shown_end]));
         text = captured.into_buffer();
-        let cost = gutter::width(number)
+        let cost = request.gutter.width(number)
             + shown_end as u64
             + marker.as_ref().map_or(0, |m| m.len() as u64)
             + 1;
@@ -200,12 +202,12 @@ fn page<F: HostFs + ?Sized>(
     })
 }
 
-/// Bytes of line `number` that a page keeps when the line is shown alone: a
-/// line that does not fit beside the others ends the page instead of being
-/// cut (R6); only a page's first line is cut.
-fn line_room(budget: u64, number: u64) -> usize {
+/// Bytes of a line with a gutter of `gutter_width` bytes that a page keeps
+/// when the line is shown alone: a line that does not fit beside the others
+/// ends the page instead of being cut (R6); only a page's first line is cut.
+fn line_room(budget: u64, gutter_width: u64) -> usize {
     let room = budget
-        .saturating_sub(gutter::width(number) + 1 + MARKER_ROOM_BYTES)
+        .saturating_sub(gutter_width + 1 + MARKER_ROOM_BYTES)
         .max(16);
     usize::try_from(room).unwrap_or(usize::MAX)
 }
@@ -220,14 +222,15 @@ enum Plain {
     NeedsCapture,
 }
 
-/// Shows line `number` as it is when it lies whole in the text at hand and
-/// is at most `max_bytes` long: its bytes bound its characters, so no cap
-/// can cut it and nothing needs counting. `room` is what the budget has left
-/// beside the lines shown, `None` for a page's first line.
+/// Shows line `number`, behind `gutter`, as it is when it lies whole in the
+/// text at hand and is at most `max_bytes` long: its bytes bound its
+/// characters, so no cap can cut it and nothing needs counting. `room` is
+/// what the budget has left beside the lines shown, `None` for a page's
+/// first line.
 fn plain_line<F: HostFs + ?Sized>(
     cursor: &mut Cursor<'_, F>,
     text: &mut String,
-    number: u64,
+    (gutter, number): (Gutter, u64),
     max_bytes: usize,
     room: Option<u64>,
 ) -> Plain {
@@ -235,11 +238,11 @@ fn plain_line<F: HostFs + ?Sized>(
         return Plain::NeedsCapture;
     };
     let view = line.strip_suffix('\r').unwrap_or(line);
-    let cost = gutter::width(number) + view.len() as u64 + 1;
+    let cost = gutter.width(number) + view.len() as u64 + 1;
     if room.is_some_and(|room| cost > room) {
         return Plain::NoRoom;
     }
-    gutter::push(text, number);
+    gutter.push(text, number);
     text.push_str(view);
     text.push('\n');
     let len = line.len();

@@ -1,13 +1,16 @@
 //! `read` by symbol (SPEC R18): the lines of one outline entry, named as the
 //! outline names it. `symbol: "Decimal.__new__"` (or `Decimal/__new__`,
 //! `Decimal::__new__`) reads exactly that method's lines, with the usual
-//! caps and footer, so seeing one function whole costs its lines and not an
-//! outline first. A name that fits several entries lists them with their
+//! caps, so seeing one function whole costs its lines and not an outline
+//! first. The lines are shown as they stand, without a gutter, under one
+//! header with the entry's name and range: the entry was asked for by name
+//! and edits quote its text, so numbering every line would add bytes that
+//! tell the model nothing the header does not. A name that fits several entries lists them with their
 //! lines; a name that fits none lists the closest.
 
 use std::fmt;
 
-use super::{Observation, read_target};
+use super::{Framing, Observation, read_framed};
 use crate::args::{ReadArgs, quoted};
 use crate::config::Config;
 use crate::decode::Decoder;
@@ -201,8 +204,10 @@ pub(crate) fn read<F: HostFs + ?Sized>(
         symbol: None,
         ..args.clone()
     };
-    let (mut result, seen) = read_target(config, fs, &ranged, rel, meta, None)?;
-    result.metadata["symbol"] = serde_json::Value::from(entry.qualified());
+    let name = entry.qualified();
+    let framing = Framing::Named { name: &name, last };
+    let (mut result, seen) = read_framed(config, fs, &ranged, (rel, meta), None, framing)?;
+    result.metadata["symbol"] = serde_json::Value::from(name);
     Ok((result, seen))
 }
 
@@ -337,7 +342,7 @@ mod tests {
             let result = read_symbol(spelling).expect("found");
             assert_eq!(
                 result.text(),
-                "2\t    def __new__(cls):\n3\t        return 1\n[lines 2-3 of 13; continue with offset=4]"
+                "[Decimal.__new__: lines 2-3 of 13]\n    def __new__(cls):\n        return 1"
             );
             assert_eq!(result.metadata["symbol"], "Decimal.__new__");
         }
@@ -345,7 +350,7 @@ mod tests {
             read_symbol("helper")
                 .expect("found")
                 .text()
-                .starts_with("12\tdef helper():\n")
+                .starts_with("[helper: lines 12-13 of 13]\ndef helper():\n")
         );
     }
 

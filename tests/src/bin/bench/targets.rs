@@ -470,9 +470,9 @@ fn function_row(root: &Path) -> Result<Row> {
     let (_, body) = reads(root, &args, false, 1)?;
     let by_symbol = format!(r#"{{"file_path": "_pydecimal.py", "symbol": "{class}.{method}"}}"#);
     let (_, symbol) = reads(root, &by_symbol, false, 1)?;
-    if !symbol.starts_with(&format!("{first}\t")) {
+    if !symbol.starts_with(&format!("[{class}.{method}: lines {first}-{last} of ")) {
         bail!(
-            "the read by symbol did not start at line {first}: {}",
+            "the read by symbol did not give lines {first}-{last}: {}",
             &symbol[..symbol.len().min(200)]
         );
     }
