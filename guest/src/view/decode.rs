@@ -19,7 +19,7 @@
 //! assert!(decoder.had_bom() && !decoder.lossy());
 //! ```
 
-use crate::detect::{Detection, detect};
+use crate::detect::{Detection, detect, has_bom};
 pub use crate::encoding::Encoding;
 
 /// Bytes needed to recognise any BOM we know.
@@ -109,10 +109,15 @@ impl Decoder {
         if let Some(given) = given {
             return (Self::with_encoding(given), None);
         }
-        match detect(sample, whole) {
-            Some(found) => (Self::with_encoding(found.encoding), Some(found)),
-            None => (Self::new(), None),
+        let found = detect(sample, whole);
+        let mut decoder =
+            Self::with_encoding(found.as_ref().map_or(Encoding::Utf8, |f| f.encoding));
+        if !has_bom(sample) && (whole || sample.len() >= SNIFF_BYTES) {
+            // Nothing to sniff: the first chunk is decoded as it comes,
+            // valid UTF-8 taken over without a copy.
+            decoder.encoding = decoder.chosen;
         }
+        (decoder, found)
     }
 
     /// Decodes a whole file's `bytes` at once, in the encoding

@@ -91,7 +91,8 @@ fn reads_as_words(text: &str) -> bool {
     others >= MIN_EVIDENCE_CHARS && letters * 100 >= others * MIN_LETTER_PERCENT
 }
 
-fn has_bom(bytes: &[u8]) -> bool {
+/// Whether `bytes` start with a UTF-8 or UTF-16 byte-order mark.
+pub(crate) fn has_bom(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0xEF, 0xBB, 0xBF])
         || bytes.starts_with(&[0xFF, 0xFE])
         || bytes.starts_with(&[0xFE, 0xFF])
