@@ -265,7 +265,7 @@ fn read_definition(config: &Config) -> Definition {
                 },
                 "symbol": {
                     "type": "string",
-                    "description": "Instead of offset and limit: the lines of one outline entry, named as the outline names it, e.g. \"Decimal.__new__\" for a method of class Decimal."
+                    "description": "Instead of offset and limit: the lines of one outline entry, named as the outline names it, e.g. \"Decimal.__new__\" for a method of class Decimal. They come as in the file, unnumbered, under a header with their line range."
                 },
                 "encoding": encoding_property("Only for a file that is not UTF-8: its encoding, e.g. \"windows-1252\" or \"shift_jis\", when the read says the detected one is a guess.")
             },
