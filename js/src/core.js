@@ -155,7 +155,11 @@ async function openSession({ fs, config = {}, getCoreModule }) {
     }
     let result;
     try {
-      result = run();
+      try {
+        result = run();
+      } finally {
+        fs.callEnded?.();
+      }
     } catch (err) {
       const cause = trapCause(err);
       await restart();

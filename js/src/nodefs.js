@@ -127,24 +127,61 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
     }
   };
 
+  // The file the current call read last, kept open for its next read of
+  // the same path: a page fetched chunk by chunk resolves, opens and checks
+  // the file once, and every chunk comes from that one file even if the
+  // path is replaced meanwhile. Closed by any change and when the call ends
+  // (`callEnded`), so a read never sees an older file than the call's own
+  // writes left.
+  let kept;
+  const forget = () => {
+    if (kept) {
+      const { fd } = kept;
+      kept = undefined;
+      fs.closeSync(fd);
+    }
+  };
+  /** A descriptor of the regular file at `path`, kept for the call. */
+  const openToRead = (path) => {
+    if (kept?.path === path) {
+      return kept.fd;
+    }
+    forget();
+    const { full } = resolve(path);
+    let fd;
+    try {
+      fd = fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    } catch (err) {
+      throw fsError(err);
+    }
+    try {
+      const kind = kindOf(fs.fstatSync(fd));
+      if (kind === 'directory') {
+        throw new FsError('is-a-directory');
+      }
+      if (kind !== 'file') {
+        throw new FsError('io', `refusing to read ${DESCRIBE[kind]}`);
+      }
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err instanceof FsError ? err : fsError(err);
+    }
+    kept = { path, fd };
+    return fd;
+  };
+  /** `change` on the file system, with the kept file closed first. */
+  const changing =
+    (change) =>
+    (...args) => {
+      forget();
+      return change(...args);
+    };
+
   const hostFs = {
     stat,
     read: (path, offset, len) => {
-      const { full } = resolve(path);
-      let fd;
+      const fd = openToRead(path);
       try {
-        fd = fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-      } catch (err) {
-        throw fsError(err);
-      }
-      try {
-        const kind = kindOf(fs.fstatSync(fd));
-        if (kind === 'directory') {
-          throw new FsError('is-a-directory');
-        }
-        if (kind !== 'file') {
-          throw new FsError('io', `refusing to read ${DESCRIBE[kind]}`);
-        }
         const buffer = Buffer.allocUnsafe(Math.min(len, MAX_READ_BYTES));
         let filled = 0;
         while (filled < buffer.length) {
@@ -156,9 +193,8 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
         }
         return new Uint8Array(buffer.buffer, buffer.byteOffset, filled);
       } catch (err) {
-        throw err instanceof FsError ? err : fsError(err);
-      } finally {
-        fs.closeSync(fd);
+        forget();
+        throw fsError(err);
       }
     },
     listDir: (path) => {
@@ -175,7 +211,7 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
         throw err instanceof FsError ? err : fsError(err);
       }
     },
-    writeFile: (path, data, precondition) => {
+    writeFile: changing((path, data, precondition) => {
       if (readOnly) {
         throw new FsError('read-only');
       }
@@ -198,15 +234,15 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
         sweep(parent);
       }
       return metadataOf(replace(parent, target.slice(parent.length + 1), target, data, precondition));
-    },
-    removeFile: (path, precondition) => {
+    }),
+    removeFile: changing((path, precondition) => {
       if (readOnly) {
         throw new FsError('read-only');
       }
       const { full } = resolve(path);
       remove(changeTarget(full), precondition);
-    },
-    createDir: (path) => {
+    }),
+    createDir: changing((path) => {
       if (readOnly) {
         throw new FsError('read-only');
       }
@@ -218,8 +254,8 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
       }
       // What was made must still lie inside the root.
       resolve(parts.join('/') || '.');
-    },
-    rename: (source, destination, precondition) => {
+    }),
+    rename: changing((source, destination, precondition) => {
       if (readOnly) {
         throw new FsError('read-only');
       }
@@ -235,8 +271,8 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
       }
       resolve(parts.slice(0, -1).join('/') || '.');
       return metadataOf(move(from, changeTarget(full), precondition));
-    },
+    }),
   };
 
-  return { hostFs, root: base, rootAliases, kernelFiles };
+  return { hostFs, root: base, rootAliases, kernelFiles, callEnded: forget };
 }

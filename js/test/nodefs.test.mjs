@@ -228,3 +228,34 @@ test('memoryFs renames and makes directories as the Rust MemFs does', () => {
   assert.deepEqual(payloadOf(() => host.createDir('taken.txt')), { tag: 'not-a-directory' });
   assert.deepEqual(payloadOf(() => host.createDir('taken.txt/g')), { tag: 'not-a-directory' });
 });
+
+test('a call reads one file from its first chunk to its last, and no descriptor outlives it', async () => {
+  const { root } = rootAndOutside('kept');
+  const fsys = nodeFs(root);
+  const host = fsys.hostFs;
+  const text = (bytes) => Buffer.from(bytes).toString();
+  fs.writeFileSync(join(root, 'a.txt'), 'first version\n');
+  assert.equal(text(host.read('a.txt', 0n, 6)), 'first ');
+  // Replaced by another process between two chunks of one call: the call
+  // keeps reading the file it opened.
+  fs.writeFileSync(join(root, 'next.txt'), 'SECOND VERSION\n');
+  fs.renameSync(join(root, 'next.txt'), join(root, 'a.txt'));
+  assert.equal(text(host.read('a.txt', 6n, 100)), 'version\n');
+  // The call ends: the next one sees the new file.
+  fsys.callEnded();
+  assert.equal(text(host.read('a.txt', 0n, 100)), 'SECOND VERSION\n');
+  // A change the call makes closes the kept file first.
+  host.writeFile('a.txt', new TextEncoder().encode('third\n'), { tag: 'any' });
+  assert.equal(text(host.read('a.txt', 0n, 100)), 'third\n');
+  fsys.callEnded();
+
+  const descriptors = () => fs.readdirSync('/proc/self/fd').length;
+  const tools = await createTools({ fs: nodeFs(root) });
+  const before = descriptors();
+  for (let i = 0; i < 20; i += 1) {
+    fs.writeFileSync(join(root, `f${i}.txt`), `line\n`.repeat(30000));
+    assert.equal((await tools.read({ file_path: `f${i}.txt`, limit: 5 })).isError, false);
+  }
+  assert.equal((await tools.read({ file_path: 'missing.txt' })).isError, true);
+  assert.equal(descriptors(), before);
+});

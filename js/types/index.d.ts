@@ -32,6 +32,9 @@ export interface FileSystem {
   rootAliases?: string[];
   /** Whether /proc and /sys may be read when the root contains them. */
   kernelFiles?: boolean;
+  /** Called after every tool call: a back end may let go of what it kept
+   * for the call (nodeFs closes the file it kept open between chunks). */
+  callEnded?(): void;
 }
 
 /** An in-memory back end, with the changes tests and pages make to it. */
