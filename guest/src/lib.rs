@@ -40,7 +40,7 @@ pub use paths::{danger, fs, glob, path, recording, repair};
 use tools::session;
 pub use tools::{args, definitions, schema, sets, shapes};
 pub use view::{decode, detect, encoding, image, notebook, outline, pdf, read, sniff, syntax};
-use view::{listing, raw};
+use view::{listing, raw, utf8};
 
 #[cfg(target_arch = "wasm32")]
 mod component;

@@ -21,6 +21,7 @@
 
 use crate::detect::{Detection, detect, has_bom};
 pub use crate::encoding::Encoding;
+use crate::utf8;
 
 /// Bytes needed to recognise any BOM we know.
 const SNIFF_BYTES: usize = 3;
@@ -88,7 +89,7 @@ impl Decoder {
     /// carry-over becomes `out` without being copied.
     pub fn feed_owned(&mut self, bytes: Vec<u8>, out: &mut String) {
         if self.encoding == Some(Encoding::Utf8) && self.pending.is_empty() && out.is_empty() {
-            match String::from_utf8(bytes) {
+            match utf8::into_string(bytes) {
                 Ok(text) => *out = text,
                 Err(err) => self.decode(err.as_bytes(), out),
             }
@@ -229,7 +230,7 @@ impl Decoder {
             }
         }
         loop {
-            match std::str::from_utf8(rest) {
+            match utf8::as_str(rest) {
                 Ok(text) => {
                     out.push_str(text);
                     return;

@@ -15,6 +15,7 @@
 //! ```
 
 use crate::encoding::Encoding;
+use crate::utf8;
 
 /// Bytes of a file's start that detection looks at.
 pub const DETECT_SAMPLE_BYTES: usize = 64 * 1024;
@@ -101,7 +102,7 @@ pub(crate) fn has_bom(bytes: &[u8]) -> bool {
 /// Whether `bytes` are UTF-8; when they are not the whole file, a sequence
 /// cut off at their end still counts as UTF-8.
 fn is_utf8(bytes: &[u8], whole: bool) -> bool {
-    match std::str::from_utf8(bytes) {
+    match utf8::as_str(bytes) {
         Ok(_) => true,
         Err(err) => !whole && err.error_len().is_none(),
     }

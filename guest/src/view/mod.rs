@@ -17,3 +17,4 @@ pub(crate) mod raw;
 pub mod read;
 pub mod sniff;
 pub mod syntax;
+pub(crate) mod utf8;
