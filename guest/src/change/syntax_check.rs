@@ -26,12 +26,16 @@ pub(crate) fn check(config: &Config, rel: &str, before: &str, after: &str) -> Op
         return None;
     }
     let language = Language::detect(rel, after.as_bytes());
-    if language == Language::Json && LOOSE_JSON.iter().any(|ext| rel.ends_with(ext)) {
+    // Prose, plain text and loose JSON: nothing to parse, so no pass over
+    // the text either.
+    if !checkable(language)
+        || language == Language::Json && LOOSE_JSON.iter().any(|ext| rel.ends_with(ext))
+    {
         return None;
     }
     let name = language.name();
     if after.len() as u64 > config.max_syntax_check_bytes {
-        return checkable(language).then_some(SyntaxNote::TooLarge {
+        return Some(SyntaxNote::TooLarge {
             language: name,
             max: config.max_syntax_check_bytes,
         });

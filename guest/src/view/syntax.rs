@@ -68,8 +68,10 @@ pub fn errors(
         _ => Ok(None),
     };
     // An error at the very end is on the last line, not one past it.
-    let last = line_count(text).max(1);
-    if let Ok(Some(errors)) = &mut found {
+    if let Ok(Some(errors)) = &mut found
+        && !errors.is_empty()
+    {
+        let last = line_count(text).max(1);
         for error in errors {
             error.line = error.line.min(last);
         }
