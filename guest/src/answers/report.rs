@@ -93,20 +93,19 @@ impl fmt::Display for IndentUnit {
 
 impl Tolerance {
     fn describe(self) -> String {
-        if let Tolerance::IndentUnit { sent, file } = self {
-            return format!(
-                "with the file's indentation unit ({file}) in place of old_string's ({sent}), new_string re-indented into it"
-            );
-        }
-        match self {
+        let fixed = match self {
             Tolerance::Quotes => "with the file's quote style, which new_string now uses",
             Tolerance::Gutter => "after removing line numbers copied from read output",
             Tolerance::Typography => "ignoring dash, space and Unicode form differences",
             Tolerance::TrailingSpace => "ignoring trailing whitespace",
             Tolerance::Indentation => "at the file's indentation, new_string re-indented to it",
-            Tolerance::IndentUnit { .. } => unreachable!("described above"),
-        }
-        .to_owned()
+            Tolerance::IndentUnit { sent, file } => {
+                return format!(
+                    "with the file's indentation unit ({file}) in place of old_string's ({sent}), new_string re-indented into it"
+                );
+            }
+        };
+        fixed.to_owned()
     }
 }
 
