@@ -122,10 +122,13 @@ impl Style {
             Encoding::Utf16Be => &[0xFE, 0xFF],
             _ => &[],
         };
-        let body = self.encoding.encode(text)?;
-        let mut out = Vec::with_capacity(bom.len() + body.len());
+        let mut out = Vec::with_capacity(bom.len() + text.len());
         out.extend_from_slice(bom);
-        out.extend_from_slice(&body);
+        match self.encoding {
+            // The common case, copied once.
+            Encoding::Utf8 => out.extend_from_slice(text.as_bytes()),
+            other => out.extend_from_slice(&other.encode(text)?),
+        }
         Ok(out)
     }
 }
