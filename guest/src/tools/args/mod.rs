@@ -152,19 +152,8 @@ pub fn named_encoding(tool: Tool, label: Option<&str>) -> Result<Option<Encoding
             tool,
             name: "encoding",
             expected: "an encoding name such as \"utf-8\", \"windows-1252\", \"windows-1251\", \"shift_jis\", \"gbk\" or \"euc-kr\"",
-            got: cut_label(label),
+            got: quoted(label),
         })
-}
-
-/// `label` quoted, cut to a few dozen characters.
-fn cut_label(label: &str) -> String {
-    const SHOWN_CHARS: usize = 40;
-    let cut: String = label.chars().take(SHOWN_CHARS).collect();
-    if cut.len() < label.len() {
-        format!("{cut:?}…")
-    } else {
-        format!("{cut:?}")
-    }
 }
 
 /// A required string argument.
