@@ -115,11 +115,13 @@ fn page<F: HostFs + ?Sized>(
         if shown == request.limit {
             break Next::Offset(number);
         }
-        let keep_bytes = line_room(budget, request.gutter.width(number));
+        let gutter_width = request.gutter.width(number);
+        let keep_bytes = line_room(budget, gutter_width);
         let room = (shown > 0).then(|| budget.saturating_sub(used));
         let max_bytes =
             keep_bytes.min(usize::try_from(config.max_line_chars).unwrap_or(usize::MAX));
-        match plain_line(cursor, &mut text, (request.gutter, number), max_bytes, room) {
+        let line = (request.gutter, number, gutter_width);
+        match plain_line(cursor, &mut text, line, max_bytes, room) {
             Plain::Shown(cost) => {
                 used += cost;
                 shown += 1;
@@ -154,10 +156,8 @@ fn page<F: HostFs + ?Sized>(
             && shown_end < cut_point(line, config.max_line_chars, usize::MAX))
         .then(|| count_chars(&line[..shown_end]));
         text = captured.into_buffer();
-        let cost = request.gutter.width(number)
-            + shown_end as u64
-            + marker.as_ref().map_or(0, |m| m.len() as u64)
-            + 1;
+        let cost =
+            gutter_width + shown_end as u64 + marker.as_ref().map_or(0, |m| m.len() as u64) + 1;
         if shown > 0 && used + cost > budget {
             text.truncate(line_start);
             budget_hit = true;
@@ -222,15 +222,15 @@ enum Plain {
     NeedsCapture,
 }
 
-/// Shows line `number`, behind `gutter`, as it is when it lies whole in the
-/// text at hand and is at most `max_bytes` long: its bytes bound its
-/// characters, so no cap can cut it and nothing needs counting. `room` is
-/// what the budget has left beside the lines shown, `None` for a page's
-/// first line.
+/// Shows line `number`, behind `gutter` (`width` bytes of it), as it is
+/// when it lies whole in the text at hand and is at most `max_bytes` long:
+/// its bytes bound its characters, so no cap can cut it and nothing needs
+/// counting. `room` is what the budget has left beside the lines shown,
+/// `None` for a page's first line.
 fn plain_line<F: HostFs + ?Sized>(
     cursor: &mut Cursor<'_, F>,
     text: &mut String,
-    (gutter, number): (Gutter, u64),
+    (gutter, number, width): (Gutter, u64, u64),
     max_bytes: usize,
     room: Option<u64>,
 ) -> Plain {
@@ -238,7 +238,7 @@ fn plain_line<F: HostFs + ?Sized>(
         return Plain::NeedsCapture;
     };
     let view = line.strip_suffix('\r').unwrap_or(line);
-    let cost = gutter.width(number) + view.len() as u64 + 1;
+    let cost = width + view.len() as u64 + 1;
     if room.is_some_and(|room| cost > room) {
         return Plain::NoRoom;
     }
