@@ -88,14 +88,16 @@ fn install_crates(packed: &[PathBuf]) -> Result<()> {
         format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
     };
     // The crates as a user gets them: by version, here from the packed
-    // sources instead of the registry.
+    // sources instead of the registry. Without debug info, which would
+    // double the build's disk and link time and prove nothing here.
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
             "[package]\nname = \"scratch\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [dependencies]\nagent-filetools = \"{version}\"\nanyhow = \"1\"\n\n\
              [patch.crates-io]\nagent-filetools = {{ path = {} }}\nagent-filetools-core = {{ path = {} }}\n\n\
-             [workspace]\n",
+             [workspace]\n\n\
+             [profile.dev]\ndebug = false\n",
             path_of("agent-filetools"),
             path_of("agent-filetools-core"),
         ),
