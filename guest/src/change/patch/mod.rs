@@ -18,7 +18,9 @@
 //! assert_eq!(session.fs().contents("a.py").unwrap(), b"def f():\n    return 2\n");
 //! ```
 
+pub mod lines;
 pub mod parse;
+pub mod scope;
 pub mod seek;
 
 use std::collections::BTreeSet;
@@ -72,6 +74,11 @@ pub enum PatchError {
         /// It was the `@@` line that was missing.
         anchor: bool,
     },
+    /// Two hunks of one file would change the same lines.
+    Overlap {
+        /// The file.
+        path: String,
+    },
     /// A hunk's lines match several places.
     Ambiguous {
         /// The file.
@@ -116,6 +123,10 @@ impl fmt::Display for PatchError {
                     quoted(first)
                 )
             }
+            PatchError::Overlap { path } => write!(
+                f,
+                "two hunks of {path} change the same lines; merge them into one hunk."
+            ),
             PatchError::Ambiguous {
                 path,
                 hunk,
@@ -155,12 +166,15 @@ impl fmt::Display for Done {
         if self.letter == 'D' {
             return Ok(());
         }
-        write!(
-            f,
-            ": {} line{}",
-            self.lines,
-            if self.lines == 1 { "" } else { "s" }
-        )?;
+        if self.letter == UNCHANGED {
+            return write!(
+                f,
+                ": {} line{}, unchanged: its hunks change nothing",
+                self.lines,
+                plural_u64(self.lines)
+            );
+        }
+        write!(f, ": {} line{}", self.lines, plural_u64(self.lines))?;
         if !self.hunks.is_empty() {
             let at: Vec<String> = self.hunks.iter().map(ToString::to_string).collect();
             let noun = if at.len() == 1 { "hunk" } else { "hunks" };
@@ -179,7 +193,14 @@ impl fmt::Display for Done {
     }
 }
 
+/// The letter of a file the patch leaves as it was (not written, no undo).
+const UNCHANGED: char = '=';
+
 fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn plural_u64(n: u64) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
@@ -219,10 +240,14 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         )?);
     }
     batch::commit_all(ctx, &steps, Tool::Edit)?;
+    let changed = done.iter().filter(|d| d.letter != UNCHANGED).count();
+    let head = if changed == 0 {
+        "Nothing changed: the patch leaves its files as they are.".to_owned()
+    } else {
+        format!("Done: {changed} file{} changed.", plural(changed))
+    };
     let text = format!(
-        "Done: {} file{} changed.\n{}",
-        done.len(),
-        plural(done.len()),
+        "{head}\n{}",
         done.iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>()
@@ -233,7 +258,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         .map(|d| {
             json!({
                 "path": d.moved_to.as_ref().unwrap_or(&d.path),
-                "action": match d.letter { 'A' => "created", 'D' => "removed", _ => "updated" },
+                "action": match d.letter { 'A' => "created", 'D' => "removed", UNCHANGED => "unchanged", _ => "updated" },
                 "lines": d.lines,
             })
         })
@@ -286,10 +311,24 @@ fn plan<F: HostFs + ?Sized>(
             steps.push(rewrite::removal(&loaded));
             Ok(done('D', 0))
         }
-        (FileOp::Update { move_to, hunks, .. }, Some(meta)) => {
+        (
+            FileOp::Update {
+                move_to,
+                hunks,
+                crlf,
+                ..
+            },
+            Some(meta),
+        ) => {
             let loaded =
                 rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, Seen::IfRecorded)?;
-            let changed = apply(&loaded, hunks, &path)?;
+            let changed = apply(&loaded, hunks, &path, *crlf)?;
+            if move_to.is_none() && changed.text == loaded.file.text {
+                // Nothing to write, and nothing to undo.
+                let mut outcome = done(UNCHANGED, crate::textfile::line_count(&changed.text));
+                outcome.hunks = changed.at;
+                return Ok(outcome);
+            }
             let mut step = loaded.step(&changed.text)?;
             let lines = match &step.after {
                 After::Bytes { total_lines, .. } => *total_lines,
@@ -356,67 +395,76 @@ struct Changed {
     loose: Option<Level>,
 }
 
-/// One hunk placed: replace `remove` lines from `start` by `insert`.
-struct Placed<'h> {
+/// One hunk placed: `remove` file lines from `start` give way to `lines`.
+struct Placed<'a> {
     start: usize,
     remove: usize,
-    hunk: &'h Hunk,
-    /// Lines of the hunk's `old` actually matched (a trailing empty one
-    /// may be dropped).
-    matched: usize,
+    lines: Vec<lines::Line<'a>>,
+}
+
+/// Where `hunk`'s old lines stand in `lines` within `region`: inside the
+/// last anchor's block first, then anywhere after it. Also how many of its
+/// old lines matched and how many of its new lines it writes: a last empty
+/// line stands for the final newline (Codex ends every hunk with one), so
+/// when the lines are not found with it they are sought, and written,
+/// without it.
+fn locate(lines: &[&str], region: scope::Region, hunk: &Hunk) -> (Seek, usize, usize) {
+    let within = if hunk.end_of_file {
+        lines
+    } else {
+        &lines[..region.end]
+    };
+    let eof = hunk.end_of_file;
+    let find =
+        |wanted: &[String]| match seek::seek_starts(within, wanted, region.from..region.inner, eof)
+        {
+            Seek::Missing => seek::seek(within, wanted, region.from, eof),
+            found => found,
+        };
+    let found = find(&hunk.old);
+    if found == Seek::Missing && hunk.old.last().is_some_and(String::is_empty) {
+        let matched = hunk.old.len() - 1;
+        let kept = hunk.new.len() - usize::from(hunk.new.last().is_some_and(String::is_empty));
+        return (find(&hunk.old[..matched]), matched, kept);
+    }
+    (found, hunk.old.len(), hunk.new.len())
 }
 
 /// Applies `hunks` to `loaded`'s lines, in order, each after the last.
-fn apply(loaded: &Loaded, hunks: &[Hunk], path: &str) -> Result<Changed, PatchError> {
-    let lines = loaded.lines();
+fn apply(loaded: &Loaded, hunks: &[Hunk], path: &str, crlf: bool) -> Result<Changed, PatchError> {
+    // A file with no line end yet takes the diff's.
+    let text = &loaded.file.text;
+    let dominant_crlf = loaded.line_end() == "\r\n" || (crlf && !text.contains('\n'));
+    let file = lines::FileLines::of(text, dominant_crlf);
+    let contents = file.contents();
     let mut cursor = 0;
     let mut placed: Vec<Placed<'_>> = Vec::new();
     let mut loose = None;
     for (n, hunk) in hunks.iter().enumerate() {
         let number = n + 1;
-        if let Some(anchor) = &hunk.anchor {
-            match seek::seek(&lines, std::slice::from_ref(anchor), cursor, false) {
-                Seek::Found { at, .. } => cursor = at + 1,
-                Seek::Missing => {
-                    return Err(PatchError::NotFound {
-                        path: path.to_owned(),
-                        hunk: number,
-                        first: anchor.clone(),
-                        after: cursor + 1,
-                        anchor: true,
-                    });
-                }
-                Seek::Ambiguous { starts } => {
-                    return Err(PatchError::Ambiguous {
-                        path: path.to_owned(),
-                        hunk: number,
-                        lines: starts.iter().map(|s| s + 1).collect(),
-                        anchor: true,
-                    });
-                }
-            }
-        }
+        let region =
+            scope::narrow(&contents, hunk, cursor).map_err(|miss| miss.error(path, number))?;
         if hunk.old.is_empty() {
-            // Only added lines: after the @@ line, or at the end.
-            let start = if hunk.anchor.is_some() {
-                cursor
+            // Only added lines: after the @@ lines, or at the end of the
+            // file (before a last blank line, as Codex puts them).
+            let start = if hunk.anchors.is_empty() {
+                let blank_last = contents.last().is_some_and(|l| l.is_empty());
+                contents.len() - usize::from(blank_last)
             } else {
-                lines.len()
+                region.from
             };
             placed.push(Placed {
                 start,
                 remove: 0,
-                hunk,
-                matched: 0,
+                lines: file.replacement(start, 0, hunk, hunk.new.len()),
             });
+            if !hunk.anchors.is_empty() {
+                // As Codex, the anchor moves the search on.
+                cursor = start;
+            }
             continue;
         }
-        let mut wanted: &[String] = &hunk.old;
-        let mut found = seek::seek(&lines, wanted, cursor, hunk.end_of_file);
-        if found == Seek::Missing && wanted.last().is_some_and(String::is_empty) {
-            wanted = &wanted[..wanted.len() - 1];
-            found = seek::seek(&lines, wanted, cursor, hunk.end_of_file);
-        }
+        let (found, matched, kept) = locate(&contents, region, hunk);
         match found {
             Seek::Found { at, level } => {
                 if level != Level::Exact {
@@ -424,18 +472,17 @@ fn apply(loaded: &Loaded, hunks: &[Hunk], path: &str) -> Result<Changed, PatchEr
                 }
                 placed.push(Placed {
                     start: at,
-                    remove: wanted.len(),
-                    hunk,
-                    matched: wanted.len(),
+                    remove: matched,
+                    lines: file.replacement(at, matched, hunk, kept),
                 });
-                cursor = at + wanted.len();
+                cursor = at + matched;
             }
             Seek::Missing => {
                 return Err(PatchError::NotFound {
                     path: path.to_owned(),
                     hunk: number,
                     first: hunk.old[0].clone(),
-                    after: cursor + 1,
+                    after: region.from + 1,
                     anchor: false,
                 });
             }
@@ -449,41 +496,29 @@ fn apply(loaded: &Loaded, hunks: &[Hunk], path: &str) -> Result<Changed, PatchEr
             }
         }
     }
-    Ok(splice(loaded, &lines, &placed, loose))
-}
-
-/// The new text: the file's lines with each placed hunk spliced in, its
-/// context lines kept as the file has them.
-fn splice(loaded: &Loaded, lines: &[&str], placed: &[Placed<'_>], loose: Option<Level>) -> Changed {
-    let end = loaded.line_end();
-    let cr = if end == "\r\n" { "\r" } else { "" };
-    let mut out: Vec<String> = Vec::with_capacity(lines.len());
-    let mut at = Vec::new();
+    // Hunks of only added lines may land after later hunks; the others
+    // come in file order and never overlap.
+    placed.sort_by_key(|p| p.start);
+    let mut out = Vec::with_capacity(file.lines.len());
+    let mut at = Vec::with_capacity(placed.len());
     let mut next = 0;
     for place in placed {
-        out.extend(lines[next..place.start].iter().map(|l| (*l).to_owned()));
-        at.push(out.len() + 1);
-        let old = &lines[place.start..place.start + place.remove];
-        for (line, context) in place.hunk.new.iter().zip(&place.hunk.context) {
-            match context.filter(|&i| i < place.matched) {
-                Some(i) => out.push(old[i].to_owned()),
-                None => out.push(format!("{line}{cr}")),
-            }
+        if place.start < next {
+            return Err(PatchError::Overlap {
+                path: path.to_owned(),
+            });
         }
+        out.extend_from_slice(&file.lines[next..place.start]);
+        at.push(out.len() + 1);
+        out.extend(place.lines);
         next = place.start + place.remove;
     }
-    out.extend(lines[next..].iter().map(|l| (*l).to_owned()));
-    let text = &loaded.file.text;
-    let ends = text.is_empty() || text.ends_with('\n');
-    let mut joined = out.join("\n");
-    if ends && !out.is_empty() {
-        joined.push('\n');
-    }
-    Changed {
-        text: joined,
+    out.extend_from_slice(&file.lines[next..]);
+    Ok(Changed {
+        text: file.render(&out),
         at,
         loose,
-    }
+    })
 }
 
 impl From<PatchError> for ToolError {
@@ -498,5 +533,7 @@ impl From<ParseError> for ToolError {
     }
 }
 
+#[cfg(test)]
+mod proptests;
 #[cfg(test)]
 mod tests;

@@ -17,8 +17,10 @@ use crate::args::quoted;
 /// One hunk of an update: lines to find, and what replaces them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Hunk {
-    /// The text after `@@`, a line to find first, when given.
-    pub anchor: Option<String>,
+    /// The texts after its `@@` lines, outermost first: lines to find
+    /// first (such as a class, then a method in it). Each one after the
+    /// first is sought inside the block the one before it opens.
+    pub anchors: Vec<String>,
     /// The lines to find: context and removed lines, in order.
     pub old: Vec<String>,
     /// The lines put in their place: context and added lines, in order.
@@ -31,6 +33,12 @@ pub struct Hunk {
 }
 
 impl Hunk {
+    /// Whether it has any context, removed or added line: anchors alone
+    /// change nothing.
+    pub fn has_lines(&self) -> bool {
+        !self.old.is_empty() || !self.new.is_empty()
+    }
+
     /// Adds a context line.
     fn keep(&mut self, line: &str) {
         self.context.push(Some(self.old.len()));
@@ -62,6 +70,9 @@ pub enum FileOp {
         move_to: Option<String>,
         /// The hunks, in file order.
         hunks: Vec<Hunk>,
+        /// The diff's own lines end in CRLF: lines added to a file that
+        /// has no line end yet to take a style from get CRLF too.
+        crlf: bool,
     },
 }
 
@@ -105,6 +116,11 @@ pub enum ParseError {
         /// Line number in the patch.
         line: usize,
     },
+    /// A hunk of `@@` lines (or an `*** End of File`) and nothing else.
+    NoLines {
+        /// Line number in the patch where the hunk starts.
+        line: usize,
+    },
 }
 
 impl fmt::Display for ParseError {
@@ -121,6 +137,10 @@ impl fmt::Display for ParseError {
                 "the update of {path} has no lines; give at least one hunk of context (' '), removed ('-') and added ('+') lines"
             ),
             ParseError::NoPath { line } => write!(f, "line {line} of the patch names no file"),
+            ParseError::NoLines { line } => write!(
+                f,
+                "the hunk at line {line} of the patch has no lines; after its @@ line give the context (' '), removed ('-') and added ('+') lines"
+            ),
         }
     }
 }
@@ -180,11 +200,14 @@ pub fn parse_envelope(text: &str) -> Result<Vec<FileOp>, ParseError> {
     Ok(ops)
 }
 
+/// The path after `marker`, when `line` is that header; whitespace before
+/// the marker is tolerated, as Codex does.
 fn header<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
-    line.strip_prefix(marker).map(str::trim)
+    line.trim_start().strip_prefix(marker).map(str::trim)
 }
 
 fn is_header(line: &str) -> bool {
+    let line = line.trim_start();
     [ADD, DELETE, UPDATE, END]
         .iter()
         .any(|m| line.starts_with(m.trim_end()))
@@ -233,6 +256,7 @@ fn parse_sections(body: &[(usize, &str)]) -> Result<Vec<FileOp>, ParseError> {
                 path,
                 move_to,
                 hunks,
+                crlf: false,
             });
         } else if !line.trim().is_empty() {
             return Err(ParseError::Unexpected {
@@ -253,10 +277,17 @@ fn section_end(body: &[(usize, &str)], from: usize) -> usize {
         .map_or(body.len(), |n| from + n)
 }
 
-/// The text of an added file: every line starts with `+`.
+/// The text of an added file: every line starts with `+`, and each ends
+/// with `\n`. Blank lines after the last one (before the next header) are
+/// not part of it.
 fn added_text(lines: &[(usize, &str)]) -> Result<String, ParseError> {
+    let blank_tail = lines
+        .iter()
+        .rev()
+        .take_while(|(_, l)| l.trim().is_empty())
+        .count();
     let mut text = String::new();
-    for &(number, line) in lines {
+    for &(number, line) in &lines[..lines.len() - blank_tail] {
         let Some(content) = line.strip_prefix('+') else {
             return Err(ParseError::Unexpected {
                 line: number,
@@ -270,30 +301,45 @@ fn added_text(lines: &[(usize, &str)]) -> Result<String, ParseError> {
     Ok(text)
 }
 
-/// The hunks of an update section (or of a headerless V4A diff); an empty
-/// line counts as an empty context line.
+/// The hunks of an update section (or of a headerless V4A diff). An empty
+/// line inside a hunk is an empty context line; blank lines before a hunk
+/// (after the header or after `*** End of File`) separate hunks. `@@` lines
+/// that follow one another stack their anchors on one hunk; a hunk without
+/// lines is refused.
 pub fn parse_hunks(lines: &[(usize, &str)]) -> Result<Vec<Hunk>, ParseError> {
     let mut hunks: Vec<Hunk> = Vec::new();
-    let mut current: Option<Hunk> = None;
+    // The hunk being read, with the patch line it starts at.
+    let mut current: Option<(usize, Hunk)> = None;
     for &(number, line) in lines {
-        if let Some(anchor) = line.strip_prefix("@@") {
-            if let Some(done) = current.take() {
-                hunks.push(done);
+        if let Some(rest) = line.strip_prefix("@@") {
+            let anchor = anchor_text(rest);
+            match &mut current {
+                Some((_, hunk)) if !hunk.has_lines() && !hunk.end_of_file => {
+                    hunk.anchors.extend(anchor);
+                }
+                _ => {
+                    if let Some(done) = current.take() {
+                        hunks.push(finished(done)?);
+                    }
+                    let hunk = Hunk {
+                        anchors: anchor.into_iter().collect(),
+                        ..Hunk::default()
+                    };
+                    current = Some((number, hunk));
+                }
             }
-            let anchor = anchor.trim();
-            current = Some(Hunk {
-                anchor: (!anchor.is_empty()).then(|| anchor.to_owned()),
-                ..Hunk::default()
-            });
             continue;
         }
-        if line.trim_end() == END_OF_FILE {
-            let hunk = current.get_or_insert_with(Hunk::default);
+        if line.trim() == END_OF_FILE {
+            let (start, mut hunk) = current.take().unwrap_or((number, Hunk::default()));
             hunk.end_of_file = true;
-            hunks.push(current.take().unwrap_or_default());
+            hunks.push(finished((start, hunk))?);
             continue;
         }
-        let hunk = current.get_or_insert_with(Hunk::default);
+        if current.is_none() && line.trim().is_empty() {
+            continue;
+        }
+        let (_, hunk) = current.get_or_insert_with(|| (number, Hunk::default()));
         match line.chars().next() {
             Some(' ') => hunk.keep(&line[1..]),
             Some('-') => hunk.old.push(line[1..].to_owned()),
@@ -312,12 +358,26 @@ pub fn parse_hunks(lines: &[(usize, &str)]) -> Result<Vec<Hunk>, ParseError> {
         }
     }
     if let Some(done) = current {
-        hunks.push(done);
+        hunks.push(finished(done)?);
     }
-    hunks.retain(|h| {
-        !(h.old.is_empty() && h.new.is_empty() && h.anchor.is_none() && !h.end_of_file)
-    });
     Ok(hunks)
+}
+
+/// The anchor of an `@@` line, from what follows the `@@`: one space
+/// after it is the separator, the rest is the line to find; none when
+/// blank.
+fn anchor_text(rest: &str) -> Option<String> {
+    let text = rest.strip_prefix(' ').unwrap_or(rest).trim_end();
+    (!text.trim().is_empty()).then(|| text.to_owned())
+}
+
+/// `hunk` as read, or why it cannot stand: it has no lines.
+fn finished((start, hunk): (usize, Hunk)) -> Result<Hunk, ParseError> {
+    if hunk.has_lines() {
+        Ok(hunk)
+    } else {
+        Err(ParseError::NoLines { line: start })
+    }
 }
 
 /// The hunks of a headerless V4A diff (`update_file`).
@@ -330,17 +390,30 @@ pub fn parse_diff(diff: &str) -> Result<Vec<Hunk>, ParseError> {
     parse_hunks(&numbered)
 }
 
-/// The text of a `create_file` diff: every line starts with `+`.
+/// The text of a `create_file` diff, as OpenAI's handler makes it: every
+/// line starts with `+`, and the lines are joined by the diff's own line
+/// end (CRLF when the diff has one, else LF), so a last bare `+` is the
+/// final newline: `+a\n+b\n+` is `a\nb\n`, and `+a\n+b` is `a\nb`.
 pub fn parse_created(diff: &str) -> Result<String, ParseError> {
     if diff.is_empty() {
         return Ok(String::new());
     }
-    let numbered: Vec<(usize, &str)> = lines_of(diff)
-        .into_iter()
-        .enumerate()
-        .map(|(n, l)| (n + 1, l))
-        .collect();
-    added_text(&numbered)
+    let end = if diff.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut text = String::with_capacity(diff.len());
+    for (n, line) in lines_of(diff).into_iter().enumerate() {
+        let Some(content) = line.strip_prefix('+') else {
+            return Err(ParseError::Unexpected {
+                line: n + 1,
+                text: line.to_owned(),
+                expected: "a line of the new file, starting with '+'",
+            });
+        };
+        if n > 0 {
+            text.push_str(end);
+        }
+        text.push_str(content);
+    }
+    Ok(text)
 }
 
 #[cfg(test)]
@@ -369,7 +442,7 @@ mod tests {
             panic!()
         };
         assert_eq!(move_to.as_deref(), Some("b.py"));
-        assert_eq!(hunks[0].anchor.as_deref(), Some("def f():"));
+        assert_eq!(hunks[0].anchors, ["def f():"]);
         assert_eq!(hunks[0].old, ["    return 1"]);
         assert_eq!(hunks[0].new, ["    return 2"]);
         assert!(hunks[0].end_of_file);

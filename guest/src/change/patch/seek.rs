@@ -77,10 +77,24 @@ pub enum Seek {
 /// Where `wanted` (not empty) stands in `lines` at or after `from`; with
 /// `end_of_file`, where it ends the file, looked for first.
 pub fn seek(lines: &[&str], wanted: &[String], from: usize, end_of_file: bool) -> Seek {
+    seek_starts(lines, wanted, from..lines.len(), end_of_file)
+}
+
+/// [`seek`] for places that start in `starts` (and may run past its end).
+pub fn seek_starts(
+    lines: &[&str],
+    wanted: &[String],
+    starts: std::ops::Range<usize>,
+    end_of_file: bool,
+) -> Seek {
+    let from = starts.start;
     if wanted.is_empty() || wanted.len() > lines.len() {
         return Seek::Missing;
     }
-    let last = lines.len() - wanted.len();
+    let last = (lines.len() - wanted.len()).min(starts.end.saturating_sub(1));
+    if starts.is_empty() {
+        return Seek::Missing;
+    }
     let fits = |at: usize, level: Level| {
         lines[at..at + wanted.len()]
             .iter()

@@ -182,3 +182,170 @@ fn a_tool_of_a_set_the_session_does_not_offer_is_unknown() {
         "Error: unknown tool \"read\"; the tools are: str_replace_based_edit_tool."
     );
 }
+
+/// A session over one file `name` holding `text`, with the patch tool.
+fn patched(name: &str, text: &[u8], call: &str) -> (Session<MemFs>, crate::result::ToolResult) {
+    let fs = MemFs::new();
+    fs.add_file(name, text);
+    let mut session = Session::open(r#"{"tools": ["apply-patch", "filetools"]}"#, fs).unwrap();
+    let result = session.call("apply_patch", call);
+    (session, result)
+}
+
+fn operation(kind: &str, path: &str, diff: &str) -> String {
+    json!({"operation": {"type": kind, "path": path, "diff": diff}}).to_string()
+}
+
+#[test]
+fn a_blank_line_ending_a_hunk_is_sought_and_written_as_the_final_newline_only() {
+    let (s, result) = patched(
+        "first.txt",
+        b"foo\nbar\nbaz\n",
+        &patch("*** Update File: first.txt\n@@\n-foo\n+FOO\n bar\n"),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(s.fs().contents("first.txt").unwrap(), b"FOO\nbar\nbaz\n");
+}
+
+#[test]
+fn a_hunk_of_added_lines_before_another_hunk_goes_to_the_end() {
+    let (s, result) = patched(
+        "panic.txt",
+        b"line1\nline2\nline3\n",
+        &patch(
+            "*** Update File: panic.txt\n@@\n+after-context\n+second-line\n@@\n line1\n-line2\n-line3\n+line2-replacement",
+        ),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(
+        s.fs().contents("panic.txt").unwrap(),
+        b"line1\nline2-replacement\nafter-context\nsecond-line\n"
+    );
+    let (s, result) = patched(
+        "t.txt",
+        b"a\nb\n",
+        &patch("*** Update File: t.txt\n@@\n+x\n@@\n a"),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(s.fs().contents("t.txt").unwrap(), b"a\nb\nx\n");
+}
+
+const CLASSES: &[u8] = b"class BaseClass:\n    def search():\n        pass\n\nclass Subclass(BaseClass):\n    def search():\n        pass\n";
+
+#[test]
+fn stacked_anchors_narrow_outer_then_inner() {
+    let (s, result) = patched(
+        "c.py",
+        CLASSES,
+        &patch(
+            "*** Update File: c.py\n@@ class BaseClass:\n@@     def search():\n-        pass\n+        raise NotImplementedError()\n@@ class Subclass(BaseClass):\n@@     def search():\n-        pass\n+        return []",
+        ),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(
+        String::from_utf8(s.fs().contents("c.py").unwrap()).unwrap(),
+        "class BaseClass:\n    def search():\n        raise NotImplementedError()\n\nclass Subclass(BaseClass):\n    def search():\n        return []\n"
+    );
+}
+
+#[test]
+fn a_later_hunk_may_name_the_class_an_earlier_one_was_in() {
+    let (s, result) = patched(
+        "t.py",
+        b"class Target:\n    def first():\n        pass\n\n    def second():\n        pass\n",
+        &patch(
+            "*** Update File: t.py\n@@ class Target:\n@@     def first():\n-        pass\n+        return 1\n@@ class Target:\n@@     def second():\n-        pass\n+        return 2",
+        ),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(
+        String::from_utf8(s.fs().contents("t.py").unwrap()).unwrap(),
+        "class Target:\n    def first():\n        return 1\n\n    def second():\n        return 2\n"
+    );
+}
+
+#[test]
+fn a_hunk_of_anchors_alone_is_refused_and_changes_nothing() {
+    for body in [
+        "*** Update File: a.txt\n@@\n*** End of File",
+        "*** Update File: a.txt\n@@ alpha",
+        "*** Update File: a.txt\n@@ alpha\n@@ beta\n-gamma\n+G\n@@ gamma",
+    ] {
+        let (mut s, result) = patched("a.txt", b"alpha\nbeta\ngamma\n", &patch(body));
+        assert!(result.is_error, "{body}: {}", result.text());
+        assert!(result.text().contains("has no lines"), "{}", result.text());
+        assert_eq!(s.fs().contents("a.txt").unwrap(), b"alpha\nbeta\ngamma\n");
+        let undo = s.call("undo", r#"{"file_path": "a.txt"}"#);
+        assert!(undo.text().contains("nothing to undo"), "{}", undo.text());
+    }
+}
+
+#[test]
+fn a_patch_of_context_alone_writes_nothing_and_says_so() {
+    let (mut s, result) = patched(
+        "a.txt",
+        b"alpha\nbeta\n",
+        &patch("*** Update File: a.txt\n@@\n alpha\n beta"),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(
+        result.text(),
+        "Nothing changed: the patch leaves its files as they are.\n= a.txt: 2 lines, unchanged: its hunks change nothing"
+    );
+    let undo = s.call("undo", r#"{"file_path": "a.txt"}"#);
+    assert!(undo.text().contains("nothing to undo"), "{}", undo.text());
+}
+
+#[test]
+fn a_created_file_is_the_plus_lines_joined_and_a_last_bare_plus_is_the_newline() {
+    for (diff, text) in [
+        ("+hello\n+world\n+", &b"hello\nworld\n"[..]),
+        ("+hello\n+world\n", b"hello\nworld"),
+        ("+hello\r\n+world\r\n+", b"hello\r\nworld\r\n"),
+        ("", b""),
+    ] {
+        let (s, result) = patched("other.txt", b"", &operation("create_file", "n.txt", diff));
+        assert!(!result.is_error, "{diff:?}: {}", result.text());
+        assert_eq!(s.fs().contents("n.txt").unwrap(), text, "{diff:?}");
+    }
+}
+
+#[test]
+fn an_update_diff_in_crlf_gives_crlf_to_a_file_with_no_line_end_yet() {
+    let (s, result) = patched(
+        "e.txt",
+        b"",
+        &operation("update_file", "e.txt", "@@\r\n+hello\r\n+world"),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(s.fs().contents("e.txt").unwrap(), b"hello\r\nworld\r\n");
+    let (s, result) = patched(
+        "l.txt",
+        b"one\ntwo\n",
+        &operation("update_file", "l.txt", "@@\r\n one\r\n-two\r\n+2"),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(s.fs().contents("l.txt").unwrap(), b"one\n2\n");
+}
+
+#[test]
+fn headers_may_be_indented_and_blank_lines_may_separate_hunks() {
+    let (s2, result) = patched(
+        "foo.txt",
+        b"a\nb\nc\nd\n",
+        &patch("  *** Update File: foo.txt\n\n@@\n-a\n+A\n\n@@\n-d\n+D\n*** End of File\n\n"),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(s2.fs().contents("foo.txt").unwrap(), b"A\nb\nc\nD\n");
+}
+
+#[test]
+fn a_replaced_line_keeps_its_own_line_end_in_a_mixed_file() {
+    let (s, result) = patched(
+        "m.txt",
+        b"one\r\ntwo\nthree\r\n",
+        &patch("*** Update File: m.txt\n-two\n+TWO"),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(s.fs().contents("m.txt").unwrap(), b"one\r\nTWO\nthree\r\n");
+}

@@ -81,6 +81,7 @@ fn operations(args: Args) -> Result<Vec<FileOp>, ToolError> {
             path,
             move_to: None,
             hunks: parse::parse_diff(&diff)?,
+            crlf: diff.contains("\r\n"),
         },
         "delete_file" => FileOp::Delete { path },
         other => {
