@@ -116,10 +116,14 @@ impl fmt::Display for PatchError {
                 after,
                 anchor,
             } => {
-                let what = if *anchor { "its @@ line" } else { "its lines" };
+                let what = if *anchor {
+                    "its @@ line was"
+                } else {
+                    "its lines were"
+                };
                 write!(
                     f,
-                    "hunk {hunk} of {path}: {what} were not found from line {after} on (first line sought: {}). Read {path} again and build the patch from its current text.",
+                    "hunk {hunk} of {path}: {what} not found from line {after} on (first line sought: {}). Read {path} again and build the patch from its current text.",
                     quoted(first)
                 )
             }
@@ -134,10 +138,14 @@ impl fmt::Display for PatchError {
                 anchor,
             } => {
                 let listed: Vec<String> = lines.iter().map(ToString::to_string).collect();
-                let what = if *anchor { "its @@ line" } else { "its lines" };
+                let what = if *anchor {
+                    "its @@ line matches"
+                } else {
+                    "its lines match"
+                };
                 write!(
                     f,
-                    "hunk {hunk} of {path}: {what} match {} places (lines {}). Add context lines, or an @@ line naming the enclosing class or function, so it matches one place.",
+                    "hunk {hunk} of {path}: {what} {} places (lines {}). Add context lines, or an @@ line naming the enclosing class or function, so it matches one place.",
                     lines.len(),
                     listed.join(", ")
                 )
