@@ -278,7 +278,7 @@ fn plan<F: HostFs + ?Sized>(
             let loaded = rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, Seen::IfRecorded)
                 .or_else(|err| match err {
                     // A binary file may be deleted too; its bytes are kept.
-                    ToolError::Refused(Refusal::NotText { .. }) => {
+                    ToolError::Refused(Refusal::NotText { .. } | Refusal::Binary { .. }) => {
                         loaded_bytes(ctx, &target.rel, &path, meta)
                     }
                     other => Err(other),

@@ -34,6 +34,8 @@ impl Dialect {
                     "fix it with another str_replace, or take the change back with undo_edit",
                 ),
                 ("you have not read ", "you have not viewed "),
+                ("A read describes it", "A view describes it"),
+                ("never counts as read", "never counts as viewed"),
                 ("since you read it", "since you viewed it"),
                 (
                     "read it (any part) first, then edit",
@@ -375,6 +377,10 @@ mod tests {
                 path: path(),
                 encoding: "UTF-8",
                 offset: Some(0),
+            },
+            Refusal::Binary {
+                path: path(),
+                mime: "application/vnd.sqlite3",
             },
             Refusal::EncodingUnsure {
                 path: path(),
