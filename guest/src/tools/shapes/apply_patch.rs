@@ -156,4 +156,15 @@ mod tests {
         assert_eq!(s.fs().contents("a.txt").unwrap(), b"one\n");
         assert_eq!(s.fs().contents("b.txt").unwrap(), b"two\n");
     }
+
+    #[test]
+    fn a_binary_file_may_still_be_deleted() {
+        let fs = MemFs::new();
+        fs.add_file("app.db", b"SQLite format 3\x00rows");
+        let mut s = Session::open(r#"{"tools": "apply-patch"}"#, fs).unwrap();
+        let input = "*** Begin Patch\n*** Delete File: app.db\n*** End Patch";
+        let result = s.call(super::NAME, &json!({ "input": input }).to_string());
+        assert!(!result.is_error, "{}", result.text());
+        assert!(s.fs().contents("app.db").is_none());
+    }
 }
