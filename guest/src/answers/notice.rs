@@ -93,6 +93,20 @@ pub enum Decoding {
     Guessed(Vec<&'static str>),
 }
 
+/// The line of a binary file; a read that named an encoding (`encoded`)
+/// hears that it does not make the file text.
+fn binary(f: &mut fmt::Formatter<'_>, mime: &str, size: u64, encoded: bool) -> fmt::Result {
+    write!(
+        f,
+        "[binary file: {mime}, {}; its bytes are not shown",
+        Size(size)
+    )?;
+    if encoded {
+        f.write_str(", and naming an encoding does not make a binary file text")?;
+    }
+    f.write_str("]")
+}
+
 /// The notice of bytes invalid in `encoding`: UTF-8 that does not decode
 /// may be in a legacy encoding the detector did not see.
 fn lossy(f: &mut fmt::Formatter<'_>, encoding: &str) -> fmt::Result {
@@ -202,6 +216,8 @@ pub enum Notice {
         mime: String,
         /// Its size.
         size: u64,
+        /// Whether the read named an encoding, which does not make it text.
+        encoded: bool,
     },
     /// The same read of an unchanged file, answered without the content
     /// (SPEC R7); the next identical read shows it again.
@@ -300,11 +316,11 @@ impl fmt::Display for Notice {
             } => lines_cut(f, *count, *max_chars, *budget_cut_at),
             Notice::Decoded { encoding, how } => how.say(f, encoding),
             Notice::Lossy(encoding) => lossy(f, encoding),
-            Notice::Binary { mime, size } => write!(
-                f,
-                "[binary file: {mime}, {}; its bytes are not shown]",
-                Size(*size)
-            ),
+            Notice::Binary {
+                mime,
+                size,
+                encoded,
+            } => binary(f, mime, *size, *encoded),
             Notice::Unchanged { calls_ago } => {
                 let calls = if *calls_ago == 1 { "call" } else { "calls" };
                 write!(

@@ -190,6 +190,15 @@ pub enum Refusal {
         /// First invalid byte, when known.
         offset: Option<u64>,
     },
+    /// The file is binary (or an image, a PDF): a read describes it but
+    /// shows none of its bytes, so no read of it counts as seeing it, and
+    /// no encoding makes it text (SPEC R15, W2).
+    Binary {
+        /// The path as sent.
+        path: String,
+        /// What it is, as a MIME type.
+        mime: &'static str,
+    },
     /// The file is not UTF-8 and its legacy encoding is only a guess: the
     /// model must name one before the file is changed.
     EncodingUnsure {
@@ -344,6 +353,7 @@ impl Refusal {
             Refusal::GutterContent { .. } | Refusal::StubContent { .. } => "display_text",
             Refusal::TooLarge { .. } => "too_large",
             Refusal::NotText { .. } | Refusal::NoRoundTrip { .. } => "not_text",
+            Refusal::Binary { .. } => "binary",
             Refusal::EncodingUnsure { .. } => "encoding_unsure",
             Refusal::BrokenSyntax { .. } => "syntax_error",
             Refusal::Unmappable { .. } => "unmappable",
@@ -478,6 +488,10 @@ impl fmt::Display for Refusal {
                 }
                 Ok(())
             }
+            Refusal::Binary { path, mime } => write!(
+                f,
+                "Error: {path} is a binary file ({mime}), not text; nothing was written. A read describes it without showing its bytes, so it never counts as read, and no encoding makes it text: these tools do not change it. Put the text in a new file instead."
+            ),
             Refusal::EncodingUnsure {
                 path,
                 guess,

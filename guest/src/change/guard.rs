@@ -15,6 +15,7 @@ use crate::fingerprint::Fingerprint;
 use crate::fs::{FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
 use crate::ledger::Record;
 use crate::refusal::{Change, Refusal};
+use crate::sniff::{Kind, SNIFF_BYTES, sniff};
 
 /// The file as it is now.
 #[derive(Debug, Clone)]
@@ -29,6 +30,8 @@ pub(crate) struct Current {
     pub fingerprint: u64,
     /// Its SHA-256, lower-case hex.
     pub sha256: String,
+    /// What its first bytes say it is.
+    pub kind: Kind,
 }
 
 impl Current {
@@ -39,6 +42,23 @@ impl Current {
             mtime_ns: self.meta.mtime_ns,
             sha256: Some(self.sha256.clone()),
         })
+    }
+
+    /// Refuses a file that is not text (a binary, an image, a PDF): no
+    /// read showed its bytes, so none counts as seeing it, and no encoding
+    /// turns it into text (SPEC R15, W2).
+    pub fn text_only(&self, path: &str) -> Result<(), Refusal> {
+        match self.kind {
+            Kind::Text => Ok(()),
+            Kind::Binary(mime) | Kind::Image(mime) => Err(Refusal::Binary {
+                path: path.to_owned(),
+                mime,
+            }),
+            Kind::Pdf => Err(Refusal::Binary {
+                path: path.to_owned(),
+                mime: "application/pdf",
+            }),
+        }
     }
 
     /// How the file differs from `record`, if it does.
@@ -98,11 +118,14 @@ pub(crate) fn load<F: HostFs + ?Sized>(
     let mut fingerprint = Fingerprint::new();
     let mut sha = Sha256::new();
     let mut bytes = (meta.size <= keep).then(Vec::new);
+    let mut head = Vec::new();
     let mut len = 0u64;
     loop {
         let piece = fs
             .read(rel, len, chunk)
             .map_err(|err| ToolError::from_fs(path, err))?;
+        let room = (SNIFF_BYTES as usize).saturating_sub(head.len());
+        head.extend_from_slice(&piece[..piece.len().min(room)]);
         fingerprint.update(&piece);
         sha.update(&piece);
         len += piece.len() as u64;
@@ -123,6 +146,7 @@ pub(crate) fn load<F: HostFs + ?Sized>(
         bytes,
         fingerprint: fingerprint.finish(),
         sha256: hex(&sha.finalize()),
+        kind: sniff(&head),
     })
 }
 
@@ -251,5 +275,104 @@ mod tests {
         assert_eq!(loaded.len, 500);
         assert_eq!(loaded.fingerprint, Fingerprint::of(&[b'x'; 500]));
         assert_eq!(loaded.sha256, crate::digest::sha256_hex(&[b'x'; 500]));
+    }
+}
+
+/// Binary files through every shape: a read that showed none of their
+/// bytes lets no change replace them.
+#[cfg(test)]
+mod binary_tests {
+    use serde_json::{Value, json};
+
+    use crate::{MemFs, Session};
+
+    /// A SQLite database's first bytes, then bytes every legacy encoding
+    /// decodes.
+    const DB: &[u8] = b"SQLite format 3\x00\x10\x00\x01\x01\x00@  \x00\x00\x00\x02rows\xe9\xa8\n";
+
+    fn session(tools: &str) -> Session<MemFs> {
+        let fs = MemFs::new();
+        fs.add_file("app.db", DB);
+        Session::open(&json!({ "tools": tools }).to_string(), fs).unwrap()
+    }
+
+    fn call(s: &mut Session<MemFs>, tool: &str, args: &Value) -> (String, Value) {
+        let result = s.call(tool, &args.to_string());
+        (result.text(), result.metadata["error"].clone())
+    }
+
+    fn refused_as_binary((text, code): (String, Value)) {
+        assert_eq!(code, "binary", "{text}");
+        assert!(
+            text.starts_with("Error: app.db is a binary file (application/vnd.sqlite3), not text; nothing was written."),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_binary_read_is_no_read_for_write_or_edit() {
+        let mut s = session("filetools");
+        let (text, _) = call(&mut s, "read", &json!({"file_path": "app.db"}));
+        assert!(
+            text.starts_with("[binary file: application/vnd.sqlite3"),
+            "{text}"
+        );
+        assert!(s.state().ledger.get("app.db").is_none());
+        let write = json!({"file_path": "app.db", "content": "x\n"});
+        refused_as_binary(call(&mut s, "write", &write));
+        let write = json!({"file_path": "app.db", "content": "x\n", "encoding": "windows-1250"});
+        refused_as_binary(call(&mut s, "write", &write));
+        let edit = json!({"file_path": "app.db", "old_string": "rows", "new_string": "cols", "encoding": "windows-1250"});
+        refused_as_binary(call(&mut s, "edit", &edit));
+        assert_eq!(s.fs().contents("app.db").unwrap(), DB);
+    }
+
+    #[test]
+    fn an_encoding_does_not_make_a_binary_file_text() {
+        let mut s = session("filetools");
+        let read = json!({"file_path": "app.db", "encoding": "windows-1250"});
+        let (text, code) = call(&mut s, "read", &read);
+        assert_eq!(code, Value::Null);
+        assert!(
+            text.ends_with(
+                "its bytes are not shown, and naming an encoding does not make a binary file text]"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("rows"), "{text}");
+        assert!(s.state().ledger.get("app.db").is_none());
+        let edit = json!({"file_path": "app.db", "old_string": "rows", "new_string": "cols", "encoding": "windows-1250"});
+        refused_as_binary(call(&mut s, "edit", &edit));
+        assert_eq!(s.fs().contents("app.db").unwrap(), DB);
+    }
+
+    #[test]
+    fn a_text_editor_view_of_a_binary_is_no_view_for_create_or_str_replace() {
+        let mut s = session("text-editor");
+        let tool = crate::shapes::text_editor::NAME;
+        let (text, _) = call(&mut s, tool, &json!({"command": "view", "path": "app.db"}));
+        assert!(text.starts_with("[binary file: "), "{text}");
+        for args in [
+            json!({"command": "create", "path": "app.db", "file_text": "x\n"}),
+            json!({"command": "str_replace", "path": "app.db", "old_str": "rows", "new_str": "cols"}),
+            json!({"command": "insert", "path": "app.db", "insert_line": 0, "insert_text": "x"}),
+        ] {
+            let (text, code) = call(&mut s, tool, &args);
+            assert_eq!(code, "binary", "{text}");
+            assert!(text.contains("A view describes it"), "{text}");
+            assert!(!text.contains("encoding="), "{text}");
+        }
+        assert_eq!(s.fs().contents("app.db").unwrap(), DB);
+    }
+
+    #[test]
+    fn an_image_seen_is_not_text_to_replace() {
+        let fs = MemFs::new();
+        fs.add_file("logo.png", b"\x89PNG\r\n\x1a\nnot really");
+        let mut s = Session::open("{}", fs).unwrap();
+        let write = json!({"file_path": "logo.png", "content": "x\n"});
+        let (text, code) = call(&mut s, "write", &write);
+        assert_eq!(code, "binary", "{text}");
+        assert!(text.contains("(image/png)"), "{text}");
     }
 }

@@ -1,8 +1,10 @@
 //! Inserting lines after a given line (the text editor's `insert`), under
 //! the edit's rules (SPEC E4, W2, W3): the file must have been read and be
 //! unchanged since; the new lines take the file's line ends, every other
-//! byte stays; the answer shows the inserted lines, numbered, with the
-//! lines around them.
+//! byte stays, and the file keeps its final-newline state (a file without
+//! a final line end still has none after lines added at its end, unless
+//! the text ends with one); the answer shows the inserted lines, numbered,
+//! with the lines around them.
 //!
 //! ```
 //! use filetools_core::{MemFs, Session};
@@ -57,9 +59,10 @@ impl fmt::Display for Inserted {
         } else {
             format!("after line {}", self.after)
         };
+        let total = if self.total == 1 { "line" } else { "lines" };
         write!(
             f,
-            "Inserted {} {noun} {place} of {}; the file has {} lines.\n{}",
+            "Inserted {} {noun} {place} of {}; the file has {} {total}.\n{}",
             self.lines, self.path, self.total, self.snippet
         )
     }
@@ -99,7 +102,12 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     }
     let end = loaded.line_end();
     let body = text.replace("\r\n", "\n");
-    let body = body.strip_suffix('\n').unwrap_or(&body);
+    // A final line end of the text ends its last line; it makes no empty
+    // line after it.
+    let (body, ended) = match body.strip_suffix('\n') {
+        Some(body) => (body, true),
+        None => (body.as_str(), false),
+    };
     let added: Vec<&str> = body.split('\n').collect();
     // The file's bytes up to the insertion point, kept as they are.
     let old = &loaded.file.text;
@@ -110,12 +118,18 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         .min(old.len());
     let mut new_text = String::with_capacity(old.len() + text.len() + added.len());
     new_text.push_str(&old[..split]);
-    if split == old.len() && !old.is_empty() && !old.ends_with('\n') {
+    // After the last line of a file without a final line end, the new lines
+    // follow a line end and the file still ends without one, as the
+    // reference's split-and-join gives, unless the text brought its own.
+    let unended = split == old.len() && !old.is_empty() && !old.ends_with('\n');
+    if unended {
         new_text.push_str(end);
     }
-    for line in &added {
+    for (n, line) in added.iter().enumerate() {
         new_text.push_str(line);
-        new_text.push_str(end);
+        if !unended || ended || n + 1 < added.len() {
+            new_text.push_str(end);
+        }
     }
     new_text.push_str(&old[split..]);
     let syntax = syntax_check::check(ctx.config, &target.rel, old, &new_text);
@@ -152,5 +166,54 @@ impl fmt::Display for PastTheEnd {
             "Error: insert_line {} is past the end of {}, which has {} lines; use a line from 0 (the start) to {}.",
             self.line, self.path, self.total, self.total
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{MemFs, Session};
+
+    /// `file` after viewing it and inserting `text` after line `after`.
+    fn insert(file: &[u8], after: u64, text: &str) -> Vec<u8> {
+        let fs = MemFs::new();
+        fs.add_file("a.txt", file);
+        let mut s = Session::open(r#"{"tools": "text-editor"}"#, fs).unwrap();
+        let tool = crate::shapes::text_editor::NAME;
+        s.call(tool, r#"{"command": "view", "path": "a.txt"}"#);
+        let args = json!({"command": "insert", "path": "a.txt", "insert_line": after, "insert_text": text});
+        let result = s.call(tool, &args.to_string());
+        assert!(!result.is_error, "{}", result.text());
+        s.fs().contents("a.txt").unwrap()
+    }
+
+    #[test]
+    fn the_last_line_keeps_the_files_final_newline_state() {
+        assert_eq!(
+            insert(b"Line 1\nLine 2", 2, "New Last Line"),
+            b"Line 1\nLine 2\nNew Last Line"
+        );
+        assert_eq!(
+            insert(b"Line 1\nLine 2\n", 2, "New Last Line"),
+            b"Line 1\nLine 2\nNew Last Line\n"
+        );
+        assert_eq!(insert(b"a\r\nb", 2, "c\nd"), b"a\r\nb\r\nc\r\nd");
+        assert_eq!(insert(b"a\r\nb\r\n", 2, "c"), b"a\r\nb\r\nc\r\n");
+    }
+
+    #[test]
+    fn a_final_line_end_of_the_text_ends_its_line_and_adds_no_empty_one() {
+        assert_eq!(insert(b"a\nb", 2, "c\n"), b"a\nb\nc\n");
+        assert_eq!(insert(b"a\nb\n", 1, "x\n"), b"a\nx\nb\n");
+        assert_eq!(insert(b"a\nb\n", 2, "c\n"), b"a\nb\nc\n");
+    }
+
+    #[test]
+    fn the_start_and_an_empty_file_get_whole_lines() {
+        assert_eq!(insert(b"a\nb", 0, "top"), b"top\na\nb");
+        assert_eq!(insert(b"a", 0, "top\n"), b"top\na");
+        assert_eq!(insert(b"", 0, "only"), b"only\n");
+        assert_eq!(insert(b"a\nb", 1, "mid"), b"a\nmid\nb");
     }
 }

@@ -63,6 +63,7 @@ pub(crate) fn load<F: HostFs + ?Sized>(
         return Err(too_large(meta.size));
     }
     let current = guard::load(ctx.fs, rel, path, meta, ctx.config.chunk_bytes, max)?;
+    current.text_only(path)?;
     let record = ctx.state.ledger.get(rel);
     let record = match (record, seen) {
         (None, Seen::IfRecorded) => None,

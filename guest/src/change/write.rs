@@ -105,6 +105,7 @@ fn replace<F: HostFs + ?Sized>(
         ctx.config.chunk_bytes,
         ctx.config.max_edit_bytes,
     )?;
+    current.text_only(path)?;
     let record = guard::fresh(ctx.state.ledger.get(rel), &current, path, Tool::Write)?;
     if !record.full() {
         let next = record

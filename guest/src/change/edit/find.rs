@@ -7,9 +7,12 @@
 //!    when every line carries one;
 //! 4. an "already applied" check: `old_string` absent and `new_string`
 //!    standing where it would have been — once, meaningfully (whole lines,
-//!    or at least [`MIN_APPLIED_CHARS`] characters), and either sharing a
-//!    whole line of context with `old_string` or on the lines nearest to it.
-//!    Anything less is "not found", with the nearest lines;
+//!    or at least [`MIN_APPLIED_CHARS`] characters), on the lines nearest
+//!    to `old_string` with none of `old_string`'s other lines still nearly
+//!    standing beside it, and no other place holding `old_string` with one
+//!    line changed (when nothing resembles `old_string`, sharing a whole
+//!    line of context with it). Anything less is "not found", with the
+//!    nearest lines;
 //! 5. only without `replace_all`: typography folded (dashes, spaces, widths,
 //!    NFC/NFD), then whole lines ignoring trailing whitespace and a consistent
 //!    indentation shift.
@@ -23,7 +26,8 @@ use memchr::memmem;
 use crate::args::EditOp;
 use crate::echo::strip_gutter;
 use crate::edit::fold::{Folded, Level, fold};
-use crate::edit::{lines, nearest::nearest, quotes};
+use crate::edit::nearest::{nearest, nearly};
+use crate::edit::{lines, quotes};
 use crate::refusal::Nearest;
 use crate::report::Tolerance;
 
@@ -66,7 +70,8 @@ pub const MIN_APPLIED_CHARS: usize = 16;
 
 /// Where `new` stands in `view` as the result of this very edit, when the
 /// edit was already made (`old` being absent): once, meaningfully, and where
-/// `old` would have been.
+/// `old` would have been, with nothing of `old` left standing (see
+/// [`placed`]).
 fn already_applied(view: &str, old: &str, new: &str) -> Option<usize> {
     if new.trim().is_empty() {
         return None;
@@ -86,9 +91,72 @@ fn already_applied(view: &str, old: &str, new: &str) -> Option<usize> {
         line_of(view, at),
         line_of(view, end.saturating_sub(1).max(at)),
     );
-    let placed = shares_a_line(old, new)
-        || nearest(view, old).is_some_and(|n| n.first <= last && first <= n.last);
-    placed.then_some(at)
+    placed(view, old, new, (first, last)).then_some(at)
+}
+
+/// Whether `new`, on lines `first..=last` of `view`, stands where `old`
+/// was and `old` is gone: the nearest near-miss of `old` (the place a
+/// "not found" would point to) lies on those lines, no line of it beside
+/// them still nearly holds `old`'s line there, and no other place holds
+/// `old` with only one line changed. When nothing resembles `old`, `new`
+/// must keep a whole first or last line of it as context.
+fn placed(view: &str, old: &str, new: &str, (first, last): (u64, u64)) -> bool {
+    let Some(near) = nearest(view, old) else {
+        return shares_a_line(old, new);
+    };
+    if near.first > last || first > near.last {
+        return false;
+    }
+    let file_lines = lines_of(view);
+    let old_lines = lines_of(old);
+    let beside = (near.first..).zip(&old_lines).any(|(line, old_line)| {
+        (line < first || line > last)
+            && !old_line.trim().is_empty()
+            && file_lines
+                .get(usize::try_from(line - 1).unwrap_or(usize::MAX))
+                .is_some_and(|file_line| nearly(file_line, old_line))
+    });
+    !beside && !stands_elsewhere(&file_lines, &old_lines, (first, last))
+}
+
+/// Whether, with lines `first..=last` blanked out, some other place of the
+/// file holds `old` (of three lines or more) with at most one line changed.
+fn stands_elsewhere(file_lines: &[&str], old_lines: &[&str], (first, last): (u64, u64)) -> bool {
+    if old_lines.len() < 3 {
+        return false;
+    }
+    let blanked: Vec<&str> = (1..)
+        .zip(file_lines)
+        .map(|(line, text)| {
+            if (first..=last).contains(&line) {
+                ""
+            } else {
+                text
+            }
+        })
+        .collect();
+    let Some(near) = nearest(&blanked.join("\n"), &old_lines.join("\n")) else {
+        return false;
+    };
+    let at = usize::try_from(near.first - 1).unwrap_or(usize::MAX);
+    let changed = old_lines
+        .iter()
+        .enumerate()
+        .filter(|&(i, old_line)| {
+            blanked
+                .get(at + i)
+                .is_none_or(|f| f.trim() != old_line.trim())
+        })
+        .count();
+    changed <= 1
+}
+
+/// `text`'s lines, a final line end making no empty last line.
+fn lines_of(text: &str) -> Vec<&str> {
+    text.strip_suffix('\n')
+        .unwrap_or(text)
+        .split('\n')
+        .collect()
 }
 
 /// Whether only spaces and tabs lie between the start of `at`'s line and `at`.
@@ -330,6 +398,79 @@ mod tests {
             find("    total += 1\n", &op("total = total + 1", "total += 1")),
             Err(Miss::AlreadyApplied { at: 4 })
         ));
+    }
+
+    fn applied(view: &str, old: &str, new: &str) -> bool {
+        match find(view, &op(old, new)) {
+            Err(Miss::AlreadyApplied { .. }) => true,
+            Err(Miss::NoMatch(_)) => false,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_removed_line_still_standing_changed_is_not_an_applied_deletion() {
+        let old = "    retries = 3\n    timeout = 30\n";
+        let new = "    timeout = 30\n";
+        assert!(!applied(
+            "[net]\n    retries = 5\n    timeout = 30\n",
+            old,
+            new
+        ));
+        assert!(!applied("x = 10\ny = 2\n", "x = 1\ny = 2", "y = 2"));
+        // Gone, with its context kept: applied.
+        let old = "open(path)\n    retries = 3\n    timeout = 30\n";
+        let new = "open(path)\n    timeout = 30\n";
+        assert!(applied(
+            "[net]\nopen(path)\n    timeout = 30\nend\n",
+            old,
+            new
+        ));
+    }
+
+    #[test]
+    fn the_old_block_standing_elsewhere_with_one_line_changed_is_not_applied() {
+        let old = "let rows = load(path)?;\nlet count = rows.len();\nprintln!(\"{count} rows\");\n";
+        let new = "let rows = load(path)?;\nlet count = rows.iter().count();\nprintln!(\"{count} rows\");\n";
+        let both = format!(
+            "fn a() {{\n{new}}}\nfn b() {{\nlet rows = load(path)?;\nlet count = rows.len();\nprintln!(\"{{count}} rows loaded\");\n}}\n"
+        );
+        assert!(!applied(&both, old, new));
+        // Only the new block: applied.
+        assert!(applied(&format!("fn a() {{\n{new}}}\n"), old, new));
+    }
+
+    #[test]
+    fn a_single_line_near_miss_beside_the_new_line_is_not_applied() {
+        assert!(!applied(
+            "let x = 3;\nlet x = 2;\n",
+            "let x = 1;",
+            "let x = 2;"
+        ));
+        assert!(!applied(
+            "let limit = 10;\nlet limit = 20;\n",
+            "let limit = 15;",
+            "let limit = 20;"
+        ));
+        assert!(applied(
+            "use std::io;\nlet x = 2;\n",
+            "let x = 1;",
+            "let x = 2;"
+        ));
+    }
+
+    #[test]
+    fn an_applied_insertion_or_rewrite_in_its_context_is_recognised() {
+        let old = "fn main() {\n    run();\n";
+        let new = "fn main() {\n    setup();\n    run();\n";
+        assert!(applied(
+            "// app\nfn main() {\n    setup();\n    run();\n}\n",
+            old,
+            new
+        ));
+        let old = "fn handler() {\n    reply(request)\n}";
+        let new = "fn handler() {\n    let body = render(request);\n    send(body)\n}";
+        assert!(applied(&format!("mod a;\n{new}\n"), old, new));
     }
 
     #[test]

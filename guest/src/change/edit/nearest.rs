@@ -104,6 +104,17 @@ fn why(file: &str, old: &str) -> Why {
     }
 }
 
+/// Whether the file line `file` is `old`'s line, nearly: the same but for
+/// surrounding whitespace, or close enough by words or, for a line, by
+/// character pairs to be offered as a near miss.
+pub(crate) fn nearly(file: &str, old: &str) -> bool {
+    if file.trim() == old.trim() {
+        return true;
+    }
+    similarity(file, old, &words(file), &words(old)) >= MIN_SIMILARITY
+        || dice(&pairs(file), &pairs(old)) >= MIN_PAIR_SIMILARITY
+}
+
 /// The region of `view` nearest to `old`, if any is close enough.
 #[expect(clippy::cast_precision_loss, reason = "line counts are small")]
 pub(crate) fn nearest(view: &str, old: &str) -> Option<Nearest> {

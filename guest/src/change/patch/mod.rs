@@ -51,6 +51,14 @@ pub enum PatchError {
         /// The file.
         path: String,
     },
+    /// A moved file's destination already exists: a move never replaces a
+    /// file.
+    MoveOnto {
+        /// The file moved.
+        path: String,
+        /// Where it was to go.
+        to: String,
+    },
     /// An updated or deleted file does not exist.
     Missing {
         /// The file.
@@ -100,6 +108,10 @@ impl fmt::Display for PatchError {
             PatchError::Exists { path } => write!(
                 f,
                 "{path} already exists. Change it with \"*** Update File: {path}\" instead of adding it."
+            ),
+            PatchError::MoveOnto { path, to } => write!(
+                f,
+                "{path} cannot be moved to {to}, which already exists; a move never replaces a file. Move it to a path that does not exist."
             ),
             PatchError::Missing { path } => write!(
                 f,
@@ -311,7 +323,7 @@ fn plan<F: HostFs + ?Sized>(
             let loaded = rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, Seen::IfRecorded)
                 .or_else(|err| match err {
                     // A binary file may be deleted too; its bytes are kept.
-                    ToolError::Refused(Refusal::NotText { .. }) => {
+                    ToolError::Refused(Refusal::NotText { .. } | Refusal::Binary { .. }) => {
                         loaded_bytes(ctx, &target.rel, &path, meta)
                     }
                     other => Err(other),
@@ -347,7 +359,8 @@ fn plan<F: HostFs + ?Sized>(
             outcome.loose = changed.loose;
             if let (Some(to), Some(dest)) = (move_to, destination) {
                 if guard::target_kind(&dest.stat, to)?.is_some() {
-                    return Err(PatchError::Exists { path: to.clone() }.into());
+                    let (path, to) = (path.clone(), to.clone());
+                    return Err(PatchError::MoveOnto { path, to }.into());
                 }
                 step.rel.clone_from(&dest.rel);
                 step.path.clone_from(to);

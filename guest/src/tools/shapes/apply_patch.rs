@@ -134,3 +134,38 @@ pub fn definition() -> Definition {
         builtin: Some((Format::OpenaiResponses, json!({"type": "apply_patch"}))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{MemFs, Session};
+
+    #[test]
+    fn a_move_onto_an_existing_file_is_refused_as_a_move() {
+        let fs = MemFs::new();
+        fs.add_file("a.txt", b"one\n");
+        fs.add_file("b.txt", b"two\n");
+        let mut s = Session::open(r#"{"tools": "apply-patch"}"#, fs).unwrap();
+        let input = "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-one\n+uno\n*** End Patch";
+        let result = s.call(super::NAME, &json!({ "input": input }).to_string());
+        assert!(result.is_error);
+        assert_eq!(
+            result.text(),
+            "Error: the patch was not applied and no file changed: a.txt cannot be moved to b.txt, which already exists; a move never replaces a file. Move it to a path that does not exist."
+        );
+        assert_eq!(s.fs().contents("a.txt").unwrap(), b"one\n");
+        assert_eq!(s.fs().contents("b.txt").unwrap(), b"two\n");
+    }
+
+    #[test]
+    fn a_binary_file_may_still_be_deleted() {
+        let fs = MemFs::new();
+        fs.add_file("app.db", b"SQLite format 3\x00rows");
+        let mut s = Session::open(r#"{"tools": "apply-patch"}"#, fs).unwrap();
+        let input = "*** Begin Patch\n*** Delete File: app.db\n*** End Patch";
+        let result = s.call(super::NAME, &json!({ "input": input }).to_string());
+        assert!(!result.is_error, "{}", result.text());
+        assert!(s.fs().contents("app.db").is_none());
+    }
+}

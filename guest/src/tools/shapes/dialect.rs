@@ -11,6 +11,132 @@ use serde_json::{Value, json};
 
 use crate::result::{Block, ToolResult};
 
+/// The text editor's words for the core's, applied in order.
+const TEXT_EDITOR: &[(&str, &str)] = &[
+    ("text from read offset=", "text from offset="),
+    ("with edit or write", "with str_replace or create"),
+    ("copied from read output", "copied from view output"),
+    ("redo the undo", "redo the undo_edit"),
+    (
+        "fix it with another edit, or take the change back with undo",
+        "fix it with another str_replace, or take the change back with undo_edit",
+    ),
+    ("you have not read ", "you have not viewed "),
+    ("A read describes it", "A view describes it"),
+    ("never counts as read", "never counts as viewed"),
+    ("since you read it", "since you viewed it"),
+    (
+        "read it (any part) first, then edit",
+        "view it (any part) first, then use str_replace",
+    ),
+    ("read it first", "view it first"),
+    ("Read it again", "View it again"),
+    ("Read it and edit it", "View it and str_replace"),
+    ("Read the rest first", "View the rest first"),
+    ("Read the file", "View the file"),
+    ("as read displays them", "as view displays them"),
+    (
+        "is read's \"unchanged\" notice",
+        "is view's \"unchanged\" notice",
+    ),
+    ("that read shows as", "that view shows as"),
+    ("redo the edit", "redo the str_replace"),
+    ("redo the write", "redo the create"),
+    (
+        "make the change with edit",
+        "make the change with str_replace",
+    ),
+    (
+        "change parts of it with edit",
+        "change parts of it with str_replace",
+    ),
+    (
+        "replace it whole with write",
+        "replace it whole with create",
+    ),
+    (
+        "Replace it whole with write",
+        "Replace it whole with create",
+    ),
+    ("use write, or edit with an empty old_string", "use create"),
+    ("or use write to replace", "or use create to replace"),
+    ("Write it again", "Create it again"),
+    ("old_string", "old_str"),
+    ("new_string", "new_str"),
+    ("read a file by its path", "view a file by its path"),
+    // Notices of a view: the text editor names lines by
+    // view_range only, and has no way to show part of a line.
+    ("; offset ", "; view_range start "),
+    ("use an offset from 1 to", "use a start from 1 to"),
+    (
+        "read any range with offset and limit",
+        "view any range with view_range [start, end]",
+    ),
+    (
+        "offset=FIRST and limit=LAST-FIRST+1",
+        "view_range [FIRST, LAST]",
+    ),
+    (
+        "; each marker gives the offset and char_offset that show the rest",
+        "; view does not show the rest of a cut line",
+    ),
+    (
+        " Read a smaller part of it (offset and limit, or pages for a PDF).",
+        " View a smaller part of it with view_range.",
+    ),
+    ("bad byte at offset ", "bad byte at byte "),
+    ("bytes at offset ", "bytes from byte "),
+];
+
+/// The MCP filesystem tools' words for the core's, applied in order.
+const MCP_FILESYSTEM: &[(&str, &str)] = &[
+    ("text from read offset=", "text from read_text_file offset="),
+    ("with edit or write", "with edit_file or write_file"),
+    (
+        "read it (any part) first, then edit",
+        "read it (any part) with read_text_file first, then edit_file",
+    ),
+    ("read it first", "read it with read_text_file first"),
+    ("redo the edit", "redo the edit_file"),
+    ("redo the write", "redo the write_file"),
+    (
+        "make the change with edit",
+        "make the change with edit_file",
+    ),
+    (
+        "change parts of it with edit",
+        "change parts of it with edit_file",
+    ),
+    (
+        "replace it whole with write",
+        "replace it whole with write_file",
+    ),
+    (
+        "Replace it whole with write",
+        "Replace it whole with write_file",
+    ),
+    (
+        "use write, or edit with an empty old_string",
+        "use write_file",
+    ),
+    ("or use write to replace", "or use write_file to replace"),
+    ("Write it again", "Write it again with write_file"),
+    (
+        "fix it with another edit, or take the change back with undo",
+        "fix it with another edit_file",
+    ),
+    ("old_string", "oldText"),
+    ("new_string", "newText"),
+    (
+        "read a file by its path",
+        "read a file by its path with read_text_file",
+    ),
+    (
+        "offset=FIRST and limit=LAST-FIRST+1",
+        "offset=FIRST and head=LAST-FIRST+1",
+    ),
+];
+
 /// A shape's words for the core's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Dialect {
@@ -24,100 +150,8 @@ impl Dialect {
     /// Phrase replacements, applied in order.
     fn phrases(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            Dialect::TextEditor => &[
-                ("text from read offset=", "text from offset="),
-                ("with edit or write", "with str_replace or create"),
-                ("copied from read output", "copied from view output"),
-                ("redo the undo", "redo the undo_edit"),
-                (
-                    "fix it with another edit, or take the change back with undo",
-                    "fix it with another str_replace, or take the change back with undo_edit",
-                ),
-                ("you have not read ", "you have not viewed "),
-                ("since you read it", "since you viewed it"),
-                (
-                    "read it (any part) first, then edit",
-                    "view it (any part) first, then use str_replace",
-                ),
-                ("read it first", "view it first"),
-                ("Read it again", "View it again"),
-                ("Read it and edit it", "View it and str_replace"),
-                ("Read the rest first", "View the rest first"),
-                ("Read the file", "View the file"),
-                ("as read displays them", "as view displays them"),
-                (
-                    "is read's \"unchanged\" notice",
-                    "is view's \"unchanged\" notice",
-                ),
-                ("that read shows as", "that view shows as"),
-                ("redo the edit", "redo the str_replace"),
-                ("redo the write", "redo the create"),
-                (
-                    "make the change with edit",
-                    "make the change with str_replace",
-                ),
-                (
-                    "change parts of it with edit",
-                    "change parts of it with str_replace",
-                ),
-                (
-                    "replace it whole with write",
-                    "replace it whole with create",
-                ),
-                (
-                    "Replace it whole with write",
-                    "Replace it whole with create",
-                ),
-                ("use write, or edit with an empty old_string", "use create"),
-                ("or use write to replace", "or use create to replace"),
-                ("Write it again", "Create it again"),
-                ("old_string", "old_str"),
-                ("new_string", "new_str"),
-                ("read a file by its path", "view a file by its path"),
-            ],
-            Dialect::McpFilesystem => &[
-                ("text from read offset=", "text from read_text_file offset="),
-                ("with edit or write", "with edit_file or write_file"),
-                (
-                    "read it (any part) first, then edit",
-                    "read it (any part) with read_text_file first, then edit_file",
-                ),
-                ("read it first", "read it with read_text_file first"),
-                ("redo the edit", "redo the edit_file"),
-                ("redo the write", "redo the write_file"),
-                (
-                    "make the change with edit",
-                    "make the change with edit_file",
-                ),
-                (
-                    "change parts of it with edit",
-                    "change parts of it with edit_file",
-                ),
-                (
-                    "replace it whole with write",
-                    "replace it whole with write_file",
-                ),
-                (
-                    "Replace it whole with write",
-                    "Replace it whole with write_file",
-                ),
-                (
-                    "use write, or edit with an empty old_string",
-                    "use write_file",
-                ),
-                ("or use write to replace", "or use write_file to replace"),
-                ("Write it again", "Write it again with write_file"),
-                (
-                    "fix it with another edit, or take the change back with undo",
-                    "fix it with another edit_file",
-                ),
-                ("old_string", "oldText"),
-                ("new_string", "newText"),
-                (
-                    "read a file by its path",
-                    "read a file by its path with read_text_file",
-                ),
-            ],
+            Dialect::TextEditor => TEXT_EDITOR,
+            Dialect::McpFilesystem => MCP_FILESYSTEM,
         }
     }
 
@@ -129,6 +163,10 @@ impl Dialect {
             .fold(without_encoding(text), |t, (from, to)| t.replace(from, to));
         out = without_replace_all(&out);
         out = without_symbol(&out);
+        if self == Dialect::TextEditor {
+            out =
+                without_char_offset(&out).replace("Read an entry's lines", "View an entry's lines");
+        }
         ranges(&out, self)
     }
 
@@ -246,6 +284,44 @@ fn without_encoding(text: &str) -> String {
     out
 }
 
+/// `text` without the `char_offset` the text editor's `view` does not
+/// take: a cut line's marker keeps its count of characters shown, and a
+/// way on inside a line (`offset=K, char_offset=C`) becomes the line after
+/// it, the nearest place `view` can show.
+fn without_char_offset(text: &str) -> String {
+    const REST: &str = "; rest: offset=";
+    const INSIDE: &str = ", char_offset=";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(REST) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        match rest.find(']') {
+            Some(end) => rest = &rest[end..],
+            None => break,
+        }
+    }
+    out.push_str(rest);
+    let mut text = out;
+    while let Some(at) = text.find(INSIDE) {
+        let digits = text[at + INSIDE.len()..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        let head = &text[..at];
+        let line_digits = head.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let line = head[head.len() - line_digits..].parse::<u64>().ok();
+        let next = match line {
+            Some(line) if head[..head.len() - line_digits].ends_with("offset=") => {
+                format!("{}{}", &head[..head.len() - line_digits], line + 1)
+            }
+            _ => head.to_owned(),
+        };
+        text = format!("{next}{}", &text[at + INSIDE.len() + digits..]);
+    }
+    text
+}
+
 /// `text` with the core's `offset=A, limit=B` and `offset=N` spelled as
 /// the dialect's arguments.
 fn ranges(text: &str, dialect: Dialect) -> String {
@@ -269,18 +345,24 @@ fn ranges(text: &str, dialect: Dialect) -> String {
             continue;
         };
         let tail = &after[digits..];
-        let limit = tail.strip_prefix(", limit=").and_then(|t| {
-            let n = t.bytes().take_while(u8::is_ascii_digit).count();
-            t[..n].parse::<u64>().ok().map(|l| (l, n))
-        });
+        let joint = [", limit=", " limit="]
+            .into_iter()
+            .find(|joint| tail.starts_with(joint))
+            .unwrap_or_default();
+        let limit = (!joint.is_empty())
+            .then_some(&tail[joint.len()..])
+            .and_then(|t| {
+                let n = t.bytes().take_while(u8::is_ascii_digit).count();
+                t[..n].parse::<u64>().ok().map(|l| (l, n))
+            });
         let (said, used) = match (dialect, limit) {
             (Dialect::TextEditor, Some((l, n))) => (
                 format!("view_range [{first}, {}]", first + l.max(1) - 1),
-                ", limit=".len() + n,
+                joint.len() + n,
             ),
             (Dialect::TextEditor, None) => (format!("view_range [{first}, -1]"), 0),
             (Dialect::McpFilesystem, Some((l, n))) => {
-                (format!("offset={first}, head={l}"), ", limit=".len() + n)
+                (format!("offset={first}, head={l}"), joint.len() + n)
             }
             (Dialect::McpFilesystem, None) => (format!("offset={first}"), 0),
         };
@@ -376,6 +458,10 @@ mod tests {
                 encoding: "UTF-8",
                 offset: Some(0),
             },
+            Refusal::Binary {
+                path: path(),
+                mime: "application/vnd.sqlite3",
+            },
             Refusal::EncodingUnsure {
                 path: path(),
                 guess: "windows-1252",
@@ -456,6 +542,98 @@ mod tests {
                 assert!(!said.contains(word), "MCP: {word:?} in {said:?}");
             }
         }
+    }
+
+    #[test]
+    fn no_text_editor_answer_speaks_of_offset_or_limit() {
+        use std::fmt::Write as _;
+
+        use crate::{MemFs, Session};
+        let files = || {
+            let fs = MemFs::new();
+            fs.add_file("small.txt", b"a\nb\nc\n");
+            let mut big = String::new();
+            for n in 1..=5000 {
+                let _ = writeln!(big, "line {n} of a large file with a few words on it");
+            }
+            fs.add_file("big.txt", big.as_bytes());
+            let mut code = String::new();
+            for n in 0..3000 {
+                let _ = write!(
+                    code,
+                    "/// Doc {n}\npub fn function_{n}(x: u32) -> u32 {{\n    x + {n}\n}}\n\n"
+                );
+            }
+            fs.add_file("big.rs", code.as_bytes());
+            fs.add_file(
+                "long.txt",
+                format!("short\n{}\nend\n", "x".repeat(5000)).as_bytes(),
+            );
+            let mut wide = String::new();
+            for n in 0..400 {
+                let _ = writeln!(wide, "{}{n}", "word ".repeat(60));
+            }
+            fs.add_file("wide.txt", wide.as_bytes());
+            for n in 0..150 {
+                fs.add_file(&format!("dir/f{n}.txt"), b"x\n");
+            }
+            fs
+        };
+        let views = [
+            json!({"path": "small.txt", "view_range": [10, 12]}),
+            json!({"path": "small.txt", "view_range": [5, -1]}),
+            json!({"path": "big.txt"}),
+            json!({"path": "big.txt", "view_range": [10, 4000]}),
+            json!({"path": "big.rs"}),
+            json!({"path": "long.txt"}),
+            json!({"path": "long.txt", "view_range": [2, 2]}),
+            json!({"path": "wide.txt"}),
+            json!({"path": "wide.txt", "view_range": [1, 3]}),
+            json!({"path": "dir"}),
+            json!({"path": "dir", "view_range": [900, -1]}),
+        ];
+        let mut said = Vec::new();
+        for config in [
+            r#"{"tools": "text-editor"}"#,
+            r#"{"tools": "text-editor", "max_characters": 1500}"#,
+        ] {
+            let mut s = Session::open(config, files()).unwrap();
+            for view in &views {
+                let mut args = view.clone();
+                args["command"] = json!("view");
+                let result = s.call(super::super::text_editor::NAME, &args.to_string());
+                said.push(result.text());
+            }
+        }
+        said.extend(every_refusal().iter().map(|r| Dialect::TextEditor.say(r)));
+        for text in &said {
+            for word in ["offset", "limit", "char_offset"] {
+                assert!(!text.contains(word), "{word:?} in {text}");
+            }
+        }
+        let all = said.join("\n");
+        for said in [
+            "[the file has 3 lines; view_range start 10 is past the end; use a start from 1 to 3]",
+            "view any range with view_range [start, end]; view_range [1, -1] pages through the text from the top]",
+            "; view does not show the rest of a cut line]",
+            "to fit the output budget; view does not show the rest of a cut line]",
+            "View an entry's lines with view_range [FIRST, LAST], e.g. view_range [2, 4] for function_0;",
+        ] {
+            assert!(all.contains(said), "{said:?} not said");
+        }
+    }
+
+    #[test]
+    fn a_way_on_inside_a_line_becomes_the_next_line_for_the_text_editor() {
+        assert_eq!(
+            Dialect::TextEditor.say("x [… 2000 of 9000 chars; rest: offset=7, char_offset=2001]"),
+            "x [… 2000 of 9000 chars]"
+        );
+        assert_eq!(
+            Dialect::TextEditor
+                .say("[line 1, chars 1-10 of 90; continue with offset=1, char_offset=11]"),
+            "[line 1, chars 1-10 of 90; continue with view_range [2, -1]]"
+        );
     }
 
     #[test]

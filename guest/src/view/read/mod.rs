@@ -205,19 +205,23 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
             let shown = image::show(config, fs, &args.file_path, rel, mime, meta)?;
             Ok((shown, Some(Observation::whole(meta))))
         }
+        // No byte of it was shown, so it is not recorded: a read of a
+        // binary never lets a change replace it (SPEC R15, W2).
         Kind::Binary(mime) => Ok((
-            binary(config, rel, mime, meta),
-            Some(Observation::whole(meta)),
+            binary(config, rel, mime, meta, args.encoding.is_some()),
+            None,
         )),
         Kind::Pdf => pdf::read(config, fs, args, rel, meta, pdf).map(|(r, o)| (r, Some(o))),
     }
 }
 
 /// The one line a binary file gets (SPEC R15).
-fn binary(config: &Config, rel: &str, mime: &str, meta: Metadata) -> ToolResult {
+/// An `encoding` the read named (`encoded`) does not make it text.
+fn binary(config: &Config, rel: &str, mime: &str, meta: Metadata, encoded: bool) -> ToolResult {
     let text = Notice::Binary {
         mime: mime.to_owned(),
         size: meta.size,
+        encoded,
     }
     .to_string();
     let metadata = serde_json::json!({
