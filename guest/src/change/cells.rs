@@ -5,7 +5,9 @@
 //! other cell keeps its bytes, ids are kept, a new cell gets a fresh id
 //! when the notebook uses ids, and an edited code cell loses its outputs
 //! and execution count, which no longer describe it. The result is checked
-//! as nbformat 4 before anything is written.
+//! as nbformat 4 before anything is written. A notebook whose JSON holds a
+//! key twice is refused: readers keep the last, and the bytes kept or
+//! spliced here would not be the ones they see.
 //!
 //! ```
 //! use filetools_core::{MemFs, Session};
