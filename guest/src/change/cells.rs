@@ -5,7 +5,9 @@
 //! other cell keeps its bytes, ids are kept, a new cell gets a fresh id
 //! when the notebook uses ids, and an edited code cell loses its outputs
 //! and execution count, which no longer describe it. The result is checked
-//! as nbformat 4 before anything is written.
+//! as nbformat 4 before anything is written. A notebook whose JSON holds a
+//! key twice is refused: readers keep the last, and the bytes kept or
+//! spliced here would not be the ones they see.
 //!
 //! ```
 //! use filetools_core::{MemFs, Session};
@@ -27,6 +29,7 @@ use crate::digest::sha256_hex;
 use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::guard;
+use crate::notebook::{RepeatedKey, repeated_key};
 use crate::refusal::Refusal;
 use crate::repair::Target;
 use crate::result::ToolResult;
@@ -84,6 +87,14 @@ pub enum CellError {
     },
     /// Inserting needs a cell type.
     TypeNeeded,
+    /// An object of the notebook's JSON holds a key twice: readers keep
+    /// the last, and the edit would work on bytes none of them sees.
+    RepeatedKey {
+        /// The path as sent.
+        path: String,
+        /// The key and where.
+        repeated: RepeatedKey,
+    },
 }
 
 impl fmt::Display for CellError {
@@ -109,6 +120,10 @@ impl fmt::Display for CellError {
             CellError::TypeNeeded => {
                 f.write_str("Error: edit_mode insert needs cell_type, \"code\" or \"markdown\".")
             }
+            CellError::RepeatedKey { path, repeated } => write!(
+                f,
+                "Error: {path} holds {repeated} of its JSON. Jupyter and every JSON reader keep only the last, so editing cells here could change text no reader sees; nothing was written. Delete the one you do not mean to keep with a text edit of the file, then edit the cell."
+            ),
         }
     }
 }
@@ -181,9 +196,25 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     let text = &loaded.file.text;
     let notebook: Value =
         serde_json::from_str(text).map_err(|err| not_notebook(format!("not JSON: {err}")))?;
+    // The scan below splices the bytes of the first `cells` array and keeps
+    // other bytes as they are, while readers take the last of a repeated
+    // key: only a notebook without repeats edits what they see.
+    if let Some(repeated) = repeated_key(text.as_bytes()) {
+        return Err(ToolError::Cells(CellError::RepeatedKey {
+            path: path.to_owned(),
+            repeated,
+        }));
+    }
     validate(&notebook).map_err(not_notebook)?;
     let layout = layout(text).ok_or_else(|| not_notebook("no cells array".to_owned()))?;
     let cells = notebook["cells"].as_array().cloned().unwrap_or_default();
+    if layout.cells.len() != cells.len() {
+        return Err(not_notebook(format!(
+            "its text holds {} cells where JSON readers see {}",
+            layout.cells.len(),
+            cells.len()
+        )));
+    }
     let uses_ids = cells.iter().any(|c| c.get("id").is_some())
         || notebook["nbformat_minor"].as_u64().is_some_and(|m| m >= 5);
     let index = match &edit.cell {
@@ -231,6 +262,12 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     let reparsed: Value =
         serde_json::from_str(&new_text).map_err(|err| not_notebook(format!("not JSON: {err}")))?;
     validate(&reparsed).map_err(not_notebook)?;
+    if reparsed["cells"].as_array().map(Vec::len) != Some(pieces.len()) {
+        return Err(not_notebook(format!(
+            "after the edit JSON readers would not see {} cells",
+            pieces.len()
+        )));
+    }
     let step = loaded.step(&new_text)?;
     batch::commit_all(ctx, &[step], Tool::Edit)?;
     let outcome = Edited {
@@ -533,6 +570,9 @@ fn splice(text: &str, layout: &Layout, pieces: &[String]) -> String {
     };
     format!("{}{body}{}", &text[..layout.open], &text[layout.close..])
 }
+
+#[cfg(test)]
+mod repeats;
 
 #[cfg(test)]
 mod tests {

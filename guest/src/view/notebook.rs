@@ -18,8 +18,10 @@
 //! assert!(text.contains("3\t1 + 1\n4\t>>> result:\n5\t2"), "{text}");
 //! ```
 
-use std::fmt::Write as _;
+use std::collections::HashSet;
+use std::fmt::{self, Write as _};
 
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::args::ReadArgs;
@@ -72,14 +74,142 @@ fn strip_ansi(text: &str) -> String {
     out
 }
 
+/// A key that one object of a notebook's JSON holds twice. Jupyter and
+/// every JSON reader (serde_json, Python's `json`) keep the last of the two,
+/// so the bytes before it are a part of the file that no reader sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepeatedKey {
+    /// The key, decoded (`"c\u0065lls"` is `cells`).
+    pub key: String,
+    /// The object holding it, as a jq path (`.cells[1].metadata`); empty
+    /// for the top level.
+    pub at: String,
+}
+
+impl fmt::Display for RepeatedKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the key {:?} twice ", self.key)?;
+        if self.at.is_empty() {
+            f.write_str("at the top level")
+        } else {
+            write!(f, "in the object at {}", self.at)
+        }
+    }
+}
+
+/// The first key, in the order of the text, that an object of the JSON
+/// `text` holds twice; `None` when there is none or `text` is not JSON.
+pub fn repeated_key(text: &[u8]) -> Option<RepeatedKey> {
+    let mut walk = Walk {
+        path: String::new(),
+        found: None,
+    };
+    let mut json = serde_json::Deserializer::from_slice(text);
+    // A repeat ends the walk early, as an error; the finding is kept.
+    let _ = (&mut walk).deserialize(&mut json);
+    walk.found
+}
+
+/// A walk over JSON that keeps no values, only the path it stands at.
+struct Walk {
+    path: String,
+    found: Option<RepeatedKey>,
+}
+
+impl<'de> DeserializeSeed<'de> for &mut Walk {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, json: D) -> Result<(), D::Error> {
+        json.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for &mut Walk {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("JSON")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<(), A::Error> {
+        let outer = self.path.len();
+        let mut n = 0usize;
+        loop {
+            let _ = write!(self.path, "[{n}]");
+            let more = items.next_element_seed(&mut *self)?;
+            self.path.truncate(outer);
+            if more.is_none() {
+                return Ok(());
+            }
+            n += 1;
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<(), A::Error> {
+        let outer = self.path.len();
+        let mut keys = HashSet::new();
+        while let Some(key) = entries.next_key::<String>()? {
+            if keys.contains(&key) {
+                self.found = Some(RepeatedKey {
+                    key,
+                    at: self.path.clone(),
+                });
+                return Err(de::Error::custom("a repeated key"));
+            }
+            let plain = key.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            if plain {
+                let _ = write!(self.path, ".{key}");
+            } else {
+                let dot = if self.path.is_empty() { "." } else { "" };
+                let _ = write!(self.path, "{dot}[{key:?}]");
+            }
+            entries.next_value_seed(&mut *self)?;
+            self.path.truncate(outer);
+            keys.insert(key);
+        }
+        Ok(())
+    }
+}
+
 /// An image output waiting to be attached.
 struct Pending {
     mime: &'static str,
     data: Vec<u8>,
 }
 
-/// Renders `notebook`; image outputs are collected into `images`.
-fn render(notebook: &Value, path: &str, images: &mut Vec<Pending>) -> Option<String> {
+/// Renders `notebook`, noting a key its JSON repeats; image outputs are
+/// collected into `images`.
+fn render(
+    notebook: &Value,
+    repeated: Option<&RepeatedKey>,
+    path: &str,
+    images: &mut Vec<Pending>,
+) -> Option<String> {
     let cells = notebook.get("cells")?.as_array()?;
     let mut out = String::new();
     let code = cells.iter().filter(|c| c["cell_type"] == "code").count();
@@ -94,6 +224,12 @@ fn render(notebook: &Value, path: &str, images: &mut Vec<Pending>) -> Option<Str
         if cells.len() == 1 { "cell" } else { "cells" },
         cells.len() - code
     );
+    if let Some(repeated) = repeated {
+        let _ = writeln!(
+            out,
+            "[its JSON holds {repeated}: shown as Jupyter reads it, with the last; remove the other before editing cells]"
+        );
+    }
     for (c, cell) in cells.iter().enumerate() {
         let kind = cell["cell_type"].as_str().unwrap_or("unknown");
         let _ = write!(out, "--- cell {}: {kind}", c + 1);
@@ -228,7 +364,8 @@ pub(crate) fn read<F: HostFs + ?Sized>(
         return Ok(None);
     }
     let mut images = Vec::new();
-    let Some(rendered) = render(&notebook, &args.file_path, &mut images) else {
+    let repeated = repeated_key(&data);
+    let Some(rendered) = render(&notebook, repeated.as_ref(), &args.file_path, &mut images) else {
         return Ok(None);
     };
     let mut result = read::page_rendering(config, args, &rendered, rel, "notebook", meta.size)?;
@@ -332,6 +469,44 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn a_repeated_key_is_found_with_its_place_and_decoded() {
+        let found = |text: &str| repeated_key(text.as_bytes()).map(|r| r.to_string());
+        assert_eq!(found(r#"{"a": [1, {"b": 2}], "c": {}}"#), None);
+        assert_eq!(found("not json"), None);
+        assert_eq!(
+            found(r#"{"cells": [], "c\u0065lls": []}"#).as_deref(),
+            Some("the key \"cells\" twice at the top level")
+        );
+        assert_eq!(
+            found(r#"{"cells": [{"a": 1}, {"data": {"text/plain": 1, "text/plain": 2}}]}"#)
+                .as_deref(),
+            Some("the key \"text/plain\" twice in the object at .cells[1].data")
+        );
+        assert_eq!(
+            found(r#"{"a b": [[{"1x": {"y": 1, "y": 2}}]]}"#).as_deref(),
+            Some("the key \"y\" twice in the object at .[\"a b\"][0][0][\"1x\"]")
+        );
+    }
+
+    #[test]
+    fn read_shows_the_last_of_a_repeated_key_and_says_so() {
+        let cell =
+            |id: &str| json!({"cell_type": "markdown", "id": id, "metadata": {}, "source": id});
+        let notebook = format!(
+            r#"{{"cells": [{}], "cells": [{}], "metadata": {{}}, "nbformat": 4, "nbformat_minor": 5}}"#,
+            cell("first"),
+            cell("last")
+        );
+        let text = read_text(notebook.as_bytes()).text();
+        assert!(text.contains("--- cell 1: markdown, id last ---"), "{text}");
+        assert!(!text.contains("first"), "{text}");
+        assert!(
+            text.contains("[its JSON holds the key \"cells\" twice at the top level: shown as Jupyter reads it, with the last; remove the other before editing cells]"),
+            "{text}"
+        );
     }
 
     #[test]

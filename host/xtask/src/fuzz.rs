@@ -1,9 +1,9 @@
 //! `cargo xtask fuzz`: the coverage-guided fuzz targets of `tests/fuzz`
-//! (argument parser, text pager, edit matcher), built with libFuzzer's
-//! instrumentation through flags stable rustc takes, then run one after the
-//! other for a time each. The corpus grows in `target/fuzz/corpus/<target>`
-//! from run to run; a failing input is written to
-//! `target/fuzz/findings/<target>/` and fails the task.
+//! (argument parser, text pager, edit matcher, patch tool), built with
+//! libFuzzer's instrumentation through flags stable rustc takes, then run
+//! one after the other for a time each. The corpus grows in
+//! `target/fuzz/corpus/<target>` from run to run; a failing input is
+//! written to `target/fuzz/findings/<target>/` and fails the task.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -13,7 +13,7 @@ use anyhow::{Context as _, Result, bail};
 use crate::run;
 
 /// The fuzz targets, in the order they run.
-const TARGETS: [&str; 3] = ["args", "pager", "edit"];
+const TARGETS: [&str; 4] = ["args", "pager", "edit", "patch"];
 
 /// Seconds per target when `--seconds` is not given.
 const DEFAULT_SECONDS: u64 = 60;
@@ -35,7 +35,7 @@ const RUSTFLAGS: &str = "-Cpasses=sancov-module \
 /// Inputs each target starts from: a first byte that picks the tool or the
 /// options, then arguments, file contents and edits of the kinds the tests
 /// use.
-const SEEDS: [(&str, &[&[u8]]); 3] = [
+const SEEDS: [(&str, &[&[u8]]); 4] = [
     (
         "args",
         &[
@@ -61,6 +61,23 @@ const SEEDS: [(&str, &[&[u8]]); 3] = [
             b"\x00fn main() {\n    let x = 1;\n}\n\xfflet x = 1;\xfflet x = 2;",
             b"\x01a \xe2\x80\x9cquote\xe2\x80\x9d\r\nb\r\n\xff\"quote\"\xff'quote'",
             b"\x00\tindented\n\tlines\n\xff  indented\n  lines\xff  changed\n  lines",
+        ],
+    ),
+    (
+        // Flags (bits 0-1 the form, 2 wrap in an envelope over a.txt, 3 and
+        // 4 CRLF files), then a.txt, b.txt and the patch.
+        "patch",
+        &[
+            b"\x00class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 1\n\xffone\ntwo\n\xff*** Begin Patch\n*** Update File: a.txt\n@@ class A:\n@@     def g(self):\n-        return 1\n+        return 2\n*** End Patch",
+            b"\x00a\nb\nc\n\xffx\r\ny\n\xff*** Begin Patch\n*** Update File: b.txt\n*** Move to: d/moved.txt\n@@\n x\n+z\n*** Update File: a.txt\n@@ a\n b\n-c\n+C\n*** End of File\n*** Add File: new.txt\n+hello\n+\n*** Delete File: missing.txt\n*** End Patch\n",
+            b"\x00a\r\nb\r\n\xffx\ny\n\xff*** Begin Patch\n*** Update File: b.txt\n*** Move to: b2.txt\n@@\n-x\n+z\n y\n*** Delete File: a.txt\n*** End Patch",
+            b"\x04first\n\nthird\n\n\xff\xff@@ first\n+added\n \n third\n \n",
+            b"\x0d\xe2\x80\x9cquoted\xe2\x80\x9d\n  padded  \nlast\xff\xff \"quoted\"\n-padded\n+changed\n last\n*** End of File",
+            b"\x01one\ntwo\nthree\n\xffb\n\xff@@ one\n-two\n+2\n@@\n three\n+four",
+            b"\x01a\nb\n\xff\xff@@\n+appended\n+\n",
+            b"\x02\xff\xff+line one\n+\n+line three",
+            b"\x13\xffkeep\nme\n\xff",
+            b"\x00\xff\xff<<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+exists\n*** End Patch\nEOF",
         ],
     ),
 ];
