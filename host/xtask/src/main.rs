@@ -28,7 +28,8 @@ cargo xtask <task>
             devices, kill -9 during writes, protocol fuzz, a damaged cache, hostile files,
             root spellings
             (options: --bin PATH to measure another build, --seed N, --percent P, --only NAMES)
-  fuzz      the coverage-guided fuzz targets (argument parser, text pager, edit matcher)
+  fuzz      the coverage-guided fuzz targets (argument parser, text pager, edit matcher,
+            patch tool)
             on stable Rust (options: --seconds N per target, default 60; --only NAMES)
   tokens    what outlines save on real files: ratios and the reach-a-symbol figure
   imports   list the component's imports and check them against the allowed set
