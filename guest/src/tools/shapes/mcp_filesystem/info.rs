@@ -12,7 +12,7 @@ use crate::shapes::args::Args;
 pub(super) fn file_info<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
     session.run(|ctx| {
         let path = args.string("path")?;
-        let (found, meta) = repair::existing(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
+        let (_, meta) = repair::existing(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
         let text = format!(
             "size: {}\nmodified: {}\nisDirectory: {}\nisFile: {}\ntype: {}\nreadOnly: {}",
             meta.size,
@@ -22,11 +22,7 @@ pub(super) fn file_info<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
             meta.kind.describe(),
             meta.readonly
         );
-        let tokens = ctx.config.estimate_tokens(text.len() as u64);
-        Ok(ToolResult::from_text(
-            text,
-            json!({"path": found.rel, "size": meta.size, "mtime_ns": meta.mtime_ns, "estimated_tokens": tokens}),
-        ))
+        Ok(ToolResult::from_text(text, json!({})))
     })
 }
 
@@ -39,7 +35,7 @@ pub(super) fn allowed<F: HostFs>(session: &mut Session<F>) -> ToolResult {
             ctx.config.root.as_str()
         };
         let text = format!("Allowed directories:\n{root}");
-        Ok(ToolResult::from_text(text, json!({"directories": [root]})))
+        Ok(ToolResult::from_text(text, json!({})))
     })
 }
 
