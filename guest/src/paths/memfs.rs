@@ -32,6 +32,8 @@ pub struct MemFs {
     nodes: RefCell<BTreeMap<String, Node>>,
     clock: Cell<u64>,
     read_only: bool,
+    /// File bytes handed out by `read`, for tests that bound a read's cost.
+    bytes_read: Cell<u64>,
 }
 
 impl MemFs {
@@ -53,6 +55,11 @@ impl MemFs {
         let next = self.clock.get() + 1_000_000_000;
         self.clock.set(next);
         next
+    }
+
+    /// File bytes every `read` so far handed out: what a read cost.
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read.get()
     }
 
     /// Adds or replaces a file (and its parent directories).
@@ -215,6 +222,8 @@ impl HostFs for MemFs {
                     .unwrap_or(usize::MAX)
                     .min(data.len());
                 let end = start.saturating_add(len as usize).min(data.len());
+                self.bytes_read
+                    .set(self.bytes_read.get() + (end - start) as u64);
                 Ok(data[start..end].to_vec())
             }
             Some(Node::Dir) => Err(FsError::IsADirectory),
