@@ -161,6 +161,8 @@ async def main(binary):
 
             info = text_of(await call("get_file_info", {"path": str(root / "src/main.rs")}))
             check("isFile: true" in info and "isDirectory: false" in info and "size: 37" in info, f"info: {info}")
+            mode = (root / "src/main.rs").stat().st_mode
+            check(f"permissions: {mode & 0o777:03o}" in info and "created: " in info and "accessed: " in info, f"info: {info}")
 
             media = await call("read_media_file", {"path": str(root / "logo.png")})
             images = [block for block in media.content if block.type == "image"]

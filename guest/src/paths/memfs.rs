@@ -185,26 +185,23 @@ impl MemFs {
         }
     }
 
+    /// A node's metadata: having no other clock, the memory reports the
+    /// modification time as created and accessed too, and the default
+    /// permission bits.
     fn metadata_of(&self, node: &Node) -> Metadata {
-        match node {
-            Node::File { data, mtime_ns } => Metadata {
-                kind: FileKind::File,
-                size: data.len() as u64,
-                mtime_ns: *mtime_ns,
-                readonly: self.read_only,
-            },
-            Node::Dir => Metadata {
-                kind: FileKind::Directory,
-                size: 0,
-                mtime_ns: 0,
-                readonly: self.read_only,
-            },
-            Node::Special(kind) => Metadata {
-                kind: *kind,
-                size: 0,
-                mtime_ns: 0,
-                readonly: self.read_only,
-            },
+        let (kind, size, mtime_ns) = match node {
+            Node::File { data, mtime_ns } => (FileKind::File, data.len() as u64, *mtime_ns),
+            Node::Dir => (FileKind::Directory, 0, 0),
+            Node::Special(kind) => (*kind, 0, 0),
+        };
+        Metadata {
+            kind,
+            size,
+            mtime_ns,
+            readonly: self.read_only,
+            created_ns: mtime_ns,
+            accessed_ns: mtime_ns,
+            mode: Metadata::default_mode(kind, self.read_only),
         }
     }
 }
@@ -366,6 +363,22 @@ mod tests {
         fs.add_file("a.txt", b"x");
         assert_eq!(fs.stat("a.txt/b"), Err(FsError::NotADirectory));
         assert_eq!(fs.stat("missing"), Err(FsError::NotFound));
+    }
+
+    #[test]
+    fn times_and_modes_are_the_documented_stand_ins() {
+        let fs = MemFs::new();
+        fs.add_file("d/a.txt", b"a");
+        let file = fs.stat("d/a.txt").unwrap();
+        assert_eq!(
+            (file.created_ns, file.accessed_ns),
+            (file.mtime_ns, file.mtime_ns)
+        );
+        assert_eq!(file.mode, 0o644);
+        assert_eq!(fs.stat("d").unwrap().mode, 0o755);
+        let locked = MemFs::read_only();
+        locked.add_file("a.txt", b"a");
+        assert_eq!(locked.stat("a.txt").unwrap().mode, 0o444);
     }
 
     #[test]

@@ -334,7 +334,7 @@ fn spec(tool: &str) -> Option<Spec> {
             name: "get_file_info",
             arguments: vec!["path"],
             takes: "{path: string}",
-            description: "A file's or directory's size, modification time, kind and whether it is read-only.",
+            description: "A file's or directory's size, creation, modification and access times, whether it is a file or a directory, and its permissions (octal, e.g. 644).",
             properties: json!({"path": path_arg("Path of the file or directory.")}),
             required: &["path"],
             annotations: annotations("File information", true, false),
