@@ -420,6 +420,22 @@ mod tests {
     }
 
     #[test]
+    fn streamed_reads_still_count_for_writes_and_edits() {
+        let mut session = session();
+        let tail = session.call("read_text_file", r#"{"path": "src/a.txt", "tail": 1}"#);
+        assert_eq!(tail.text(), "two\n");
+        let edit = r#"{"path": "src/a.txt", "edits": [{"oldText": "two", "newText": "2"}]}"#;
+        let edited = session.call("edit_file", edit);
+        assert!(!edited.is_error, "{}", edited.text());
+        let partial = session.call("write_file", r#"{"path": "src/a.txt", "content": "x\n"}"#);
+        assert!(partial.is_error, "{}", partial.text());
+        let whole = session.call("read_text_file", r#"{"path": "src/a.txt"}"#);
+        assert_eq!(whole.text(), "one\n2\n");
+        let written = session.call("write_file", r#"{"path": "src/a.txt", "content": "x\n"}"#);
+        assert!(!written.is_error, "{}", written.text());
+    }
+
+    #[test]
     fn an_image_is_structured_as_its_content_blocks() {
         let result = session().call("read_media_file", r#"{"path": "logo.png"}"#);
         let items = result.metadata["content"].as_array().unwrap();
