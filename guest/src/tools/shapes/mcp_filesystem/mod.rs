@@ -91,9 +91,13 @@ fn structured(mut result: ToolResult) -> ToolResult {
     result
 }
 
+/// The JSON Schema dialect the reference's output schemas name.
+const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+
 /// The reference's output schema of every tool but `read_media_file`.
 fn text_output() -> Value {
     json!({
+        "$schema": DRAFT_07,
         "type": "object",
         "properties": {"content": {"type": "string"}},
         "required": ["content"],
@@ -129,6 +133,7 @@ fn media_output() -> Value {
         "additionalProperties": false
     });
     json!({
+        "$schema": DRAFT_07,
         "type": "object",
         "properties": {"content": {"type": "array", "items": {"anyOf": [item, resource]}}},
         "required": ["content"],
