@@ -434,6 +434,21 @@ mod tests {
         assert!(!edited.is_error, "{}", edited.text());
         let partial = session.call("write_file", r#"{"path": "src/a.txt", "content": "x\n"}"#);
         assert!(partial.is_error, "{}", partial.text());
+        // A tail of a file larger than a chunk has no line numbers.
+        let fs = MemFs::new();
+        let log: Vec<u8> = (0..100_000)
+            .flat_map(|n| format!("line {n}\n").into_bytes())
+            .collect();
+        fs.add_file("big.log", &log);
+        let mut big = Session::open(r#"{"tools": "mcp-filesystem"}"#, fs).unwrap();
+        let tail = big.call("read_text_file", r#"{"path": "big.log", "tail": 1}"#);
+        assert_eq!(tail.text(), "line 99999\n");
+        let refused = big.call("write_file", r#"{"path": "big.log", "content": "x\n"}"#);
+        assert_eq!(
+            refused.text(),
+            "Error: you have seen part of big.log but not which lines, not all of it; replacing it would drop lines you have not seen. \
+             Read the rest first (continue with offset=1), or change parts of it with edit_file."
+        );
         let whole = session.call("read_text_file", r#"{"path": "src/a.txt"}"#);
         assert_eq!(whole.text(), "one\n2\n");
         let written = session.call("write_file", r#"{"path": "src/a.txt", "content": "x\n"}"#);
