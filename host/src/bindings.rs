@@ -75,6 +75,9 @@ impl From<core::Metadata> for Metadata {
             size: meta.size,
             mtime_ns: meta.mtime_ns,
             readonly: meta.readonly,
+            created_ns: meta.created_ns,
+            accessed_ns: meta.accessed_ns,
+            mode: meta.mode,
         }
     }
 }

@@ -68,12 +68,22 @@ export function memoryFs(files = {}, { readOnly = false, store = new Map() } = {
     throw new FsError('not-found');
   };
 
-  const metadataOf = (n) => ({
-    kind: n.kind,
-    size: n.kind === 'file' ? BigInt(n.data.length) : 0n,
-    mtimeNs: n.kind === 'file' ? n.mtimeNs : 0n,
-    readonly: readOnly,
-  });
+  // Memory keeps one clock: created and accessed are the mtime, and the
+  // mode is 644 for a file, 755 for a directory, less the write bits when
+  // read-only (the same as the guest's in-memory file system).
+  const metadataOf = (n) => {
+    const mtimeNs = n.kind === 'file' ? n.mtimeNs : 0n;
+    const mode = n.kind === 'directory' ? 0o755 : 0o644;
+    return {
+      kind: n.kind,
+      size: n.kind === 'file' ? BigInt(n.data.length) : 0n,
+      mtimeNs,
+      readonly: readOnly,
+      createdNs: mtimeNs,
+      accessedNs: mtimeNs,
+      mode: readOnly ? mode & ~0o222 : mode,
+    };
+  };
 
   const check = (path, precondition) => {
     if (readOnly) {

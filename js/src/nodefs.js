@@ -115,6 +115,10 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
       size: kind === 'file' ? stats.size : 0n,
       mtimeNs: stats.mtimeNs,
       readonly: readOnly || (stats.mode & 0o222n) === 0n,
+      // A file system without birth times reports 0: the mtime stands in.
+      createdNs: stats.birthtimeNs > 0n ? stats.birthtimeNs : stats.mtimeNs,
+      accessedNs: stats.atimeNs,
+      mode: Number(stats.mode & 0o7777n),
     };
   };
 

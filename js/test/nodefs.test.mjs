@@ -259,3 +259,18 @@ test('a call reads one file from its first chunk to its last, and no descriptor 
   assert.equal((await tools.read({ file_path: 'missing.txt' })).isError, true);
   assert.equal(descriptors(), before);
 });
+
+test('stat reports created and accessed times and the permission bits', () => {
+  const { root } = rootAndOutside('times');
+  fs.writeFileSync(join(root, 'a.txt'), 'a\n');
+  fs.chmodSync(join(root, 'a.txt'), 0o640);
+  const disk = nodeFs(root).hostFs.stat('a.txt');
+  assert.equal(disk.mode, 0o640);
+  assert.ok(disk.createdNs > 0n && disk.accessedNs > 0n);
+  assert.equal(nodeFs(root).hostFs.stat('.').kind, 'directory');
+  const memory = memoryFs({ 'd/a.txt': 'a\n' }).hostFs;
+  const file = memory.stat('d/a.txt');
+  assert.deepEqual([file.mode, file.createdNs, file.accessedNs], [0o644, file.mtimeNs, file.mtimeNs]);
+  assert.equal(memory.stat('d').mode, 0o755);
+  assert.equal(memoryFs({ 'a.txt': 'a\n' }, { readOnly: true }).hostFs.stat('a.txt').mode, 0o444);
+});

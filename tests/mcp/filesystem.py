@@ -92,6 +92,9 @@ async def main(binary):
             # head and tail give the first and last lines, without numbers.
             head = await call("read_text_file", {"path": str(root / "notes.txt"), "head": 2})
             check(text_of(head) == "one\ntwo\n", f"head: {text_of(head)!r}")
+            # structuredContent is the reference's: the text itself.
+            check(head.structured_content == {"content": "one\ntwo\n"}, f"structured: {head.structured_content}")
+            check(tools["read_text_file"].output_schema["properties"] == {"content": {"type": "string"}}, "output schema")
             tail = await call("read_text_file", {"path": str(root / "notes.txt"), "tail": 2})
             check(text_of(tail) == "four\nfive\n", f"tail: {text_of(tail)!r}")
             both = await call("read_text_file", {"path": str(root / "notes.txt"), "head": 1, "tail": 1})
@@ -158,10 +161,14 @@ async def main(binary):
 
             info = text_of(await call("get_file_info", {"path": str(root / "src/main.rs")}))
             check("isFile: true" in info and "isDirectory: false" in info and "size: 37" in info, f"info: {info}")
+            mode = (root / "src/main.rs").stat().st_mode
+            check(f"permissions: {mode & 0o777:03o}" in info and "created: " in info and "accessed: " in info, f"info: {info}")
 
             media = await call("read_media_file", {"path": str(root / "logo.png")})
             images = [block for block in media.content if block.type == "image"]
             check(len(images) == 1 and images[0].mime_type == "image/png", f"media: {media.content}")
+            structured = media.structured_content["content"]
+            check([item["type"] for item in structured] == ["image"] and structured[0]["data"] == images[0].data, "media structured")
 
             several = text_of(await call("read_multiple_files", {"paths": [str(root / "src/main.rs"), str(root / "gone.txt")]}))
             parts = several.split("\n---\n")

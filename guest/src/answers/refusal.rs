@@ -441,10 +441,16 @@ impl fmt::Display for Refusal {
                 next,
             } => {
                 let lines = if seen.lines() == 1 { "line" } else { "lines" };
-                write!(f, "Error: you have seen {lines} {seen} of {path}")?;
-                match total {
-                    Some(total) => write!(f, " ({total} lines)")?,
-                    None => f.write_str(" (its end has not been shown)")?,
+                if seen.lines() == 0 {
+                    // A read that showed lines without their numbers (a
+                    // tail read from the end of the file).
+                    write!(f, "Error: you have seen part of {path} but not which lines")?;
+                } else {
+                    write!(f, "Error: you have seen {lines} {seen} of {path}")?;
+                    match total {
+                        Some(total) => write!(f, " ({total} lines)")?,
+                        None => f.write_str(" (its end has not been shown)")?,
+                    }
                 }
                 write!(
                     f,

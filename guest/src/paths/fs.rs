@@ -56,6 +56,29 @@ pub struct Metadata {
     pub mtime_ns: u64,
     /// Whether the host would refuse a write.
     pub readonly: bool,
+    /// Creation time, nanoseconds since the Unix epoch (`mtime_ns` where
+    /// the host does not know it).
+    pub created_ns: u64,
+    /// Last access time, nanoseconds since the Unix epoch (`mtime_ns`
+    /// where the host does not know it).
+    pub accessed_ns: u64,
+    /// Permission bits, the low 12 bits of the Unix mode (see
+    /// [`Metadata::default_mode`] for hosts without them).
+    pub mode: u32,
+}
+
+impl Metadata {
+    /// The permission bits a host without Unix modes reports: `0o644` for
+    /// a file, `0o755` for a directory, without the write bits when
+    /// `readonly`.
+    pub fn default_mode(kind: FileKind, readonly: bool) -> u32 {
+        let mode = if kind == FileKind::Directory {
+            0o755
+        } else {
+            0o644
+        };
+        if readonly { mode & !0o222 } else { mode }
+    }
 }
 
 /// One directory entry.

@@ -32,6 +32,8 @@ pub struct MemFs {
     nodes: RefCell<BTreeMap<String, Node>>,
     clock: Cell<u64>,
     read_only: bool,
+    /// File bytes handed out by `read`, for tests that bound a read's cost.
+    bytes_read: Cell<u64>,
 }
 
 impl MemFs {
@@ -53,6 +55,11 @@ impl MemFs {
         let next = self.clock.get() + 1_000_000_000;
         self.clock.set(next);
         next
+    }
+
+    /// File bytes every `read` so far handed out: what a read cost.
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read.get()
     }
 
     /// Adds or replaces a file (and its parent directories).
@@ -178,26 +185,23 @@ impl MemFs {
         }
     }
 
+    /// A node's metadata: having no other clock, the memory reports the
+    /// modification time as created and accessed too, and the default
+    /// permission bits.
     fn metadata_of(&self, node: &Node) -> Metadata {
-        match node {
-            Node::File { data, mtime_ns } => Metadata {
-                kind: FileKind::File,
-                size: data.len() as u64,
-                mtime_ns: *mtime_ns,
-                readonly: self.read_only,
-            },
-            Node::Dir => Metadata {
-                kind: FileKind::Directory,
-                size: 0,
-                mtime_ns: 0,
-                readonly: self.read_only,
-            },
-            Node::Special(kind) => Metadata {
-                kind: *kind,
-                size: 0,
-                mtime_ns: 0,
-                readonly: self.read_only,
-            },
+        let (kind, size, mtime_ns) = match node {
+            Node::File { data, mtime_ns } => (FileKind::File, data.len() as u64, *mtime_ns),
+            Node::Dir => (FileKind::Directory, 0, 0),
+            Node::Special(kind) => (*kind, 0, 0),
+        };
+        Metadata {
+            kind,
+            size,
+            mtime_ns,
+            readonly: self.read_only,
+            created_ns: mtime_ns,
+            accessed_ns: mtime_ns,
+            mode: Metadata::default_mode(kind, self.read_only),
         }
     }
 }
@@ -215,6 +219,8 @@ impl HostFs for MemFs {
                     .unwrap_or(usize::MAX)
                     .min(data.len());
                 let end = start.saturating_add(len as usize).min(data.len());
+                self.bytes_read
+                    .set(self.bytes_read.get() + (end - start) as u64);
                 Ok(data[start..end].to_vec())
             }
             Some(Node::Dir) => Err(FsError::IsADirectory),
@@ -357,6 +363,22 @@ mod tests {
         fs.add_file("a.txt", b"x");
         assert_eq!(fs.stat("a.txt/b"), Err(FsError::NotADirectory));
         assert_eq!(fs.stat("missing"), Err(FsError::NotFound));
+    }
+
+    #[test]
+    fn times_and_modes_are_the_documented_stand_ins() {
+        let fs = MemFs::new();
+        fs.add_file("d/a.txt", b"a");
+        let file = fs.stat("d/a.txt").unwrap();
+        assert_eq!(
+            (file.created_ns, file.accessed_ns),
+            (file.mtime_ns, file.mtime_ns)
+        );
+        assert_eq!(file.mode, 0o644);
+        assert_eq!(fs.stat("d").unwrap().mode, 0o755);
+        let locked = MemFs::read_only();
+        locked.add_file("a.txt", b"a");
+        assert_eq!(locked.stat("a.txt").unwrap().mode, 0o444);
     }
 
     #[test]

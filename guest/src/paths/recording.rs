@@ -67,6 +67,9 @@ impl<F: HostFs> HostFs for Recording<F> {
                 size: data.len() as u64,
                 mtime_ns: 0,
                 readonly: false,
+                created_ns: 0,
+                accessed_ns: 0,
+                mode: Metadata::default_mode(FileKind::File, false),
             }
         } else {
             self.inner.write_file(path, data, precondition)?

@@ -164,6 +164,14 @@ impl Sandbox {
             },
             mtime_ns: mtime_ns(meta),
             readonly: self.read_only || meta.permissions().readonly(),
+            // A file system without birth times gives the modification time.
+            created_ns: meta
+                .created()
+                .map_or_else(|_| mtime_ns(meta), |t| node::since_epoch(t.into_std())),
+            accessed_ns: meta
+                .accessed()
+                .map_or_else(|_| mtime_ns(meta), |t| node::since_epoch(t.into_std())),
+            mode: meta.mode() & 0o7777,
         }
     }
 

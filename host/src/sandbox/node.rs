@@ -230,6 +230,19 @@ pub(super) fn mtime_ns(meta: &impl MetadataExt) -> u64 {
     secs.saturating_mul(1_000_000_000).saturating_add(nanos)
 }
 
+/// Access time in nanoseconds since the Unix epoch.
+pub(super) fn atime_ns(meta: &impl MetadataExt) -> u64 {
+    let secs = u64::try_from(meta.atime()).unwrap_or(0);
+    let nanos = u64::try_from(meta.atime_nsec()).unwrap_or(0);
+    secs.saturating_mul(1_000_000_000).saturating_add(nanos)
+}
+
+/// `time` in nanoseconds since the Unix epoch (0 before it).
+pub(super) fn since_epoch(time: std::time::SystemTime) -> u64 {
+    time.duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}
+
 /// The kind a `st_mode` names.
 pub(super) fn kind_of_mode(mode: u32) -> FileKind {
     match rustix::fs::FileType::from_raw_mode(mode) {

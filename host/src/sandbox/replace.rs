@@ -390,5 +390,11 @@ fn metadata_of(sandbox: &Sandbox, file: &File) -> Result<Metadata, FsError> {
         size: meta.len(),
         mtime_ns: node::mtime_ns(&meta),
         readonly: sandbox.read_only || meta.mode() & 0o222 == 0,
+        // A file system without birth times gives the modification time.
+        created_ns: meta
+            .created()
+            .map_or_else(|_| node::mtime_ns(&meta), node::since_epoch),
+        accessed_ns: node::atime_ns(&meta),
+        mode: meta.mode() & 0o7777,
     })
 }

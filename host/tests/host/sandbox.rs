@@ -539,3 +539,21 @@ fn a_patch_or_move_through_a_link_out_of_the_root_changes_nothing_anywhere() {
     );
     assert!(!root.join("stolen.txt").exists());
 }
+
+#[test]
+fn stat_reports_permission_bits_and_created_and_accessed_times() {
+    let (root, _) = root_and_outside("sandbox-stat-times");
+    std::fs::write(root.join("a.txt"), "a\n").unwrap();
+    std::fs::set_permissions(root.join("a.txt"), std::fs::Permissions::from_mode(0o640)).unwrap();
+    let sandbox = Sandbox::open(&root, false).unwrap();
+    let meta = sandbox.stat("a.txt").unwrap();
+    assert_eq!(meta.mode, 0o640);
+    assert!(meta.created_ns > 0 && meta.accessed_ns > 0);
+    assert_eq!(sandbox.stat(".").unwrap().kind, Kind::Directory);
+    // A write reports the same bits as a stat of what it wrote.
+    let written = sandbox
+        .write_file("a.txt", b"b\n", &Precondition::Any)
+        .unwrap();
+    assert_eq!(written.mode, 0o640);
+    assert!(written.accessed_ns > 0);
+}

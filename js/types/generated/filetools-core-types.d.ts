@@ -50,6 +50,9 @@ export interface Metadata {
   size: bigint,
   mtimeNs: bigint,
   readonly: boolean,
+  createdNs: bigint,
+  accessedNs: bigint,
+  mode: number,
 }
 export interface DirEntry {
   name: string,

@@ -169,7 +169,8 @@ fn file_info_names_what_the_host_knows() {
     let info = session.call("get_file_info", r#"{"path": "a.txt"}"#);
     assert_eq!(
         info.text(),
-        "size: 3\nmodified: 1970-01-01T00:00:01.000Z\nisDirectory: false\nisFile: true\ntype: a regular file\nreadOnly: false"
+        "size: 3\ncreated: 1970-01-01T00:00:01.000Z\nmodified: 1970-01-01T00:00:01.000Z\n\
+         accessed: 1970-01-01T00:00:01.000Z\nisDirectory: false\nisFile: true\npermissions: 644"
     );
 }
 

@@ -12,8 +12,8 @@
 //! assert_eq!(result.text(), "2\ttwo\n[lines 2-2 of 3; continue with offset=3]");
 //! ```
 
-mod capture;
-mod cursor;
+pub(crate) mod capture;
+pub(crate) mod cursor;
 pub(crate) mod cut;
 pub(crate) mod gutter;
 mod outline;
@@ -24,7 +24,7 @@ pub mod symbol;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod testutil;
+pub(crate) mod testutil;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -149,7 +149,7 @@ pub(crate) fn given_encoding(args: &ReadArgs) -> Option<Encoding> {
 /// How many bytes a read fetches first: enough to sniff the file, and a
 /// whole chunk, so that the text of a file that fits in one chunk costs one
 /// host read.
-fn first_fetch(config: &Config) -> u32 {
+pub(crate) fn first_fetch(config: &Config) -> u32 {
     let detect = u32::try_from(DETECT_SAMPLE_BYTES).unwrap_or(u32::MAX);
     config.chunk_bytes.max(SNIFF_BYTES).max(detect)
 }

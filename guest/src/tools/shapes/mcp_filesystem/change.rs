@@ -99,10 +99,6 @@ pub(super) fn edit<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
     let text = format!("```diff\n{patch}```\n");
     let mut answer = result;
     answer.content = vec![Block::Text(text)];
-    answer.metadata["dry_run"] = json!(dry);
-    if dry {
-        answer.metadata["action"] = json!("previewed");
-    }
     answer
 }
 
@@ -120,10 +116,7 @@ pub(super) fn create_directory<F: HostFs>(session: &mut Session<F>, args: &Args)
         } else {
             format!("Created directory {path}.")
         };
-        Ok(ToolResult::from_text(
-            text,
-            json!({"path": found.rel, "action": if existed { "unchanged" } else { "created" }}),
-        ))
+        Ok(ToolResult::from_text(text, json!({})))
     })
 }
 
@@ -186,9 +179,6 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
             }
         }
         let text = format!("Moved {source} to {destination}.");
-        Ok(ToolResult::from_text(
-            text,
-            json!({"path": to.rel, "from": from.rel, "action": "moved"}),
-        ))
+        Ok(ToolResult::from_text(text, json!({})))
     })
 }

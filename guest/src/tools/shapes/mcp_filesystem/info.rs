@@ -2,32 +2,35 @@
 
 use serde_json::json;
 
-use crate::fs::{FileKind, HostFs};
+use crate::fs::{FileKind, HostFs, Metadata};
 use crate::repair;
 use crate::result::ToolResult;
 use crate::session::Session;
 use crate::shapes::args::Args;
 
-/// `get_file_info`: what the host tells of a path.
+/// `get_file_info`: what the host tells of a path, in the reference's
+/// keys and order; times in ISO 8601 UTC, permissions as the last three
+/// octal digits of the mode.
 pub(super) fn file_info<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
     session.run(|ctx| {
         let path = args.string("path")?;
-        let (found, meta) = repair::existing(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
-        let text = format!(
-            "size: {}\nmodified: {}\nisDirectory: {}\nisFile: {}\ntype: {}\nreadOnly: {}",
-            meta.size,
-            iso8601(meta.mtime_ns),
-            meta.kind == FileKind::Directory,
-            meta.kind == FileKind::File,
-            meta.kind.describe(),
-            meta.readonly
-        );
-        let tokens = ctx.config.estimate_tokens(text.len() as u64);
-        Ok(ToolResult::from_text(
-            text,
-            json!({"path": found.rel, "size": meta.size, "mtime_ns": meta.mtime_ns, "estimated_tokens": tokens}),
-        ))
+        let (_, meta) = repair::existing(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
+        Ok(ToolResult::from_text(describe(&meta), json!({})))
     })
+}
+
+/// The lines `get_file_info` answers with.
+fn describe(meta: &Metadata) -> String {
+    format!(
+        "size: {}\ncreated: {}\nmodified: {}\naccessed: {}\nisDirectory: {}\nisFile: {}\npermissions: {:03o}",
+        meta.size,
+        iso8601(meta.created_ns),
+        iso8601(meta.mtime_ns),
+        iso8601(meta.accessed_ns),
+        meta.kind == FileKind::Directory,
+        meta.kind == FileKind::File,
+        meta.mode & 0o777
+    )
 }
 
 /// `list_allowed_directories`: the workspace root.
@@ -39,7 +42,7 @@ pub(super) fn allowed<F: HostFs>(session: &mut Session<F>) -> ToolResult {
             ctx.config.root.as_str()
         };
         let text = format!("Allowed directories:\n{root}");
-        Ok(ToolResult::from_text(text, json!({"directories": [root]})))
+        Ok(ToolResult::from_text(text, json!({})))
     })
 }
 
@@ -70,6 +73,34 @@ fn iso8601(ns: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::fs::{FileKind, Metadata};
+
+    #[test]
+    fn info_has_the_reference_keys_in_its_order() {
+        let meta = Metadata {
+            kind: FileKind::File,
+            size: 12,
+            mtime_ns: 2_000_000_000,
+            readonly: false,
+            created_ns: 1_000_000_000,
+            accessed_ns: 3_000_000_000,
+            mode: 0o4755,
+        };
+        assert_eq!(
+            super::describe(&meta),
+            "size: 12\ncreated: 1970-01-01T00:00:01.000Z\nmodified: 1970-01-01T00:00:02.000Z\n\
+             accessed: 1970-01-01T00:00:03.000Z\nisDirectory: false\nisFile: true\npermissions: 755"
+        );
+        let dir = Metadata {
+            kind: FileKind::Directory,
+            mode: 0o700,
+            ..meta
+        };
+        assert!(
+            super::describe(&dir).ends_with("isDirectory: true\nisFile: false\npermissions: 700")
+        );
+    }
+
     #[test]
     fn times_are_iso_8601_in_utc() {
         assert_eq!(super::iso8601(0), "1970-01-01T00:00:00.000Z");

@@ -5,8 +5,10 @@
 //! budget and count as reads (a later `write_file` of a file needs a full
 //! read of it, `edit_file` any read), edits keep the file's encoding, BOM
 //! and line endings and refuse ambiguous matches, writes are atomic and
-//! checked against changes made meanwhile, moves never replace. How each
-//! tool differs from the reference is said in the README.
+//! checked against changes made meanwhile, moves never replace. Every
+//! answer's `structuredContent` is the reference's, `{content: <the text>}`
+//! (an image's blocks for `read_media_file`), under the reference's output
+//! schemas. How each tool differs from the reference is said in the README.
 //!
 //! ```
 //! use filetools_core::{MemFs, Session};
@@ -28,10 +30,11 @@ use serde_json::{Value, json};
 
 use super::args::Args;
 use super::dialect::Dialect;
+use crate::base64;
 use crate::config::Config;
 use crate::definitions::{Annotations, Definition};
 use crate::fs::HostFs;
-use crate::result::ToolResult;
+use crate::result::{Block, ToolResult};
 use crate::session::Session;
 
 /// The tools, in the reference server's order.
@@ -57,7 +60,85 @@ pub const ALIASES: [&str; 1] = ["read_file"];
 
 /// Runs the tool `tool` of this set.
 pub fn call<F: HostFs>(session: &mut Session<F>, tool: &str, arguments: &str) -> ToolResult {
-    Dialect::McpFilesystem.translate(dispatch(session, tool, arguments))
+    structured(Dialect::McpFilesystem.translate(dispatch(session, tool, arguments)))
+}
+
+/// `result` with the reference's `structuredContent`: `{content: text}`,
+/// or for an image the image blocks as `content` gives them, so a client
+/// that prefers structured results gets what the model reads. An error
+/// gets `{content: text}` too, not the core's error code: the reference
+/// sends none, and the TypeScript SDK's client checks even an error's
+/// `structuredContent` against the output schema, and throws when it does
+/// not match.
+fn structured(mut result: ToolResult) -> ToolResult {
+    let images: Vec<Value> = result
+        .content
+        .iter()
+        .filter_map(|block| match block {
+            Block::Image {
+                mime_type, data, ..
+            } => {
+                Some(json!({"type": "image", "data": base64::encode(data), "mimeType": mime_type}))
+            }
+            Block::Text(_) => None,
+        })
+        .collect();
+    result.metadata = if images.is_empty() {
+        json!({ "content": result.text() })
+    } else {
+        json!({ "content": images })
+    };
+    result
+}
+
+/// The JSON Schema dialect the reference's output schemas name.
+const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+
+/// The reference's output schema of every tool but `read_media_file`.
+fn text_output() -> Value {
+    json!({
+        "$schema": DRAFT_07,
+        "type": "object",
+        "properties": {"content": {"type": "string"}},
+        "required": ["content"],
+        "additionalProperties": false
+    })
+}
+
+/// The reference's output schema of `read_media_file`: its content blocks
+/// (this set sends images only).
+fn media_output() -> Value {
+    let item = json!({
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "enum": ["image", "audio"]},
+            "data": {"type": "string"},
+            "mimeType": {"type": "string"}
+        },
+        "required": ["type", "data", "mimeType"],
+        "additionalProperties": false
+    });
+    let resource = json!({
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "const": "resource"},
+            "resource": {
+                "type": "object",
+                "properties": {"uri": {"type": "string"}, "mimeType": {"type": "string"}, "blob": {"type": "string"}},
+                "required": ["uri", "blob"],
+                "additionalProperties": false
+            }
+        },
+        "required": ["type", "resource"],
+        "additionalProperties": false
+    });
+    json!({
+        "$schema": DRAFT_07,
+        "type": "object",
+        "properties": {"content": {"type": "array", "items": {"anyOf": [item, resource]}}},
+        "required": ["content"],
+        "additionalProperties": false
+    })
 }
 
 fn dispatch<F: HostFs>(session: &mut Session<F>, tool: &str, arguments: &str) -> ToolResult {
@@ -258,7 +339,7 @@ fn spec(tool: &str) -> Option<Spec> {
             name: "get_file_info",
             arguments: vec!["path"],
             takes: "{path: string}",
-            description: "A file's or directory's size, modification time, kind and whether it is read-only.",
+            description: "A file's or directory's size, creation, modification and access times, whether it is a file or a directory, and its permissions (octal, e.g. 644).",
             properties: json!({"path": path_arg("Path of the file or directory.")}),
             required: &["path"],
             annotations: annotations("File information", true, false),
@@ -290,9 +371,117 @@ pub fn definitions(_config: &Config) -> Vec<Definition> {
                 "required": spec.required,
                 "additionalProperties": false
             }),
-            output_schema: json!({"type": "object"}),
+            output_schema: if spec.name == "read_media_file" {
+                media_output()
+            } else {
+                text_output()
+            },
             annotations: spec.annotations,
             builtin: None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::config::Config;
+    use crate::memfs::MemFs;
+    use crate::session::Session;
+
+    fn session() -> Session<MemFs> {
+        let fs = MemFs::new();
+        fs.add_file("src/a.txt", b"one\ntwo\n");
+        fs.add_file("logo.png", &crate::image::tests::png(4, 3));
+        Session::open(r#"{"tools": "mcp-filesystem"}"#, fs).unwrap()
+    }
+
+    #[test]
+    fn structured_content_is_the_text_as_the_reference_gives_it() {
+        let mut session = session();
+        for (tool, args) in [
+            ("read_text_file", json!({"path": "src/a.txt", "tail": 1})),
+            (
+                "read_multiple_files",
+                json!({"paths": ["src/a.txt", "gone"]}),
+            ),
+            ("list_directory", json!({"path": "src"})),
+            ("list_directory_with_sizes", json!({"path": "src"})),
+            ("directory_tree", json!({"path": "."})),
+            ("search_files", json!({"path": ".", "pattern": "**/*.txt"})),
+            ("get_file_info", json!({"path": "src/a.txt"})),
+            ("create_directory", json!({"path": "made"})),
+            (
+                "move_file",
+                json!({"source": "made", "destination": "moved"}),
+            ),
+            ("list_allowed_directories", json!({})),
+        ] {
+            let result = session.call(tool, &args.to_string());
+            assert!(!result.is_error, "{tool}: {}", result.text());
+            assert_eq!(result.metadata, json!({"content": result.text()}), "{tool}");
+        }
+    }
+
+    #[test]
+    fn streamed_reads_still_count_for_writes_and_edits() {
+        let mut session = session();
+        let tail = session.call("read_text_file", r#"{"path": "src/a.txt", "tail": 1}"#);
+        assert_eq!(tail.text(), "two\n");
+        let edit = r#"{"path": "src/a.txt", "edits": [{"oldText": "two", "newText": "2"}]}"#;
+        let edited = session.call("edit_file", edit);
+        assert!(!edited.is_error, "{}", edited.text());
+        let partial = session.call("write_file", r#"{"path": "src/a.txt", "content": "x\n"}"#);
+        assert!(partial.is_error, "{}", partial.text());
+        // A tail of a file larger than a chunk has no line numbers.
+        let fs = MemFs::new();
+        let log: Vec<u8> = (0..100_000)
+            .flat_map(|n| format!("line {n}\n").into_bytes())
+            .collect();
+        fs.add_file("big.log", &log);
+        let mut big = Session::open(r#"{"tools": "mcp-filesystem"}"#, fs).unwrap();
+        let tail = big.call("read_text_file", r#"{"path": "big.log", "tail": 1}"#);
+        assert_eq!(tail.text(), "line 99999\n");
+        let refused = big.call("write_file", r#"{"path": "big.log", "content": "x\n"}"#);
+        assert_eq!(
+            refused.text(),
+            "Error: you have seen part of big.log but not which lines, not all of it; replacing it would drop lines you have not seen. \
+             Read the rest first (continue with offset=1), or change parts of it with edit_file."
+        );
+        let whole = session.call("read_text_file", r#"{"path": "src/a.txt"}"#);
+        assert_eq!(whole.text(), "one\n2\n");
+        let written = session.call("write_file", r#"{"path": "src/a.txt", "content": "x\n"}"#);
+        assert!(!written.is_error, "{}", written.text());
+    }
+
+    #[test]
+    fn an_image_is_structured_as_its_content_blocks() {
+        let result = session().call("read_media_file", r#"{"path": "logo.png"}"#);
+        let items = result.metadata["content"].as_array().unwrap();
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0]["type"], "image");
+        assert_eq!(items[0]["mimeType"], "image/png");
+        assert!(!items[0]["data"].as_str().unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_error_is_structured_as_its_text_to_fit_the_schema() {
+        let result = session().call("read_text_file", r#"{"path": "gone.txt"}"#);
+        assert!(result.is_error);
+        assert_eq!(result.metadata, json!({"content": result.text()}));
+    }
+
+    #[test]
+    fn output_schemas_are_the_references() {
+        for def in super::definitions(&Config::default()) {
+            let content = &def.output_schema["properties"]["content"];
+            assert_eq!(def.output_schema["required"], json!(["content"]));
+            if def.name == "read_media_file" {
+                assert_eq!(content["type"], "array");
+            } else {
+                assert_eq!(content, &json!({"type": "string"}), "{}", def.name);
+            }
+        }
+    }
 }

@@ -111,7 +111,6 @@ pub(super) fn multiple<F: HostFs>(session: &mut Session<F>, args: &Args) -> Tool
             .ok_or_else(|| args.error("paths must name at least one file"))?;
         let share = ctx.config.budget_bytes() / paths.len() as u64;
         let mut parts = Vec::with_capacity(paths.len());
-        let mut failed = 0;
         for path in &paths {
             match one(
                 ctx,
@@ -124,18 +123,12 @@ pub(super) fn multiple<F: HostFs>(session: &mut Session<F>, args: &Args) -> Tool
             ) {
                 Ok(result) => parts.push(format!("{path}:\n{}\n", result.text())),
                 Err(err) => {
-                    failed += 1;
                     let message = err.to_string();
                     let message = message.strip_prefix("Error: ").unwrap_or(&message);
                     parts.push(format!("{path}: Error - {message}"));
                 }
             }
         }
-        let text = parts.join("\n---\n");
-        let tokens = ctx.config.estimate_tokens(text.len() as u64);
-        Ok(ToolResult::from_text(
-            text,
-            json!({"files": paths.len(), "failed": failed, "estimated_tokens": tokens}),
-        ))
+        Ok(ToolResult::from_text(parts.join("\n---\n"), json!({})))
     })
 }

@@ -81,12 +81,7 @@ pub(super) fn list<F: HostFs>(session: &mut Session<F>, args: &Args, sizes: bool
             ));
             lines.push(format!("Combined size: {}", Size(bytes)));
         }
-        let text = lines.join("\n");
-        let tokens = ctx.config.estimate_tokens(text.len() as u64);
-        Ok(ToolResult::from_text(
-            text,
-            json!({"path": rel, "entries": total, "shown": shown, "estimated_tokens": tokens}),
-        ))
+        Ok(ToolResult::from_text(lines.join("\n"), json!({})))
     })
 }
 
@@ -232,13 +227,7 @@ pub(super) fn tree<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
         if walk.stopped {
             content.push(stopped_note(walk.visited));
         }
-        let tokens = ctx
-            .config
-            .estimate_tokens(content.iter().map(String::len).sum::<usize>() as u64);
-        let mut result = ToolResult::from_text(
-            content.remove(0),
-            json!({"path": rel, "entries": walk.visited, "complete": !walk.stopped, "estimated_tokens": tokens}),
-        );
+        let mut result = ToolResult::from_text(content.remove(0), json!({}));
         for note in content {
             result.content.push(crate::result::Block::Text(note));
         }
@@ -283,10 +272,6 @@ pub(super) fn search<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolRe
             text.push('\n');
             text.push_str(&stopped_note(walk.visited));
         }
-        let tokens = ctx.config.estimate_tokens(text.len() as u64);
-        Ok(ToolResult::from_text(
-            text,
-            json!({"path": rel, "matches": found.len(), "shown": shown, "complete": !walk.stopped, "estimated_tokens": tokens}),
-        ))
+        Ok(ToolResult::from_text(text, json!({})))
     })
 }
