@@ -13,6 +13,7 @@
 
 use filetools_core::patch::parse::{FileOp, parse_created, parse_diff, parse_envelope};
 use filetools_core::patch::seek::seek;
+use filetools_core::patch::scope::narrow;
 use filetools_core::{MemFs, Session};
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
@@ -65,9 +66,10 @@ fuzz_target!(|data: &[u8]| {
         let lines: Vec<&str> = text.split('\n').collect();
         for hunk in &hunks {
             let _ = seek(&lines, &hunk.old, from, hunk.end_of_file);
-            if let Some(anchor) = &hunk.anchor {
+            for anchor in &hunk.anchors {
                 let _ = seek(&lines, std::slice::from_ref(anchor), from, false);
             }
+            let _ = narrow(&lines, hunk, from);
         }
     }
 
