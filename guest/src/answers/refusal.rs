@@ -494,10 +494,25 @@ impl fmt::Display for Refusal {
                 }
                 Ok(())
             }
-            Refusal::Binary { path, mime } => write!(
-                f,
-                "Error: {path} is a binary file ({mime}), not text; nothing was written. A read describes it without showing its bytes, so it never counts as read, and no encoding makes it text: these tools do not change it. Put the text in a new file instead."
-            ),
+            Refusal::Binary { path, mime } => {
+                let (what, shown) = if mime.starts_with("image/") {
+                    ("an image", "It is shown as a picture, never as its bytes")
+                } else if *mime == "application/pdf" {
+                    (
+                        "a PDF document",
+                        "It is shown as its pages' text, never as its bytes",
+                    )
+                } else {
+                    (
+                        "a binary file",
+                        "A read describes it without showing its bytes, so it never counts as read",
+                    )
+                };
+                write!(
+                    f,
+                    "Error: {path} is {what} ({mime}), not text; nothing was written. {shown}, and no encoding makes it text: these tools do not change it. Put the text in a new file instead."
+                )
+            }
             Refusal::EncodingUnsure {
                 path,
                 guess,

@@ -122,7 +122,7 @@ impl fmt::Display for CellError {
             }
             CellError::RepeatedKey { path, repeated } => write!(
                 f,
-                "Error: {path} holds {repeated} of its JSON. Jupyter and every JSON reader keep only the last, so editing cells here could change text no reader sees; nothing was written. Delete the one you do not mean to keep with a text edit of the file, then edit the cell."
+                "Error: {path} holds {repeated} of its JSON. Jupyter and every JSON reader keep only the last, so editing cells here could change text no reader sees; nothing was written. Rewrite it as readers see it (`jq . {path}` keeps the last) or delete the other with a text edit of its JSON, then edit the cell."
             ),
         }
     }

@@ -163,8 +163,12 @@ impl fmt::Display for PastTheEnd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Error: insert_line {} is past the end of {}, which has {} lines; use a line from 0 (the start) to {}.",
-            self.line, self.path, self.total, self.total
+            "Error: insert_line {} is past the end of {}, which has {} line{}; use a line from 0 (the start) to {}.",
+            self.line,
+            self.path,
+            self.total,
+            if self.total == 1 { "" } else { "s" },
+            self.total
         )
     }
 }

@@ -105,6 +105,10 @@ struct Shown {
     lossy: bool,
 }
 
+/// Bytes of the budget kept for the notes after the lines: the longest
+/// stop note with 20-digit numbers, and the lossy-decoding note.
+const NOTE_ROOM: usize = 200;
+
 /// `part` of the text file `rel`, within `budget` bytes; what was shown,
 /// for the ledger.
 pub(crate) fn read<F: HostFs + ?Sized>(
@@ -130,7 +134,12 @@ pub(crate) fn read<F: HostFs + ?Sized>(
             why,
         });
     }
-    let budget = usize::try_from(budget).unwrap_or(usize::MAX).max(1);
+    // The closing notes (where the view stops, a lossy decode) come out of
+    // the same budget as the lines.
+    let budget = usize::try_from(budget)
+        .unwrap_or(usize::MAX)
+        .saturating_sub(NOTE_ROOM)
+        .max(1);
     let whole = head.len() < asked as usize;
     let (decoder, _) = Decoder::for_file(&head, whole, None);
     let utf16 = head.starts_with(&[0xFF, 0xFE])
@@ -540,8 +549,9 @@ mod tests {
 
     #[test]
     fn tail_past_the_budget_shows_the_last_lines_that_fit() {
+        // 40 bytes for the lines, after the room kept for the notes.
         let config = Config {
-            max_output_tokens: 10,
+            max_output_tokens: 60,
             bytes_per_token: 4,
             ..Config::default()
         };
@@ -563,8 +573,9 @@ mod tests {
 
     #[test]
     fn a_first_line_past_the_budget_is_cut_and_says_where_to_go_on() {
+        // 40 bytes for the lines, after the room kept for the notes.
         let config = Config {
-            max_output_tokens: 10,
+            max_output_tokens: 60,
             bytes_per_token: 4,
             ..Config::default()
         };

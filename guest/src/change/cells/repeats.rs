@@ -48,7 +48,7 @@ fn a_repeated_cells_array_is_refused_whether_the_first_is_shorter_or_longer() {
     let (result, _) = run(&shorter, &replace("a"));
     assert_eq!(
         result.text(),
-        "Error: n.ipynb holds the key \"cells\" twice at the top level of its JSON. Jupyter and every JSON reader keep only the last, so editing cells here could change text no reader sees; nothing was written. Delete the one you do not mean to keep with a text edit of the file, then edit the cell."
+        "Error: n.ipynb holds the key \"cells\" twice at the top level of its JSON. Jupyter and every JSON reader keep only the last, so editing cells here could change text no reader sees; nothing was written. Rewrite it as readers see it (`jq . n.ipynb` keeps the last) or delete the other with a text edit of its JSON, then edit the cell."
     );
     refused(&shorter, "1", "the key \"cells\" twice at the top level");
     let longer = format!(r#"{{"cells": [{CELL_A}, {CELL_B}], "cells": [{CELL_B}], {TAIL}}}"#);

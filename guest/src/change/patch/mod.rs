@@ -81,6 +81,9 @@ pub enum PatchError {
         after: usize,
         /// It was the `@@` line that was missing.
         anchor: bool,
+        /// How far the hunk's lines did match: its first `n` lines at the
+        /// 1-based line given, the next one not following.
+        matched: Option<(usize, usize)>,
     },
     /// Two hunks of one file would change the same lines.
     Overlap {
@@ -127,17 +130,27 @@ impl fmt::Display for PatchError {
                 first,
                 after,
                 anchor,
+                matched,
             } => {
-                let what = if *anchor {
-                    "its @@ line was"
-                } else {
-                    "its lines were"
-                };
-                write!(
-                    f,
-                    "hunk {hunk} of {path}: {what} not found from line {after} on (first line sought: {}). Read {path} again and build the patch from its current text.",
-                    quoted(first)
-                )
+                let ahead = format!("Read {path} again and build the patch from its current text.");
+                match (anchor, matched) {
+                    (true, _) => write!(
+                        f,
+                        "hunk {hunk} of {path}: its @@ line was not found from line {after} on (sought: {}). {ahead}",
+                        quoted(first)
+                    ),
+                    (false, Some((n, at))) => write!(
+                        f,
+                        "hunk {hunk} of {path}: its lines were not found from line {after} on: its first {n} match at line {at}, but its line {}, {}, does not follow there. {ahead}",
+                        n + 1,
+                        quoted(first)
+                    ),
+                    (false, None) => write!(
+                        f,
+                        "hunk {hunk} of {path}: its lines were not found from line {after} on (its first line, {}, is not there). {ahead}",
+                        quoted(first)
+                    ),
+                }
             }
             PatchError::Overlap { path } => write!(
                 f,
@@ -394,6 +407,10 @@ fn loaded_bytes<F: HostFs + ?Sized>(
         }
         .into());
     }
+    // One the session saw (an image, a PDF) must be as it saw it.
+    if let Some(record) = ctx.state.ledger.get(rel) {
+        guard::fresh(Some(record), &current, path, Tool::Edit)?;
+    }
     Ok(Loaded {
         rel: rel.to_owned(),
         path: path.to_owned(),
@@ -426,29 +443,63 @@ struct Placed<'a> {
 /// Where `hunk`'s old lines stand in `lines` within `region`: inside the
 /// last anchor's block first, then anywhere after it. Also how many of its
 /// old lines matched and how many of its new lines it writes: a last empty
-/// line stands for the final newline (Codex ends every hunk with one), so
-/// when the lines are not found with it they are sought, and written,
-/// without it.
+/// line stands for the final newline (Codex ends every hunk with one) or
+/// separates hunks, so when the lines are not found with it, or found in
+/// several places, they are sought, and written, without it. None matched
+/// means the hunk only adds lines.
 fn locate(lines: &[&str], region: scope::Region, hunk: &Hunk) -> (Seek, usize, usize) {
-    let within = if hunk.end_of_file {
-        lines
-    } else {
-        &lines[..region.end]
-    };
-    let eof = hunk.end_of_file;
-    let find =
-        |wanted: &[String]| match seek::seek_starts(within, wanted, region.from..region.inner, eof)
-        {
-            Seek::Missing => seek::seek(within, wanted, region.from, eof),
-            found => found,
-        };
+    if hunk.old.is_empty() {
+        return (Seek::Missing, 0, hunk.new.len());
+    }
+    let find = |wanted: &[String]| find_in(lines, region, wanted, hunk.end_of_file);
     let found = find(&hunk.old);
-    if found == Seek::Missing && hunk.old.last().is_some_and(String::is_empty) {
+    if !matches!(found, Seek::Found { .. }) && hunk.old.last().is_some_and(String::is_empty) {
         let matched = hunk.old.len() - 1;
         let kept = hunk.new.len() - usize::from(hunk.new.last().is_some_and(String::is_empty));
-        return (find(&hunk.old[..matched]), matched, kept);
+        if matched == 0 {
+            return (Seek::Missing, 0, kept);
+        }
+        let retried = find(&hunk.old[..matched]);
+        if matches!(retried, Seek::Found { .. }) || found == Seek::Missing {
+            return (retried, matched, kept);
+        }
     }
     (found, hunk.old.len(), hunk.new.len())
+}
+
+/// [`locate`]'s search for `wanted`.
+fn find_in(lines: &[&str], region: scope::Region, wanted: &[String], eof: bool) -> Seek {
+    let within = if eof { lines } else { &lines[..region.end] };
+    match seek::seek_starts(within, wanted, region.from..region.inner, eof) {
+        Seek::Missing => seek::seek(within, wanted, region.from, eof),
+        found => found,
+    }
+}
+
+/// For a hunk whose lines are missing: how many of its first lines do
+/// match together, and the 1-based line they start at (a binary search:
+/// a prefix that matches has every shorter prefix matching too).
+fn matched_prefix(
+    lines: &[&str],
+    region: scope::Region,
+    wanted: &[String],
+    eof: bool,
+) -> Option<(usize, usize)> {
+    let at = |n: usize| match find_in(lines, region, &wanted[..n], eof && n == wanted.len()) {
+        Seek::Found { at, .. } => Some(at),
+        Seek::Ambiguous { starts } => starts.first().copied(),
+        Seek::Missing => None,
+    };
+    let (mut low, mut high) = (0, wanted.len());
+    while low + 1 < high {
+        let mid = low + (high - low) / 2;
+        if at(mid).is_some() {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    (low > 0).then(|| (low, at(low).map_or(0, |a| a + 1)))
 }
 
 /// Applies `hunks` to `loaded`'s lines, in order, each after the last.
@@ -465,7 +516,8 @@ fn apply(loaded: &Loaded, hunks: &[Hunk], path: &str, crlf: bool) -> Result<Chan
         let number = n + 1;
         let region =
             scope::narrow(&contents, hunk, cursor).map_err(|miss| miss.error(path, number))?;
-        if hunk.old.is_empty() {
+        let (found, matched, kept) = locate(&contents, region, hunk);
+        if matched == 0 {
             // Only added lines: after the @@ lines, or at the end of the
             // file (before a last blank line, as Codex puts them).
             let start = if hunk.anchors.is_empty() {
@@ -477,7 +529,7 @@ fn apply(loaded: &Loaded, hunks: &[Hunk], path: &str, crlf: bool) -> Result<Chan
             placed.push(Placed {
                 start,
                 remove: 0,
-                lines: file.replacement(start, 0, hunk, hunk.new.len()),
+                lines: file.replacement(start, 0, hunk, kept),
             });
             if !hunk.anchors.is_empty() {
                 // As Codex, the anchor moves the search on.
@@ -485,7 +537,6 @@ fn apply(loaded: &Loaded, hunks: &[Hunk], path: &str, crlf: bool) -> Result<Chan
             }
             continue;
         }
-        let (found, matched, kept) = locate(&contents, region, hunk);
         match found {
             Seek::Found { at, level } => {
                 if level != Level::Exact {
@@ -499,12 +550,16 @@ fn apply(loaded: &Loaded, hunks: &[Hunk], path: &str, crlf: bool) -> Result<Chan
                 cursor = at + matched;
             }
             Seek::Missing => {
+                let wanted = &hunk.old[..matched];
+                let prefix = matched_prefix(&contents, region, wanted, hunk.end_of_file);
+                let first = wanted[prefix.map_or(0, |(n, _)| n)].clone();
                 return Err(PatchError::NotFound {
                     path: path.to_owned(),
                     hunk: number,
-                    first: hunk.old[0].clone(),
+                    first,
                     after: region.from + 1,
                     anchor: false,
+                    matched: prefix,
                 });
             }
             Seek::Ambiguous { starts } => {

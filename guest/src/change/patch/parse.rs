@@ -206,8 +206,11 @@ fn header<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
     line.trim_start().strip_prefix(marker).map(str::trim)
 }
 
-fn is_header(line: &str) -> bool {
-    let line = line.trim_start();
+/// Whether `line` starts a new section. Inside an update's hunks only an
+/// unindented header does: an indented one is a context line (a file may
+/// hold such a line), as Codex reads it.
+fn is_header(line: &str, indented: bool) -> bool {
+    let line = if indented { line.trim_start() } else { line };
     [ADD, DELETE, UPDATE, END]
         .iter()
         .any(|m| line.starts_with(m.trim_end()))
@@ -228,7 +231,7 @@ fn parse_sections(body: &[(usize, &str)]) -> Result<Vec<FileOp>, ParseError> {
         };
         if let Some(path) = header(line, ADD) {
             let path = named(path)?;
-            let end = section_end(body, at);
+            let end = section_end(body, at, true);
             let text = added_text(&body[at..end])?;
             at = end;
             ops.push(FileOp::Add { path, text });
@@ -246,7 +249,7 @@ fn parse_sections(body: &[(usize, &str)]) -> Result<Vec<FileOp>, ParseError> {
                 move_to = Some(to.to_owned());
                 at += 1;
             }
-            let end = section_end(body, at);
+            let end = section_end(body, at, false);
             let hunks = parse_hunks(&body[at..end])?;
             at = end;
             if hunks.is_empty() && move_to.is_none() {
@@ -269,11 +272,12 @@ fn parse_sections(body: &[(usize, &str)]) -> Result<Vec<FileOp>, ParseError> {
     Ok(ops)
 }
 
-/// Where the section starting at `from` ends: the next file header.
-fn section_end(body: &[(usize, &str)], from: usize) -> usize {
+/// Where the section starting at `from` ends: the next file header
+/// (indented too, when `indented`).
+fn section_end(body: &[(usize, &str)], from: usize, indented: bool) -> usize {
     body[from..]
         .iter()
-        .position(|(_, l)| is_header(l))
+        .position(|(_, l)| is_header(l, indented))
         .map_or(body.len(), |n| from + n)
 }
 

@@ -99,17 +99,39 @@ fn expected(text: &str, hunks: &[Planned]) -> Option<String> {
         }
         let mut from = cursor;
         if let Some(anchor) = &hunk.anchor {
+            // Lines here are never indented, so no anchor opens a block,
+            // and one above the cursor does not count.
             let after: Vec<usize> = (cursor..lines.len())
                 .filter(|&i| lines[i] == *anchor)
                 .collect();
-            let before = (0..cursor).filter(|&i| lines[i] == *anchor).count();
-            match (after.as_slice(), before) {
-                ([one], _) => from = one + 1,
-                ([], 1) => {}
+            match after.as_slice() {
+                [one] => from = one + 1,
                 _ => return None,
             }
         }
-        if old.is_empty() {
+        // A last empty line stands for the final newline (or separates
+        // hunks): sought without it when missing or ambiguous with it.
+        let mut wanted = old.clone();
+        let mut at = if wanted.is_empty() {
+            Ok(None)
+        } else {
+            place(&lines, &wanted, from, hunk.end_of_file)
+        };
+        if !matches!(at, Ok(Some(_))) && wanted.last().is_some_and(String::is_empty) {
+            wanted.pop();
+            if new.last().is_some_and(String::is_empty) {
+                new.pop();
+            }
+            if !wanted.is_empty() {
+                let retried = place(&lines, &wanted, from, hunk.end_of_file);
+                if matches!(retried, Ok(Some(_))) || at == Ok(None) {
+                    at = retried;
+                } else {
+                    return None;
+                }
+            }
+        }
+        if wanted.is_empty() {
             let at = if hunk.anchor.is_some() {
                 from
             } else {
@@ -121,16 +143,7 @@ fn expected(text: &str, hunks: &[Planned]) -> Option<String> {
             }
             continue;
         }
-        let mut wanted = old.clone();
-        let mut at = place(&lines, &wanted, from, hunk.end_of_file).ok()?;
-        if at.is_none() && wanted.last().is_some_and(String::is_empty) {
-            wanted.pop();
-            if new.last().is_some_and(String::is_empty) {
-                new.pop();
-            }
-            at = place(&lines, &wanted, from, hunk.end_of_file).ok()?;
-        }
-        let at = at?;
+        let at = at.ok()??;
         edits.push((at, wanted.len(), new));
         cursor = at + wanted.len();
     }

@@ -11,9 +11,11 @@
 //! finds `def search():` inside the block `class BaseClass` opens (the
 //! lines after it that are indented deeper), and the hunk's lines after
 //! it, still inside that class; lines that start inside the block the
-//! last anchor opens win over ones further on. The first anchor may stand above the
-//! cursor, so a later hunk can name the class an earlier one was in. Every
-//! anchor must match one place in its range, as every hunk does.
+//! last anchor opens win over ones further on. The first anchor may stand
+//! above the cursor when the block it opens holds the cursor, so a later
+//! hunk can name the class an earlier one was in; the hunk's lines then
+//! stay inside that block. Every anchor must match one place in its range,
+//! as every hunk does.
 //!
 //! ```
 //! use filetools_core::patch::parse::parse_diff;
@@ -61,6 +63,7 @@ impl Miss {
                 first: self.anchor,
                 after: self.from + 1,
                 anchor: true,
+                matched: None,
             }
         } else {
             PatchError::Ambiguous {
@@ -93,8 +96,13 @@ pub fn narrow(lines: &[&str], hunk: &Hunk, cursor: usize) -> Result<Region, Miss
             // The first anchor may be above the cursor: the hunk is in the
             // block an earlier hunk was in.
             Seek::Missing if k == 0 => match seek::seek(&lines[..region.from], wanted, 0, false) {
-                Seek::Found { at, .. } => at,
-                Seek::Missing => return Err(miss(Vec::new())),
+                // Only when its block still holds the cursor: the hunk's
+                // lines must then stand inside it.
+                Seek::Found { at, .. } if opens_block(lines, at, region.from) => {
+                    region.end = block_end(lines, at, region.end);
+                    at
+                }
+                Seek::Found { .. } | Seek::Missing => return Err(miss(Vec::new())),
                 Seek::Ambiguous { starts } => return Err(miss(starts)),
             },
             Seek::Missing => return Err(miss(Vec::new())),
@@ -110,6 +118,15 @@ pub fn narrow(lines: &[&str], hunk: &Hunk, cursor: usize) -> Result<Region, Miss
     region.end = region.end.max(region.from);
     region.inner = region.inner.clamp(region.from, region.end);
     Ok(region)
+}
+
+/// Whether line `at` opens a block that runs past line `cursor`.
+fn opens_block(lines: &[&str], at: usize, cursor: usize) -> bool {
+    let depth = indent(lines[at]);
+    let opens = (at + 1..lines.len())
+        .find(|&k| !lines[k].trim().is_empty())
+        .is_some_and(|first| indent(lines[first]) > depth);
+    opens && block_end(lines, at, lines.len()) > cursor
 }
 
 /// Where the block line `at` opens ends: before the first non-blank line

@@ -101,11 +101,14 @@ pub fn seek_starts(
             .zip(wanted)
             .all(|(line, want)| level.same(line, want))
     };
+    // The end of the file, when it is among the starts.
+    let end = lines.len() - wanted.len();
     if end_of_file
-        && last >= from
-        && let Some(level) = Level::ALL.into_iter().find(|&level| fits(last, level))
+        && end >= from
+        && end <= last
+        && let Some(level) = Level::ALL.into_iter().find(|&level| fits(end, level))
     {
-        return Seek::Found { at: last, level };
+        return Seek::Found { at: end, level };
     }
     for level in Level::ALL {
         let starts: Vec<usize> = (from..=last).filter(|&at| fits(at, level)).collect();

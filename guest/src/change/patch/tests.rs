@@ -350,3 +350,127 @@ fn a_replaced_line_keeps_its_own_line_end_in_a_mixed_file() {
     assert!(!result.is_error, "{}", result.text());
     assert_eq!(s.fs().contents("m.txt").unwrap(), b"one\r\nTWO\nthree\r\n");
 }
+
+#[test]
+fn an_anchor_above_the_cursor_counts_only_while_its_block_holds_the_cursor() {
+    let text = b"class A:\n    x = 1\n\nclass B:\n    y = 1\n    x = 1\n";
+    let (s, result) = patched(
+        "ab.py",
+        text,
+        &patch(
+            "*** Update File: ab.py\n@@ class B:\n-    y = 1\n+    y = 2\n@@ class A:\n-    x = 1\n+    x = 3",
+        ),
+    );
+    assert!(result.is_error, "{}", result.text());
+    assert!(
+        result.text().contains("its @@ line was not found"),
+        "{}",
+        result.text()
+    );
+    assert_eq!(s.fs().contents("ab.py").unwrap(), text);
+}
+
+#[test]
+fn an_indented_header_inside_a_hunk_is_a_context_line() {
+    let fs = MemFs::new();
+    fs.add_file("guide.md", b"Old intro\n *** Delete File: old.txt\n");
+    fs.add_file("old.txt", b"keep\n");
+    let mut session = Session::open(r#"{"tools": "apply-patch"}"#, fs).unwrap();
+    let result = session.call(
+        "apply_patch",
+        &patch("*** Update File: guide.md\n@@\n-Old intro\n+New intro\n  *** Delete File: old.txt"),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(session.fs().contents("old.txt").unwrap(), b"keep\n");
+    assert_eq!(
+        session.fs().contents("guide.md").unwrap(),
+        b"New intro\n *** Delete File: old.txt\n"
+    );
+}
+
+#[test]
+fn end_of_file_is_the_file_s_end_even_inside_an_anchor_s_block() {
+    let text = b"class A:\n    x = 1\n    x = 1\nclass B:\n    y = 2\n";
+    let (s, result) = patched(
+        "e.py",
+        text,
+        &patch("*** Update File: e.py\n@@ class A:\n-    x = 1\n+    x = 9\n*** End of File"),
+    );
+    assert!(result.is_error, "{}", result.text());
+    assert!(
+        result.text().contains("match 2 places"),
+        "{}",
+        result.text()
+    );
+    assert_eq!(s.fs().contents("e.py").unwrap(), text);
+}
+
+#[test]
+fn a_blank_line_between_hunks_separates_them() {
+    let (s, result) = patched(
+        "c.ini",
+        b"[a]\nx = 1\n\n[b]\ny = 2\n\n[c]\n",
+        &patch("*** Update File: c.ini\n@@ [a]\n+x0 = 0\n\n@@ [b]\n-y = 2\n+y = 3"),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(
+        s.fs().contents("c.ini").unwrap(),
+        b"[a]\nx0 = 0\nx = 1\n\n[b]\ny = 3\n\n[c]\n"
+    );
+}
+
+#[test]
+fn an_update_without_hunks_is_refused() {
+    for diff in ["", "\n"] {
+        let (s, result) = patched("a.txt", b"a\n", &operation("update_file", "a.txt", diff));
+        assert!(result.is_error, "{diff:?}: {}", result.text());
+        assert!(result.text().contains("has no lines"), "{}", result.text());
+        assert_eq!(s.fs().contents("a.txt").unwrap(), b"a\n");
+    }
+}
+
+#[test]
+fn lines_not_found_name_the_first_one_that_does_not_follow() {
+    let (_, result) = patched(
+        "n.txt",
+        b"one\ntwo\nthree\n",
+        &patch("*** Update File: n.txt\n@@\n one\n two\n-four\n+FOUR"),
+    );
+    assert!(result.is_error);
+    assert!(
+        result.text().contains(
+            "its first 2 match at line 1, but its line 3, \"four\", does not follow there"
+        ),
+        "{}",
+        result.text()
+    );
+    let (_, result) = patched(
+        "n.txt",
+        b"one\n",
+        &patch("*** Update File: n.txt\n@@\n-zero\n+ZERO"),
+    );
+    assert!(
+        result
+            .text()
+            .contains("(its first line, \"zero\", is not there)"),
+        "{}",
+        result.text()
+    );
+}
+
+#[test]
+fn an_image_seen_and_replaced_since_is_stale_for_a_delete() {
+    let fs = MemFs::new();
+    let png = crate::view::image::tests::png(4, 4);
+    fs.add_file("logo.png", &png);
+    let mut session = Session::open(r#"{"tools": ["apply-patch", "filetools"]}"#, fs).unwrap();
+    let seen = session.call("read", r#"{"file_path": "logo.png"}"#);
+    assert!(!seen.is_error, "{}", seen.text());
+    let mut other = png.clone();
+    other.extend_from_slice(b"more");
+    session.fs().add_file("logo.png", &other);
+    let result = session.call("apply_patch", &patch("*** Delete File: logo.png"));
+    assert!(result.is_error, "{}", result.text());
+    assert!(result.text().contains("changed"), "{}", result.text());
+    assert_eq!(session.fs().contents("logo.png").unwrap(), other);
+}

@@ -77,12 +77,18 @@ fn operations(args: Args) -> Result<Vec<FileOp>, ToolError> {
             path,
             text: parse::parse_created(&diff)?,
         },
-        "update_file" => FileOp::Update {
-            path,
-            move_to: None,
-            hunks: parse::parse_diff(&diff)?,
-            crlf: diff.contains("\r\n"),
-        },
+        "update_file" => {
+            let hunks = parse::parse_diff(&diff)?;
+            if hunks.is_empty() {
+                return Err(parse::ParseError::EmptyUpdate { path }.into());
+            }
+            FileOp::Update {
+                path,
+                move_to: None,
+                hunks,
+                crlf: diff.contains("\r\n"),
+            }
+        }
         "delete_file" => FileOp::Delete { path },
         other => {
             return Err(op.error(format!(

@@ -180,7 +180,9 @@ impl Dialect {
             Dialect::TextEditor => {
                 let mut args = json!({"command": "view", "path": path});
                 if let Some(first) = offset {
-                    let last = limit.map_or(-1, |l| i64::try_from(first + l - 1).unwrap_or(-1));
+                    let last = limit.map_or(-1, |l| {
+                        i64::try_from(first.saturating_add(l).saturating_sub(1)).unwrap_or(-1)
+                    });
                     args["view_range"] = json!([first, last]);
                 }
                 json!({"tool": super::text_editor::NAME, "args": args})
@@ -198,11 +200,42 @@ impl Dialect {
         }
     }
 
-    /// `result` in this dialect.
+    /// [`Dialect::say`] for every run of lines between the file's
+    /// numbered lines, which stay as they are.
+    fn say_around_content(self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut sentences = String::new();
+        for line in text.split_inclusive('\n') {
+            if is_file_line(line) {
+                if !sentences.is_empty() {
+                    out.push_str(&self.say(&sentences));
+                    sentences.clear();
+                }
+                // A line cut short ends with the pager's marker, which is
+                // a sentence of ours.
+                let (text, marker) = match line.rfind(CUT_MARKER) {
+                    Some(at) if line[at..].contains("; rest: ") => line.split_at(at),
+                    _ => (line, ""),
+                };
+                out.push_str(text);
+                out.push_str(&self.say(marker));
+            } else {
+                sentences.push_str(line);
+            }
+        }
+        if !sentences.is_empty() {
+            out.push_str(&self.say(&sentences));
+        }
+        out
+    }
+
+    /// `result` in this dialect: its sentences, never the file's text. A
+    /// numbered line (`N<tab>…`, as a view or an edit's snippet shows the
+    /// file) stays byte for byte; the lines around it are translated.
     pub fn translate(self, mut result: ToolResult) -> ToolResult {
         for block in &mut result.content {
             if let Block::Text(text) = block {
-                *text = self.say(text);
+                *text = self.say_around_content(text);
             }
         }
         if let Some(call) = result.metadata.get("next_call").cloned()
@@ -212,6 +245,16 @@ impl Dialect {
         }
         result
     }
+}
+
+/// How the pager's marker on a line cut short begins.
+const CUT_MARKER: &str = " [… ";
+
+/// Whether `line` is a line of the file as views show it: its number, a
+/// tab, its text.
+fn is_file_line(line: &str) -> bool {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && line.as_bytes().get(digits) == Some(&b'\t')
 }
 
 /// `text` without the advice to set `replace_all`, which these shapes do
@@ -313,7 +356,11 @@ fn without_char_offset(text: &str) -> String {
         let line = head[head.len() - line_digits..].parse::<u64>().ok();
         let next = match line {
             Some(line) if head[..head.len() - line_digits].ends_with("offset=") => {
-                format!("{}{}", &head[..head.len() - line_digits], line + 1)
+                format!(
+                    "{}{}",
+                    &head[..head.len() - line_digits],
+                    line.saturating_add(1)
+                )
             }
             _ => head.to_owned(),
         };
@@ -357,7 +404,10 @@ fn ranges(text: &str, dialect: Dialect) -> String {
             });
         let (said, used) = match (dialect, limit) {
             (Dialect::TextEditor, Some((l, n))) => (
-                format!("view_range [{first}, {}]", first + l.max(1) - 1),
+                format!(
+                    "view_range [{first}, {}]",
+                    first.saturating_add(l.max(1) - 1)
+                ),
                 joint.len() + n,
             ),
             (Dialect::TextEditor, None) => (format!("view_range [{first}, -1]"), 0),
@@ -542,6 +592,28 @@ mod tests {
                 assert!(!said.contains(word), "MCP: {word:?} in {said:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_file_s_own_lines_are_never_translated() {
+        let fs = crate::MemFs::new();
+        let text = "q(offset=20 limit=10)\nspan(text, char_offset=12)\nold_string; offset 3\n";
+        fs.add_file("w.txt", text.as_bytes());
+        let mut s =
+            crate::Session::open(r#"{"tools": ["text-editor", "mcp-filesystem"]}"#, fs).unwrap();
+        let view = s.call(
+            super::super::text_editor::NAME,
+            r#"{"command": "view", "path": "w.txt"}"#,
+        );
+        for (n, line) in text.lines().enumerate() {
+            assert!(
+                view.text().contains(&format!("{}\t{line}\n", n + 1)),
+                "{}",
+                view.text()
+            );
+        }
+        let read = s.call("read_text_file", r#"{"path": "w.txt"}"#);
+        assert!(read.text().starts_with(text), "{}", read.text());
     }
 
     #[test]

@@ -60,8 +60,24 @@ pub const ALIASES: [&str; 1] = ["read_file"];
 
 /// Runs the tool `tool` of this set.
 pub fn call<F: HostFs>(session: &mut Session<F>, tool: &str, arguments: &str) -> ToolResult {
-    structured(Dialect::McpFilesystem.translate(dispatch(session, tool, arguments)))
+    let result = dispatch(session, tool, arguments);
+    // A read's text and an edit's diff are the file's own lines, in this
+    // set's words already: nothing in them is translated.
+    let verbatim = !result.is_error && SHOWS_FILE_TEXT.contains(&tool);
+    if verbatim {
+        structured(result)
+    } else {
+        structured(Dialect::McpFilesystem.translate(result))
+    }
 }
+
+/// The tools whose answers carry a file's text unnumbered.
+const SHOWS_FILE_TEXT: [&str; 4] = [
+    "read_text_file",
+    "read_file",
+    "read_multiple_files",
+    "edit_file",
+];
 
 /// `result` with the reference's `structuredContent`: `{content: text}`,
 /// or for an image the image blocks as `content` gives them, so a client
