@@ -186,7 +186,8 @@ test('OpenAI SDK, Responses API: the built-in apply_patch tool, its calls answer
       id: 'r1', object: 'response', created_at: 0, model: 'm', status: 'completed',
       output: [
         patch('p1', { type: 'update_file', path: 'notes.txt', diff: '@@\n-alpha\n+ALPHA\n' }),
-        patch('p2', { type: 'create_file', path: 'new/todo.md', diff: '+# Todo\n' }),
+        // As OpenAI's handler joins them, a last bare `+` is the final newline.
+        patch('p2', { type: 'create_file', path: 'new/todo.md', diff: '+# Todo\n+' }),
         patch('p3', { type: 'update_file', path: 'notes.txt', diff: '@@\n-not there\n+x\n' }),
       ],
     },
