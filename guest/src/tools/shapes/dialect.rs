@@ -27,7 +27,7 @@ const TEXT_EDITOR: &[(&str, &str)] = &[
     ("since you read it", "since you viewed it"),
     (
         "read it (any part) first, then edit",
-        "view it (any part) first, then use str_replace",
+        "view it (any part) first, then send the command again",
     ),
     ("read it first", "view it first"),
     ("Read it again", "View it again"),
