@@ -120,11 +120,10 @@ fn placed(view: &str, old: &str, new: &str, (first, last): (u64, u64)) -> bool {
 }
 
 /// Whether, with lines `first..=last` blanked out, some other place of the
-/// file holds `old` (of three lines or more) with at most one line changed.
+/// file holds `old` with at most one line changed (of three lines or more),
+/// or nearly holds every line of it (one or two lines): then `old` may have
+/// been changed there by someone else, and nothing proves this edit made.
 fn stands_elsewhere(file_lines: &[&str], old_lines: &[&str], (first, last): (u64, u64)) -> bool {
-    if old_lines.len() < 3 {
-        return false;
-    }
     let blanked: Vec<&str> = (1..)
         .zip(file_lines)
         .map(|(line, text)| {
@@ -139,6 +138,14 @@ fn stands_elsewhere(file_lines: &[&str], old_lines: &[&str], (first, last): (u64
         return false;
     };
     let at = usize::try_from(near.first - 1).unwrap_or(usize::MAX);
+    if old_lines.len() < 3 {
+        return old_lines.iter().enumerate().all(|(i, old_line)| {
+            old_line.trim().is_empty()
+                || blanked
+                    .get(at.saturating_add(i))
+                    .is_some_and(|f| !f.trim().is_empty() && nearly(f, old_line))
+        });
+    }
     let changed = old_lines
         .iter()
         .enumerate()
@@ -454,6 +461,20 @@ mod tests {
         ));
         assert!(applied(
             "use std::io;\nlet x = 2;\n",
+            "let x = 1;",
+            "let x = 2;"
+        ));
+    }
+
+    #[test]
+    fn a_near_miss_standing_apart_leaves_the_edit_unproven() {
+        assert!(!applied(
+            "let x = 2;\nfoo();\nlet x = 3;\n",
+            "let x = 1;",
+            "let x = 2;"
+        ));
+        assert!(applied(
+            "let x = 2;\nfoo();\nbar();\n",
             "let x = 1;",
             "let x = 2;"
         ));
