@@ -278,7 +278,8 @@ impl fmt::Display for Notice {
             Notice::Empty => f.write_str("[the file is empty]"),
             Notice::PastEnd { total, offset } => write!(
                 f,
-                "[the file has {total} lines; offset {offset} is past the end; use an offset from 1 to {total}]"
+                "[the file has {total} line{}; offset {offset} is past the end; use an offset from 1 to {total}]",
+                if *total == 1 { "" } else { "s" }
             ),
             Notice::Page {
                 first,

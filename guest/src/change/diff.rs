@@ -22,18 +22,24 @@ pub struct LineChange {
     pub new_lines: u64,
 }
 
-/// Lines of context around the change in a [`unified`] diff.
-pub const CONTEXT_LINES: usize = 3;
+/// Lines of context around the change in a [`unified`] diff: four, as
+/// the `diff` package the MCP reference server uses gives.
+pub const CONTEXT_LINES: usize = 4;
 
 /// The change from `old` to `new` as a unified diff of one hunk (the one
-/// changed region with [`CONTEXT_LINES`] around it), headed by `path`;
-/// empty when the texts are equal.
+/// changed region with [`CONTEXT_LINES`] around it), headed by `path` as
+/// the MCP reference server heads its diffs (`Index:`, a rule, then the
+/// `original` and `modified` versions); empty when the texts are equal.
 ///
 /// ```
-/// let diff = filetools_core::diff::unified("a.txt", "a\nb\nc\n", "a\nB\nc\n");
-/// assert_eq!(diff, "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+/// let diff = filetools_core::diff::unified("/w/a.txt", "a\nb\nc\n", "a\nB\nc\n");
+/// assert_eq!(
+///     diff,
+///     "Index: /w/a.txt\n===================================================================\n--- /w/a.txt\toriginal\n+++ /w/a.txt\tmodified\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
+/// );
 /// ```
 pub fn unified(path: &str, old: &str, new: &str) -> String {
+    const RULE: &str = "===================================================================";
     let Some(change) = line_change(old, new) else {
         return String::new();
     };
@@ -46,7 +52,7 @@ pub fn unified(path: &str, old: &str, new: &str) -> String {
     let after = (old_lines.len() - old_end).min(CONTEXT_LINES);
     let span = |end: usize| format!("{},{}", start + 1, end + after - start);
     let mut out = format!(
-        "--- a/{path}\n+++ b/{path}\n@@ -{} +{} @@\n",
+        "Index: {path}\n{RULE}\n--- {path}\toriginal\n+++ {path}\tmodified\n@@ -{} +{} @@\n",
         span(old_end),
         span(new_end)
     );

@@ -144,7 +144,10 @@ pub(crate) fn read<F: HostFs + ?Sized>(
     let path = &args.file_path;
     let (first, last) = match args.page_range() {
         Some((first, _)) if first > total => {
-            let text = format!("[the PDF has {total} pages; page {first} is past the end]");
+            let text = format!(
+                "[the PDF has {total} page{}; page {first} is past the end]",
+                if total == 1 { "" } else { "s" }
+            );
             return Ok((fact(config, text, rel, &json!({"pages": total})), seen));
         }
         Some((first, last)) => (first, last.min(total)),
@@ -207,7 +210,8 @@ fn render(
     shown_last: u64,
     asked_last: u64,
 ) -> String {
-    let mut text = format!("[PDF: {total} pages; pages {first}-{shown_last}");
+    let noun = if total == 1 { "page" } else { "pages" };
+    let mut text = format!("[PDF: {total} {noun}; pages {first}-{shown_last}");
     if shown_last < asked_last {
         let _ = write!(text, " of the {first}-{asked_last} asked");
         if shown_last + 1 - first < MAX_PAGES_PER_CALL {

@@ -20,14 +20,23 @@ use crate::textfile::TextFile;
 
 /// `write_file`: the core's `write`.
 pub(super) fn write<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
-    match (args.string("path"), args.string("content")) {
+    let mut result = match (args.string("path"), args.string("content")) {
         (Ok(file_path), Ok(content)) => session.write(&WriteArgs {
             file_path,
             content,
             encoding: None,
         }),
-        (Err(err), _) | (_, Err(err)) => session.run(|_| Err(err)),
+        (Err(err), _) | (_, Err(err)) => return session.run(|_| Err(err)),
+    };
+    // The reference's words first, then what the core tells of the file.
+    if let Some(Block::Text(text)) = result.content.first_mut()
+        && let Some(rest) = text
+            .strip_prefix("Created ")
+            .or_else(|| text.strip_prefix("Updated "))
+    {
+        *text = format!("Successfully wrote to {rest}");
     }
+    result
 }
 
 /// The edits of an `edit_file` call.
@@ -72,7 +81,7 @@ pub(super) fn edit<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
         Err(err) => return session.run(|_| Err(err)),
     };
     let call = EditArgs {
-        file_path: path,
+        file_path: path.clone(),
         edits: ops,
         encoding: None,
     };
@@ -95,8 +104,14 @@ pub(super) fn edit<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
     let decode = |bytes: &[u8]| {
         TextFile::decode(bytes).map_or_else(|_| String::new(), |f| f.text.replace("\r\n", "\n"))
     };
-    let patch = diff::unified(&rel, &decode(&old), &decode(&new));
-    let text = format!("```diff\n{patch}```\n");
+    let patch = diff::unified(&path, &decode(&old), &decode(&new));
+    // A fence longer than any run of backticks in the diff, as the
+    // reference server makes it.
+    let mut fence = String::from("```");
+    while patch.contains(&fence) {
+        fence.push('`');
+    }
+    let text = format!("{fence}diff\n{patch}{fence}\n\n");
     let mut answer = result;
     answer.content = vec![Block::Text(text)];
     answer
@@ -178,7 +193,7 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
                 ctx.state.ledger.remove(&path);
             }
         }
-        let text = format!("Moved {source} to {destination}.");
+        let text = format!("Successfully moved {source} to {destination}");
         Ok(ToolResult::from_text(text, json!({})))
     })
 }

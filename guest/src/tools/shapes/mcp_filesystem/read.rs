@@ -91,7 +91,13 @@ pub(super) fn media<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolRes
         .content
         .iter()
         .any(|b| matches!(b, Block::Image { .. }));
-    if result.is_error || is_image {
+    if result.is_error {
+        return result;
+    }
+    if is_image {
+        // The image alone, as the reference answers.
+        let mut result = result;
+        result.content.retain(|b| matches!(b, Block::Image { .. }));
         return result;
     }
     let err = ToolError::Arguments {

@@ -35,6 +35,28 @@ fn is_dir(entry: &DirEntry) -> bool {
     entry.kind == FileKind::Directory
 }
 
+/// `bytes` as the reference server writes a size: whole bytes under 1 KB,
+/// else two decimals of the largest unit up to TB (1 KB = 1024 bytes),
+/// half-way rounded up as JavaScript's `toFixed` does.
+fn reference_size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
+    let mut unit = 0;
+    while unit + 1 < UNITS.len() && bytes >> (10 * (unit + 2)) > 0 {
+        unit += 1;
+    }
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let scale = 1u128 << (10 * (unit + 1));
+    let hundredths = (u128::from(bytes) * 200 + scale) / (2 * scale);
+    format!(
+        "{}.{:02} {}",
+        hundredths / 100,
+        hundredths % 100,
+        UNITS[unit]
+    )
+}
+
 /// `list_directory` and `list_directory_with_sizes`.
 pub(super) fn list<F: HostFs>(session: &mut Session<F>, args: &Args, sizes: bool) -> ToolResult {
     session.run(|ctx| {
@@ -58,8 +80,15 @@ pub(super) fn list<F: HostFs>(session: &mut Session<F>, args: &Args, sizes: bool
             .iter()
             .map(|e| {
                 let mark = if is_dir(e) { "[DIR]" } else { "[FILE]" };
-                if sizes && !is_dir(e) {
-                    format!("{mark} {:<30} {:>10}", e.name, Size(e.size).to_string())
+                if sizes {
+                    // As the reference pads it: a directory's size column
+                    // is empty.
+                    let size = if is_dir(e) {
+                        String::new()
+                    } else {
+                        reference_size(e.size)
+                    };
+                    format!("{mark} {:<30} {size:>10}", e.name)
                 } else {
                     format!("{mark} {}", e.name)
                 }
@@ -79,7 +108,7 @@ pub(super) fn list<F: HostFs>(session: &mut Session<F>, args: &Args, sizes: bool
                 files.len(),
                 total - files.len()
             ));
-            lines.push(format!("Combined size: {}", Size(bytes)));
+            lines.push(format!("Combined size: {}", reference_size(bytes)));
         }
         Ok(ToolResult::from_text(lines.join("\n"), json!({})))
     })
@@ -171,6 +200,12 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
     /// Every path under `rel` whose relative path matches `pattern`.
     fn search(&mut self, rel: &str, shown: &str, pattern: &Glob, found: &mut Vec<String>) {
         for (entry, child, relative) in self.entries(rel, shown) {
+            // A link the host will not follow (it leads outside the root,
+            // or nowhere) is left out, as the reference leaves out every
+            // path that fails its check.
+            if entry.kind == FileKind::Symlink && self.fs.stat(&child).is_err() {
+                continue;
+            }
             if pattern.matches(&relative) {
                 found.push(self.spelled(&child));
             }
@@ -274,4 +309,29 @@ pub(super) fn search<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolRe
         }
         Ok(ToolResult::from_text(text, json!({})))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reference_size;
+
+    #[test]
+    fn sizes_read_as_the_reference_writes_them() {
+        let cases = [
+            (0, "0 B"),
+            (512, "512 B"),
+            (1023, "1023 B"),
+            (1024, "1.00 KB"),
+            (1152, "1.13 KB"),
+            (1536, "1.50 KB"),
+            (1_048_575, "1024.00 KB"),
+            (1_048_576, "1.00 MB"),
+            (1 << 30, "1.00 GB"),
+            (1 << 40, "1.00 TB"),
+            (1 << 50, "1024.00 TB"),
+        ];
+        for (bytes, text) in cases {
+            assert_eq!(reference_size(bytes), text, "{bytes}");
+        }
+    }
 }
