@@ -63,6 +63,8 @@ pub enum PatchError {
     Missing {
         /// The file.
         path: String,
+        /// It was to be deleted: nothing to create.
+        deleting: bool,
     },
     /// Two operations of the patch name the same file.
     Twice {
@@ -116,7 +118,17 @@ impl fmt::Display for PatchError {
                 f,
                 "{path} cannot be moved to {to}, which already exists; a move never replaces a file. Move it to a path that does not exist."
             ),
-            PatchError::Missing { path } => write!(
+            PatchError::Missing {
+                path,
+                deleting: true,
+            } => write!(
+                f,
+                "{path} does not exist, so there is nothing to delete. Drop its \"*** Delete File\" section, or check the path."
+            ),
+            PatchError::Missing {
+                path,
+                deleting: false,
+            } => write!(
                 f,
                 "{path} does not exist. Create it with \"*** Add File: {path}\"."
             ),
@@ -329,9 +341,11 @@ fn plan<F: HostFs + ?Sized>(
             Ok(done('A', crate::textfile::line_count(text)))
         }
         (FileOp::Add { .. }, Some(_)) => Err(PatchError::Exists { path }.into()),
-        (FileOp::Delete { .. } | FileOp::Update { .. }, None) => {
-            Err(PatchError::Missing { path }.into())
+        (FileOp::Delete { .. } | FileOp::Update { .. }, None) => Err(PatchError::Missing {
+            deleting: matches!(op, FileOp::Delete { .. }),
+            path,
         }
+        .into()),
         (FileOp::Delete { .. }, Some(meta)) => {
             let loaded = rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, Seen::IfRecorded)
                 .or_else(|err| match err {

@@ -474,3 +474,16 @@ fn an_image_seen_and_replaced_since_is_stale_for_a_delete() {
     assert!(result.text().contains("changed"), "{}", result.text());
     assert_eq!(session.fs().contents("logo.png").unwrap(), other);
 }
+
+#[test]
+fn deleting_a_missing_file_is_not_answered_with_advice_to_create_it() {
+    let (_, result) = patched("a.txt", b"a\n", &patch("*** Delete File: gone.txt"));
+    assert!(result.is_error);
+    assert!(
+        result
+            .text()
+            .contains("gone.txt does not exist, so there is nothing to delete"),
+        "{}",
+        result.text()
+    );
+}
