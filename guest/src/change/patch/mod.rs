@@ -216,10 +216,10 @@ impl fmt::Display for Done {
                 f,
                 ": {} line{}, unchanged: its hunks change nothing",
                 self.lines,
-                plural_u64(self.lines)
+                plural(self.lines)
             );
         }
-        write!(f, ": {} line{}", self.lines, plural_u64(self.lines))?;
+        write!(f, ": {} line{}", self.lines, plural(self.lines))?;
         if !self.hunks.is_empty() {
             let at: Vec<String> = self.hunks.iter().map(ToString::to_string).collect();
             let noun = if at.len() == 1 { "hunk" } else { "hunks" };
@@ -241,12 +241,12 @@ impl fmt::Display for Done {
 /// The letter of a file the patch leaves as it was (not written, no undo).
 const UNCHANGED: char = '=';
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
-fn plural_u64(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
+fn plural(n: impl TryInto<u64>) -> &'static str {
+    if n.try_into().ok() == Some(1) {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// Applies the file operations `ops` all or none.
