@@ -5,15 +5,17 @@
 //! A call's result is exactly the session's [`ToolResult`] as JSON
 //! (`content` with text and image blocks, `isError`, `structuredContent`),
 //! so a client sees what `filetools session` prints for the same call; the
-//! core, not the server, judges the arguments. A `read` stops when the
+//! core, not the server, judges the arguments. Calls run one at a time in
+//! the order they arrived, and every request gets one answer with its id
+//! (see the transport, [`MAX_OPEN`]). A `read` stops when the
 //! client cancels it; a change runs to its end (see
 //! [`Session::call_cancellable`]). While a call runs past the progress
 //! interval ([`DEFAULT_PROGRESS_INTERVAL`]), a client that asked for
 //! progress gets a notification each interval with the seconds spent so
 //! far.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
@@ -23,14 +25,20 @@ use rmcp::model::{
     ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
 use serde_json::Value;
 
 use crate::protocol::DEFAULT_MAX_LINE_BYTES;
-use crate::{Format, Session, ToolResult, Tools};
+use tokio::io::{AsyncRead, AsyncWrite};
 
+use crate::{Format, ToolResult, Tools};
+
+mod envelope;
+mod rescue;
 mod stdio;
+mod worker;
+
+pub use stdio::MAX_OPEN;
 
 /// How often a running call reports progress to a client that asked.
 pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_millis(500);
@@ -43,7 +51,7 @@ const INSTRUCTIONS: &str = "Files of one directory. Read a file before changing 
 /// An MCP server over one session of `tools`.
 #[derive(Debug, Clone)]
 pub struct Server {
-    session: Arc<Mutex<Session>>,
+    calls: Arc<worker::Worker>,
     tools: Arc<Vec<Tool>>,
     progress_interval: Duration,
     max_line_bytes: u64,
@@ -63,7 +71,7 @@ impl Server {
             .collect::<Result<Vec<Tool>, _>>()
             .context("the MCP tool definitions do not parse")?;
         Ok(Self {
-            session: Arc::new(Mutex::new(session)),
+            calls: Arc::new(worker::Worker::start(session)?),
             tools: Arc::new(listed),
             progress_interval: DEFAULT_PROGRESS_INTERVAL,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
@@ -86,10 +94,10 @@ impl Server {
     }
 
     /// Serves the client on this process's stdin and stdout until it
-    /// disconnects; every line the client sends gets an answer, a line that
-    /// is not UTF-8, not JSON or over the line cap a parse error. Pipes, as MCP clients give a server, are driven by the
-    /// runtime's own reactor: no thread hand-off per message, which halves
-    /// the server's cost per small call (README, "Benchmarks").
+    /// disconnects (see [`Server::serve_io`]). Pipes, as MCP clients give a
+    /// server, are driven by the runtime's own reactor: no thread hand-off
+    /// per message, which halves the server's cost per small call (README,
+    /// "Benchmarks").
     pub fn serve_stdio(self) -> Result<()> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -97,32 +105,54 @@ impl Server {
             .context("starting the MCP server's runtime")?;
         runtime.block_on(async move {
             let (input, output) = rmcp::transport::stdio_pipes();
-            let (input, output) = stdio::guarded(input, output, self.max_line_bytes);
-            // The guards refuse what is too long; rmcp takes what they pass.
-            let transport = AsyncRwTransport::<RoleServer, _, _>::new(input, output)
-                .with_max_line_length(usize::MAX);
-            let running = self
-                .serve(transport)
-                .await
-                .context("the MCP client did not initialize")?;
-            running.waiting().await.context("the MCP server stopped")?;
-            Ok(())
+            self.serve_io(input, output).await
         })
     }
 
-    /// Runs one call on the session, off the async threads.
-    async fn run(&self, tool: String, arguments: String, cancel: Arc<AtomicBool>) -> ToolResult {
-        let session = Arc::clone(&self.session);
-        let job = tokio::task::spawn_blocking(move || {
-            let mut session = session.lock().unwrap_or_else(PoisonError::into_inner);
-            session.call_cancellable(&tool, &arguments, &cancel)
-        });
-        match job.await {
-            Ok(result) => result,
-            Err(err) => ToolResult::failure(
-                format!("Error: the call could not run ({err}); try it again."),
-                "host_error",
-            ),
+    /// Serves the client on `input` and `output` until its input ends,
+    /// then writes every answer still owed: every line the client sends
+    /// gets an answer, a line that is not UTF-8, not JSON, over the line
+    /// cap or not a request a JSON-RPC error with the request's id. Runs on
+    /// a current-thread runtime (calls start in the order they arrived
+    /// because its tasks run in the order they were spawned).
+    pub async fn serve_io(
+        self,
+        input: impl AsyncRead + Unpin + Send + 'static,
+        output: impl AsyncWrite + Unpin + Send + 'static,
+    ) -> Result<()> {
+        let (transport, writer) = stdio::transport(input, output, self.max_line_bytes);
+        let served = match self.serve(transport).await {
+            Ok(running) => running
+                .waiting()
+                .await
+                .map(drop)
+                .context("the MCP server stopped"),
+            Err(err) => Err(err).context("the MCP client did not initialize"),
+        };
+        // Everything owed is written unless the client stopped reading,
+        // which is the client's choice, not a failure of the server.
+        let _ = writer.await;
+        served
+    }
+
+    /// Queues one call on the session, behind every call that came before
+    /// it (now, not when the answer is awaited: calls run in the order
+    /// their requests arrived).
+    fn queue(
+        &self,
+        tool: String,
+        arguments: String,
+        cancel: Arc<AtomicBool>,
+    ) -> impl Future<Output = ToolResult> + use<> {
+        let answer = self.calls.queue(tool, arguments, cancel);
+        async move {
+            answer.await.unwrap_or_else(|_| {
+                ToolResult::failure(
+                    "Error: the call could not run (the session's thread stopped); start a new session."
+                        .to_owned(),
+                    "host_error",
+                )
+            })
         }
     }
 }
@@ -150,7 +180,7 @@ impl ServerHandler for Server {
         let tool = request.name.into_owned();
         let arguments = Value::Object(request.arguments.unwrap_or_default()).to_string();
         let cancel = Arc::new(AtomicBool::new(false));
-        let call = self.run(tool.clone(), arguments, Arc::clone(&cancel));
+        let call = self.queue(tool.clone(), arguments, Arc::clone(&cancel));
         tokio::pin!(call);
         let started = Instant::now();
         let token = context.meta.get_progress_token();

@@ -1,303 +1,263 @@
-//! The MCP server's stdin and stdout, guarded: every message the client
-//! sends gets an answer. rmcp drops a line that is not UTF-8, not JSON or
-//! over its size limit without a word, so the client would wait for that
-//! request forever; here such a line is answered with a JSON-RPC parse
-//! error carrying the request's id (found at either end of the line when
-//! the line cannot be parsed), and the good lines go on to rmcp. Memory
-//! stays bounded by the line cap, and no message crosses a thread: the
-//! pipes are driven by the runtime's own reactor.
+//! The MCP server's input and output as an rmcp transport that keeps the
+//! protocol's promises itself:
+//!
+//! - every line is judged first ([`super::envelope`]): a refused one is
+//!   answered with its id, and only what rmcp types and answers reaches it;
+//! - at most [`MAX_OPEN`] requests are open at once, and the answers wait
+//!   in a queue of [`OUTPUT_QUEUE`] messages: a client that stops reading
+//!   stops the server reading too, so memory stays bounded;
+//! - at the end of input every open request is answered before the server
+//!   stops.
+//!
+//! The pipes are driven by the runtime's own reactor: no thread hand-off
+//! per message.
 
-use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::io;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::RoleServer;
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+};
+use rmcp::transport::Transport;
+use serde_json::json;
 use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
-use tokio::sync::mpsc;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::task::JoinHandle;
 
-use crate::protocol::{Line, Splitter, Taken};
+use super::envelope::{Verdict, judge};
+use crate::protocol::{Splitter, Taken};
 
-/// Bytes between rmcp and the guards, each way.
-const PIPE_BYTES: usize = 64 * 1024;
+/// Requests open at once; past this the server reads no more input until
+/// one is answered.
+pub const MAX_OPEN: usize = 64;
 
-/// A JSON-RPC parse error's code.
-const PARSE_ERROR: i64 = -32700;
+/// Messages waiting to be written to the client.
+const OUTPUT_QUEUE: usize = 64;
 
-/// Serves `input` and `output` to rmcp through the guards: returns the
-/// reader and writer rmcp takes, and runs the guards on the current
-/// runtime until either side closes.
-pub(super) fn guarded(
+/// Messages read and judged, waiting for rmcp to take them.
+const INPUT_QUEUE: usize = 16;
+
+/// JSON-RPC: the request is not one the server will run.
+const INVALID_REQUEST: i64 = -32600;
+
+/// The transport rmcp serves on.
+pub(super) struct Stdio {
+    incoming: mpsc::Receiver<ClientJsonRpcMessage>,
+    outgoing: mpsc::Sender<Outgoing>,
+}
+
+/// A message for the client.
+enum Outgoing {
+    /// From rmcp: an answer, or a notification such as progress.
+    Message(Box<ServerJsonRpcMessage>),
+    /// A refusal of a line rmcp never saw.
+    Refusal(String),
+}
+
+/// Serves `input` and `output`: returns the transport for rmcp and the
+/// writer, which ends once everything is written (or the client stopped
+/// reading).
+pub(super) fn transport(
     input: impl AsyncRead + Unpin + Send + 'static,
     output: impl AsyncWrite + Unpin + Send + 'static,
     cap: u64,
-) -> (tokio::io::DuplexStream, tokio::io::DuplexStream) {
-    let (to_rmcp, rmcp_in) = tokio::io::duplex(PIPE_BYTES);
-    let (rmcp_out, from_rmcp) = tokio::io::duplex(PIPE_BYTES);
-    let (refusals, refused) = mpsc::unbounded_channel();
-    tokio::spawn(read(input, to_rmcp, refusals, cap));
-    tokio::spawn(write(from_rmcp, refused, output));
-    (rmcp_in, rmcp_out)
+) -> (Stdio, JoinHandle<io::Result<()>>) {
+    let (to_rmcp, incoming) = mpsc::channel(INPUT_QUEUE);
+    let (outgoing, queue) = mpsc::channel(OUTPUT_QUEUE);
+    let open = Open::new();
+    tokio::spawn(read(input, to_rmcp, outgoing.clone(), open.clone(), cap));
+    let writer = tokio::spawn(write(queue, output, open));
+    (Stdio { incoming, outgoing }, writer)
 }
 
-/// Splits the client's input into lines: good ones go to rmcp, the others
-/// become parse errors for [`write`] to send.
+impl Transport<RoleServer> for Stdio {
+    type Error = io::Error;
+
+    fn send(
+        &mut self,
+        item: ServerJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
+        let outgoing = self.outgoing.clone();
+        async move {
+            outgoing
+                .send(Outgoing::Message(Box::new(item)))
+                .await
+                .map_err(|_| {
+                    io::Error::new(io::ErrorKind::BrokenPipe, "the client stopped reading")
+                })
+        }
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<ClientJsonRpcMessage>> + Send {
+        self.incoming.recv()
+    }
+
+    async fn close(&mut self) -> Result<(), io::Error> {
+        self.incoming.close();
+        Ok(())
+    }
+}
+
+/// The requests open now, each holding one of [`MAX_OPEN`] permits until
+/// its answer is written.
+#[derive(Clone)]
+struct Open {
+    permits: Arc<Semaphore>,
+    held: Arc<Mutex<HashMap<RequestId, OwnedSemaphorePermit>>>,
+}
+
+impl Open {
+    fn new() -> Self {
+        Self {
+            permits: Arc::new(Semaphore::new(MAX_OPEN)),
+            held: Arc::default(),
+        }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, OwnedSemaphorePermit>> {
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn holds(&self, id: &RequestId) -> bool {
+        self.held().contains_key(id)
+    }
+
+    /// Opens request `id` once a permit is free; false when the client is
+    /// gone.
+    async fn open(&self, id: RequestId) -> bool {
+        match Arc::clone(&self.permits).acquire_owned().await {
+            Ok(permit) => {
+                self.held().insert(id, permit);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Request `id` needs no more waiting for: answered, or cancelled
+    /// (rmcp sends nothing for a cancelled request, as MCP asks).
+    fn close(&self, id: &RequestId) {
+        self.held().remove(id);
+    }
+
+    /// Waits until every open request is answered (or the client is gone).
+    async fn all_answered(&self) {
+        let all = u32::try_from(MAX_OPEN).unwrap_or(u32::MAX);
+        let _ = self.permits.acquire_many(all).await;
+    }
+
+    /// Nothing more will be written: stop every wait.
+    fn end(&self) {
+        self.permits.close();
+    }
+}
+
+/// Reads the client's lines, judges each and passes the good ones to rmcp;
+/// when the input ends (or fails), waits for every open request's answer.
 async fn read(
     input: impl AsyncRead + Unpin,
-    mut to_rmcp: tokio::io::DuplexStream,
-    refusals: mpsc::UnboundedSender<String>,
+    to_rmcp: mpsc::Sender<ClientJsonRpcMessage>,
+    outgoing: mpsc::Sender<Outgoing>,
+    open: Open,
     cap: u64,
-) -> std::io::Result<()> {
+) {
     let mut input = BufReader::new(input);
     let mut splitter = Splitter::new(cap);
-    loop {
-        let chunk = input.fill_buf().await?;
+    while let Ok(chunk) = input.fill_buf().await {
         if chunk.is_empty() {
             if splitter.started() {
-                pass(splitter.take(), &mut to_rmcp, &refusals, cap).await?;
+                take(splitter.take(), &to_rmcp, &outgoing, &open, cap).await;
             }
-            return Ok(());
+            break;
         }
         let (used, ended) = splitter.feed(chunk);
         input.consume(used);
-        if ended {
-            pass(splitter.take(), &mut to_rmcp, &refusals, cap).await?;
+        if ended && !take(splitter.take(), &to_rmcp, &outgoing, &open, cap).await {
+            return;
         }
     }
+    open.all_answered().await;
 }
 
-/// Sends one line on to rmcp, or its refusal back to the client.
-async fn pass(
+/// Handles one line; false once the server is stopping.
+async fn take(
     taken: Taken,
-    to_rmcp: &mut tokio::io::DuplexStream,
-    refusals: &mpsc::UnboundedSender<String>,
+    to_rmcp: &mpsc::Sender<ClientJsonRpcMessage>,
+    outgoing: &mpsc::Sender<Outgoing>,
+    open: &Open,
     cap: u64,
-) -> std::io::Result<()> {
-    let refusal = match &taken.line {
-        Line::Text(text) if text.trim().is_empty() => return Ok(()),
-        Line::Text(text) => match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-            Ok(_) => {
-                to_rmcp.write_all(text.as_bytes()).await?;
-                return to_rmcp.write_all(b"\n").await;
-            }
-            Err(err) => format!("the message is not JSON ({err}); nothing was done"),
-        },
-        Line::NotUtf8 { at, byte } => format!(
-            "the message is not UTF-8 (byte 0x{byte:02X} at offset {at}); nothing was done; send JSON in UTF-8"
-        ),
-        Line::TooLong { bytes } => format!(
-            "the message has {bytes} bytes, over the limit of {cap}; nothing was done; send smaller calls (change a large file with several edits)"
-        ),
+) -> bool {
+    let message = match judge(&taken, cap) {
+        Verdict::Drop => return true,
+        Verdict::Refuse(answer) => return refuse(outgoing, answer.to_string()).await,
+        Verdict::Pass(message) => *message,
     };
-    let reply = json!({
-        "jsonrpc": "2.0",
-        "id": request_id(&taken),
-        "error": {"code": PARSE_ERROR, "message": refusal},
-    });
-    // The writer ends only when the client stopped reading.
-    let _ = refusals.send(reply.to_string());
-    Ok(())
+    match &message {
+        JsonRpcMessage::Request(request) if open.holds(&request.id) => {
+            let answer = json!({"jsonrpc": "2.0", "id": request.id, "error": {
+                "code": INVALID_REQUEST,
+                "message": format!("the id {} belongs to a request still running; nothing was done; give each request its own id", request.id),
+            }});
+            return refuse(outgoing, answer.to_string()).await;
+        }
+        JsonRpcMessage::Request(request) if !open.open(request.id.clone()).await => {
+            return false;
+        }
+        JsonRpcMessage::Notification(notification) => {
+            if let ClientNotification::CancelledNotification(cancelled) = &notification.notification
+                && let Some(id) = &cancelled.params.request_id
+            {
+                open.close(id);
+            }
+        }
+        _ => {}
+    }
+    to_rmcp.send(message).await.is_ok()
 }
 
-/// Copies rmcp's messages to the client, with the refusals between them.
+async fn refuse(outgoing: &mpsc::Sender<Outgoing>, answer: String) -> bool {
+    outgoing.send(Outgoing::Refusal(answer)).await.is_ok()
+}
+
+/// Writes every message for the client, in the order queued, flushing
+/// whenever the queue runs empty; each answer closes its request.
 async fn write(
-    from_rmcp: tokio::io::DuplexStream,
-    mut refused: mpsc::UnboundedReceiver<String>,
-    mut output: impl AsyncWrite + Unpin,
-) -> std::io::Result<()> {
-    let mut from_rmcp = BufReader::new(from_rmcp);
-    let mut message = Vec::new();
-    loop {
-        tokio::select! {
-            read = from_rmcp.read_until(b'\n', &mut message) => {
-                if read? == 0 {
-                    return Ok(());
+    mut queue: mpsc::Receiver<Outgoing>,
+    output: impl AsyncWrite + Unpin,
+    open: Open,
+) -> io::Result<()> {
+    let mut output = tokio::io::BufWriter::new(output);
+    let written = async {
+        while let Some(next) = queue.recv().await {
+            let (line, answers) = match next {
+                Outgoing::Refusal(line) => (line, None),
+                Outgoing::Message(message) => {
+                    (serde_json::to_string(&message)?, answered(&message))
                 }
-                output.write_all(&message).await?;
-                message.clear();
+            };
+            output.write_all(line.as_bytes()).await?;
+            output.write_all(b"\n").await?;
+            if let Some(id) = answers {
+                open.close(&id);
             }
-            Some(reply) = refused.recv() => {
-                output.write_all(reply.as_bytes()).await?;
-                output.write_all(b"\n").await?;
+            if queue.is_empty() {
+                output.flush().await?;
             }
         }
-        output.flush().await?;
+        output.flush().await
     }
+    .await;
+    open.end();
+    written
 }
 
-/// The id of the request a refused line was, when it can be found: from
-/// the whole line when it parses once its bad bytes are replaced, else from
-/// a top-level `"id"` at its start or its end; `null` otherwise.
-fn request_id(taken: &Taken) -> Value {
-    if let Some(raw) = &taken.raw
-        && let Ok(Value::Object(message)) = serde_json::from_str(&String::from_utf8_lossy(raw))
-    {
-        return message.get("id").cloned().unwrap_or(Value::Null);
-    }
-    leading_id(&taken.head)
-        .or_else(|| trailing_id(&taken.tail))
-        .unwrap_or(Value::Null)
-}
-
-/// An `"id"` key of the outermost object, found before `head` ends.
-fn leading_id(head: &[u8]) -> Option<Value> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (at, &byte) in head.iter().enumerate() {
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match byte {
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            b'"' if depth == 1 && head[at..].starts_with(b"\"id\"") => {
-                let rest = trim_start(&head[at + 4..]);
-                return value_at_start(rest.strip_prefix(b":")?);
-            }
-            b'"' => in_string = true,
-            _ => {}
-        }
-    }
-    None
-}
-
-/// An `"id"` key that is the last member of the outermost object, as some
-/// clients write it.
-fn trailing_id(tail: &[u8]) -> Option<Value> {
-    let body = trim_end(trim_end(tail).strip_suffix(b"}")?);
-    let value_start = if body.ends_with(b"\"") {
-        body[..body.len() - 1].iter().rposition(|&b| b == b'"')?
-    } else {
-        body.iter()
-            .rposition(|b| !(b.is_ascii_digit() || *b == b'-'))?
-            + 1
-    };
-    let before = trim_end(trim_end(&body[..value_start]).strip_suffix(b":")?);
-    let key = before.strip_suffix(b"\"id\"")?;
-    if !matches!(trim_end(key).last(), Some(b',' | b'{')) {
-        return None;
-    }
-    value_at_start(&body[value_start..])
-}
-
-/// The number or string `bytes` starts with (after blanks).
-fn value_at_start(bytes: &[u8]) -> Option<Value> {
-    let bytes = trim_start(bytes);
-    let end = if bytes.first() == Some(&b'"') {
-        1 + bytes[1..].iter().position(|&b| b == b'"' || b == b'\\')? + 1
-    } else {
-        bytes
-            .iter()
-            .position(|b| !(b.is_ascii_digit() || *b == b'-'))
-            .unwrap_or(bytes.len())
-    };
-    match serde_json::from_slice(&bytes[..end]).ok()? {
-        value @ (Value::Number(_) | Value::String(_)) => Some(value),
+/// The request `message` answers, if it is an answer.
+fn answered(message: &ServerJsonRpcMessage) -> Option<RequestId> {
+    match message {
+        JsonRpcMessage::Response(response) => Some(response.id.clone()),
+        JsonRpcMessage::Error(error) => error.id.clone(),
         _ => None,
-    }
-}
-
-fn trim_start(bytes: &[u8]) -> &[u8] {
-    let blank = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
-    &bytes[blank..]
-}
-
-fn trim_end(bytes: &[u8]) -> &[u8] {
-    let blank = bytes
-        .iter()
-        .rev()
-        .take_while(|b| b.is_ascii_whitespace())
-        .count();
-    &bytes[..bytes.len() - blank]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn taken(line: &[u8], cap: u64) -> Taken {
-        let mut splitter = Splitter::new(cap);
-        let (_, ended) = splitter.feed(line);
-        assert!(ended);
-        splitter.take()
-    }
-
-    #[test]
-    fn the_id_is_found_where_clients_put_it() {
-        let long = "x".repeat(1000);
-        let cases: [(String, Value); 5] = [
-            (
-                format!(
-                    r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"a":"{long}"}}}}"#
-                ),
-                json!(7),
-            ),
-            (
-                format!(
-                    r#"{{"method":"tools/call","params":{{"a":"{long}"}},"jsonrpc":"2.0","id":"r-9"}}"#
-                ),
-                json!("r-9"),
-            ),
-            (
-                format!(r#"{{"params":{{"id":3,"a":"{long}"}},"method":"x"}}"#),
-                Value::Null,
-            ),
-            (
-                format!(r#"{{"params":{{"a":"{long}\",\"id\":4"}},"method":"x"}}"#),
-                Value::Null,
-            ),
-            (format!(r#"{{ "id" : 12 , "params":"{long}"}}"#), json!(12)),
-        ];
-        for (line, id) in cases {
-            let over = taken(format!("{line}\n").as_bytes(), 100);
-            assert!(matches!(over.line, Line::TooLong { .. }));
-            assert_eq!(request_id(&over), id, "{line}");
-        }
-        let latin1 = taken(
-            b"{\"id\":5,\"params\":{\"file_path\":\"caf\xe9.txt\"}}\n",
-            1000,
-        );
-        assert_eq!(request_id(&latin1), json!(5));
-    }
-
-    #[tokio::test]
-    async fn every_line_gets_an_answer_and_good_ones_reach_rmcp() {
-        let input: &[u8] = b"{\"id\":1,\"x\":\"caf\xe9\"}\nnot json\n\n{\"id\":2}\n{\"id\":3,\"pad\":\"0123456789012345678901234567890123456789\"}\n";
-        let (client_out, mut client_in) = tokio::io::duplex(PIPE_BYTES);
-        let (mut rmcp_in, mut rmcp_out) = guarded(input, client_out, 40);
-        let mut passed = String::new();
-        tokio::io::AsyncReadExt::read_to_string(&mut rmcp_in, &mut passed)
-            .await
-            .unwrap();
-        assert_eq!(passed, "{\"id\":2}\n");
-        rmcp_out
-            .write_all(b"{\"id\":2,\"result\":{}}\n")
-            .await
-            .unwrap();
-        drop(rmcp_out);
-        let mut answers = String::new();
-        tokio::io::AsyncReadExt::read_to_string(&mut client_in, &mut answers)
-            .await
-            .unwrap();
-        let answers: Vec<Value> = answers
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        let ids: Vec<&Value> = answers.iter().map(|a| &a["id"]).collect();
-        assert_eq!(ids, [&json!(1), &Value::Null, &json!(3), &json!(2)]);
-        assert!(
-            answers[0]["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("not UTF-8 (byte 0xE9")
-        );
-        assert!(
-            answers[2]["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("over the limit of 40")
-        );
     }
 }

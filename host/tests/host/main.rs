@@ -9,6 +9,7 @@ mod changes;
 mod cli;
 mod kinds;
 mod mcp;
+mod mcp_protocol;
 mod outlines;
 mod reliability;
 mod sandbox;
