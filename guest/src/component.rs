@@ -146,6 +146,7 @@ impl From<&Precondition> for host_fs::Precondition {
 }
 
 fn to_wit(result: ToolResult) -> wit::ToolResult {
+    let metadata = result.metadata_json();
     wit::ToolResult {
         content: result
             .content
@@ -166,7 +167,7 @@ fn to_wit(result: ToolResult) -> wit::ToolResult {
             })
             .collect(),
         is_error: result.is_error,
-        metadata: result.metadata.to_string(),
+        metadata,
     }
 }
 

@@ -191,8 +191,9 @@ async function openSession({ fs, config = {}, getCoreModule }) {
     undo: (args) => guarded('undo', naming(args), () => session.undo({ filePath: args.filePath ?? args.file_path })),
     /**
      * The tool definitions for this session's config (its `tools` sets), in
-     * `format`: `mcp` (the default), `anthropic`, `openai`, `openai-strict`
-     * or `openai-responses`.
+     * `format`: `mcp` (the default), `anthropic`, `anthropic-strict`,
+     * `openai`, `openai-strict`, `openai-responses` or
+     * `openai-responses-strict`; the core refuses any other.
      */
     schema: (format = 'mcp') => JSON.parse(session.schema(String(format))),
     /** The tool definitions for the model: name, description, JSON Schema. */
@@ -303,8 +304,13 @@ export function protocol(result) {
         : { type: 'image', data: encodeBase64(block.val.data), mimeType: block.val.mimeType },
     ),
     isError: result.isError,
-    structuredContent: JSON.parse(result.metadata),
   };
+  // None when the metadata is null, as the CLI's line has none (the MCP
+  // filesystem set's errors, as its reference server sends them).
+  const structured = JSON.parse(result.metadata);
+  if (structured !== null) {
+    answer.structuredContent = structured;
+  }
   // The metadata exactly as the component wrote it, for byte-for-byte
   // comparisons (JSON.parse loses integers above 2^53); not enumerable, so
   // the result serialises as the CLI's does.

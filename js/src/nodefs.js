@@ -91,8 +91,14 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
       if (!stats.isSymbolicLink()) {
         return target;
       }
-      const link = fs.readlinkSync(target);
-      const parent = fs.realpathSync.native(dirname(target));
+      let link;
+      let parent;
+      try {
+        link = fs.readlinkSync(target);
+        parent = fs.realpathSync.native(dirname(target));
+      } catch (err) {
+        throw fsError(err);
+      }
       target = isAbsolute(link) ? resolvePath(link) : resolvePath(parent, link);
       let real;
       try {

@@ -44,10 +44,20 @@ export function kindOf(stats) {
   return 'other';
 }
 
-/** Maps a Node error onto the `fs-error` it means. */
+/**
+ * What Deno throws, with no `code`, for a permission the process was not
+ * given (`--allow-read`, `--allow-write`): retrying cannot help, so it is a
+ * refusal, never an I/O error.
+ */
+const DENO_REFUSALS = new Set(['NotCapable', 'PermissionDenied']);
+
+/** Maps a Node (or Deno) error onto the `fs-error` it means. */
 export function fsError(err) {
   if (err instanceof FsError) {
     return err;
+  }
+  if (DENO_REFUSALS.has(err?.name)) {
+    return new FsError('permission-denied');
   }
   switch (err.code) {
     case 'ENOENT':

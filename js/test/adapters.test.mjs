@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 
 import Anthropic from '@anthropic-ai/sdk';
+import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import OpenAI from 'openai';
 import { validateInputTools } from 'openai/lib/parser';
 import { toStrictJsonSchema } from 'openai/lib/transform';
@@ -17,7 +18,7 @@ import { anthropicTools } from 'agent-filetools/anthropic';
 import { openaiTools } from 'agent-filetools/openai';
 import { aiTools } from 'agent-filetools/ai';
 import { langchainTools } from 'agent-filetools/langchain';
-import { memoryFs } from 'agent-filetools';
+import { createTools, memoryFs } from 'agent-filetools';
 
 import { filetools, layOut, scriptFiles } from './script.mjs';
 
@@ -77,6 +78,28 @@ test('Anthropic SDK: tools in the request, tool_result blocks with the image bac
   assert.match(notes.content[0].text, /^1\talpha/);
   assert.match(bodies[2].messages.at(-1).content[0].content[0].text, /^Edited notes.txt/);
   assert.match(decoder.decode(fs.files().get('notes.txt')), /^ALPHA\n/);
+});
+
+test('Anthropic SDK, strict: every tool strict, each schema one its strict transform leaves as it is', async () => {
+  const fs = files();
+  const ft = await anthropicTools({ fs }, { strict: true });
+  assert.deepEqual(ft.tools.map((t) => t.name), ['read', 'write', 'edit', 'undo']);
+  for (const tool of ft.tools) {
+    assert.equal(tool.strict, true, tool.name);
+    assert.deepEqual(transformJSONSchema(tool.input_schema), tool.input_schema, `${tool.name} is already strict`);
+  }
+  const usage = { input_tokens: 1, output_tokens: 1 };
+  const { fetch, bodies } = scripted([
+    {
+      id: 'msg_1', type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', usage,
+      content: [{ type: 'tool_use', id: 'tu_1', name: 'read', input: { file_path: 'notes.txt' } }],
+    },
+  ]);
+  const client = new Anthropic({ apiKey: 'test', fetch, maxRetries: 0 });
+  const response = await client.messages.create({ model: 'm', max_tokens: 1000, tools: ft.tools, messages: [{ role: 'user', content: 'Read notes.txt' }] });
+  assert.ok(bodies[0].tools.every((t) => t.strict === true));
+  const [answer] = (await ft.results(response)).content;
+  assert.match(answer.content[0].text, /^1\talpha/);
 });
 
 test('OpenAI SDK: strict tools pass its checks, null arguments act as absent, images follow as a user message', async () => {
@@ -144,6 +167,36 @@ test('OpenAI SDK, Responses API: function_call_output items carry the image', as
   assert.equal(output.type, 'function_call_output');
   assert.equal(output.call_id, 'call_1');
   assert.equal(output.output[1].type, 'input_image');
+});
+
+test('OpenAI SDK, Responses API, strict: every function tool strict with the Chat Completions strict parameters; loose ones say strict: false', async () => {
+  const fs = files();
+  const ft = await openaiTools({ fs }, { strict: true });
+  const chat = new Map(ft.chatTools.map(({ function: f }) => [f.name, f.parameters]));
+  assert.deepEqual(ft.responsesTools.map((t) => t.name), ['read', 'write', 'edit', 'undo']);
+  for (const tool of ft.responsesTools) {
+    assert.equal(tool.strict, true, tool.name);
+    assert.deepEqual(toStrictJsonSchema(tool.parameters), tool.parameters, `${tool.name} is already strict`);
+    assert.deepEqual(tool.parameters, chat.get(tool.name));
+  }
+  assert.ok((await openaiTools(ft.filetools)).responsesTools.every((t) => t.strict === false));
+  const patching = await openaiTools({ fs, config: { tools: ['apply-patch', 'filetools'] } }, { strict: true });
+  assert.deepEqual(patching.responsesTools[0], { type: 'apply_patch' });
+  assert.ok(patching.responsesTools.slice(1).every((t) => t.strict === true));
+
+  const nulls = Object.fromEntries(Object.keys(chat.get('read').properties).map((name) => [name, null]));
+  const { fetch, bodies } = scripted([
+    {
+      id: 'r1', object: 'response', created_at: 0, model: 'm', status: 'completed',
+      output: [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'read', arguments: JSON.stringify({ ...nulls, file_path: 'notes.txt' }), status: 'completed' }],
+    },
+    { id: 'r2', object: 'response', created_at: 0, model: 'm', status: 'completed', output: [] },
+  ]);
+  const client = new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 });
+  const first = await client.responses.create({ model: 'm', tools: ft.responsesTools, input: 'Read notes.txt' });
+  await client.responses.create({ model: 'm', tools: ft.responsesTools, previous_response_id: first.id, input: await ft.responsesResults(first) });
+  assert.ok(bodies[0].tools.every((t) => t.strict === true));
+  assert.match(bodies[1].input[0].output, /^1\talpha/);
 });
 
 test('Anthropic SDK, text editor: the built-in tool type in the request, view and str_replace answered', async () => {
@@ -261,6 +314,31 @@ test('LangChain: tool calls answer with ToolMessages, error status, image blocks
   assert.equal(edit.status, 'success', edit.content[0].text);
   const refused = await tools.write.invoke({ type: 'tool_call', id: 'l4', name: 'write', args: { file_path: 'keep.txt', content: 'x' } });
   assert.equal(refused.status, 'error');
+  assert.match(decoder.decode(fs.files().get('notes.txt')), /^ALPHA/);
+});
+
+test('LangChain, strict: bound with strict, the tools pass the OpenAI SDK strict checks, and null arguments act as absent', async () => {
+  const fs = files();
+  const tools = Object.fromEntries((await langchainTools({ fs }, { strict: true })).map((t) => [t.name, t]));
+  const parameters = new Map((await createTools({ fs })).schema('openai-strict').map(({ function: f }) => [f.name, f.parameters]));
+  const definitions = Object.values(tools).map((t) => convertToOpenAITool(t, { strict: true }));
+  validateInputTools(definitions);
+  for (const { function: f } of definitions) {
+    assert.deepEqual(f.parameters, parameters.get(f.name), `${f.name} has the openai-strict parameters`);
+    assert.deepEqual(toStrictJsonSchema(f.parameters), f.parameters, `${f.name} is already strict`);
+  }
+  const loose = convertToOpenAITool((await langchainTools({ fs }))[0], { strict: true });
+  assert.throws(() => toStrictJsonSchema(loose.function.parameters), /optional\(\)/);
+
+  const nulls = (name) => Object.fromEntries(Object.keys(parameters.get(name).properties).map((key) => [key, null]));
+  const page = await tools.read.invoke({ type: 'tool_call', id: 's1', name: 'read', args: { ...nulls('read'), file_path: 'notes.txt', limit: 1 } });
+  assert.equal(page.status, 'success', page.content[0].text);
+  assert.match(page.content[0].text, /^1\talpha\n\[lines 1-1 of/);
+  const edit = await tools.edit.invoke({
+    type: 'tool_call', id: 's2', name: 'edit',
+    args: { ...nulls('edit'), file_path: 'notes.txt', old_string: 'alpha', new_string: 'ALPHA', replace_all: false },
+  });
+  assert.equal(edit.status, 'success', edit.content[0].text);
   assert.match(decoder.decode(fs.files().get('notes.txt')), /^ALPHA/);
 });
 

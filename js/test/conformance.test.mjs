@@ -2,12 +2,16 @@
 // back ends: the transcript must equal expected.txt (written by the
 // wasmtime host) byte for byte, and the files left must be those of
 // fs.after/ (or the starting files). Both back ends must run the same cases,
-// and all of them.
+// and all of them. Every answer's structured content must fit its tool's
+// MCP output schema, checked by the validator the MCP TypeScript SDK's
+// client checks it with.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
 import { createTools, memoryFs, nodeFs } from '../src/node.js';
 import { externalInMemory, firstDifference, parseSteps, runSteps, sameFiles } from '../playground/cases.js';
@@ -31,6 +35,29 @@ const backEnds = {
   },
 };
 
+const validator = new AjvJsonSchemaValidator();
+
+/**
+ * `tools` whose every answer is checked against its tool's MCP output
+ * schema; what does not fit goes to `misfits`.
+ */
+function schemaChecked(tools, name, misfits) {
+  const check = new Map(tools.schema('mcp').map((t) => [t.name, t.outputSchema && validator.getValidator(t.outputSchema)]));
+  return {
+    call: async (tool, args) => {
+      const result = await tools.call(tool, args);
+      const fits = check.get(tool);
+      if (fits && result.structuredContent !== undefined && result.structuredContent !== null) {
+        const verdict = fits(result.structuredContent);
+        if (!verdict.valid) {
+          misfits.push(`${name}: ${tool} answered ${JSON.stringify(result.structuredContent)}: ${verdict.errorMessage}`);
+        }
+      }
+      return result;
+    },
+  };
+}
+
 test('every case gives the wasmtime transcript on both back ends', async () => {
   const names = caseNames();
   assert.ok(names.length > 50, `only ${names.length} cases`);
@@ -44,7 +71,7 @@ test('every case gives the wasmtime transcript on both back ends', async () => {
       const steps = parseSteps(fs.readFileSync(join(dir, 'steps.jsonl'), 'utf8'));
       const expected = fs.readFileSync(join(dir, 'expected.txt'), 'utf8');
       const host = await open(name, config);
-      const transcript = await runSteps(host.tools, steps, host.external);
+      const transcript = await runSteps(schemaChecked(host.tools, name, failures), steps, host.external);
       ran[backEnd].push(name);
       if (transcript !== expected) {
         failures.push(`${name} on ${backEnd}: transcript differs from expected.txt\n${firstDifference(expected, transcript)}`);

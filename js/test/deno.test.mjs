@@ -54,7 +54,7 @@ test('Deno with no permission at all reads, edits and outlines over memoryFs', (
   assert.equal(seen.second, false);
 });
 
-test('Deno with read and write allowed for the root alone works over nodeFs; without write, an edit is refused', () => {
+test('Deno with read and write allowed for the root alone works over nodeFs; without write, an edit is refused as not permitted', () => {
   const { dir, root } = project();
   const seen = run(dir, [`--allow-read=${root}`, `--allow-write=${root}`], [root]);
   assert.match(seen.edit.text, /^Edited a.txt/);
@@ -63,5 +63,8 @@ test('Deno with read and write allowed for the root alone works over nodeFs; wit
   const readOnly = run(dir, [`--allow-read=${root}`], [root]);
   assert.equal(readOnly.read.error, false);
   assert.equal(readOnly.edit.error, true, readOnly.edit.text);
+  // A permission Deno was not given is no I/O error: trying again cannot help.
+  assert.match(readOnly.edit.text, /permission denied/i);
+  assert.doesNotMatch(readOnly.edit.text, /try again|I\/O error/i);
   assert.equal(fs.readFileSync(join(root, 'a.txt'), 'utf8'), 'alpha\nbeta\n');
 });

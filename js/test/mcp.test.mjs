@@ -1,13 +1,14 @@
 // `filetools mcp` driven by the MCP TypeScript SDK's own client: the tool
-// list with annotations and schemas, and the script's calls, each answered
-// as `filetools session` answers it.
+// list with annotations and schemas, the script's calls, each answered as
+// `filetools session` answers it, and every answer of every tool set
+// (successes, refusals, faults) reaching the caller as a tool result.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-import { filetools, layOut, script, sessionAnswers } from './script.mjs';
+import { answerProblem, everyAnswer, filetools, layOut, layOutFiles, script, sessionAnswers } from './script.mjs';
 
 async function connect(dir, extra = []) {
   const transport = new StdioClientTransport({
@@ -78,5 +79,24 @@ test('a read-only server offers only read and refuses changes', async () => {
     assert.equal(refused.isError, true);
   } finally {
     await client.close();
+  }
+});
+
+test('the TypeScript SDK client gets every answer of every tool set as a tool result, checked against its output schema', async () => {
+  for (const set of everyAnswer.sets) {
+    const client = await connect(layOutFiles(`ts-${set.tools.replace(',', '-')}`, set.files), ['--tools', set.tools]);
+    try {
+      // Listed first, so the client checks every answer against its tool's
+      // output schema, as Claude Desktop, Cursor and the Inspector do.
+      const schemas = new Map((await client.listTools()).tools.map((t) => [t.name, t.outputSchema]));
+      for (const [index, call] of set.calls.entries()) {
+        const where = `${set.tools} call ${index + 1} (${call.tool} ${call.answer})`;
+        const result = await client.callTool({ name: call.tool, arguments: call.args });
+        const problem = answerProblem(call, result, schemas.get(call.tool));
+        assert.equal(problem, null, `${where}: ${problem}`);
+      }
+    } finally {
+      await client.close();
+    }
   }
 });

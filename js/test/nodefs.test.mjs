@@ -85,6 +85,16 @@ test('a read-only root refuses every change', async () => {
   assert.deepEqual(fs.readdirSync(root), ['a.txt']);
 });
 
+test('a missing permission is a refusal that says so, never an I/O error to retry', async () => {
+  const { fsError } = await import('../src/nodereplace.js');
+  const refused = (name, code) => fsError(Object.assign(new Error('Requires write access'), { name, code })).payload;
+  // Node's codes, and Deno's refusals for a permission not granted, which carry none.
+  for (const [name, code] of [['Error', 'EACCES'], ['Error', 'EPERM'], ['NotCapable'], ['PermissionDenied']]) {
+    assert.deepEqual(refused(name, code), { tag: 'permission-denied' }, `${name} ${code}`);
+  }
+  assert.deepEqual(refused('Error', 'EROFS'), { tag: 'read-only' });
+});
+
 test('the SHA-256 used for preconditions is the standard one', async () => {
   const { sha256Hex } = await import('../src/sha256.js');
   const { createHash } = await import('node:crypto');

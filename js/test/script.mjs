@@ -11,6 +11,43 @@ import { workspace, workspaceBinary } from './cases.mjs';
 
 export const script = JSON.parse(fs.readFileSync(join(workspace, 'tests', 'mcp', 'script.json'), 'utf8'));
 
+/**
+ * tests/mcp/every_answer.json: for every tool set, calls that succeed, are
+ * refused and fault, which every MCP client must get as tool results.
+ */
+export const everyAnswer = JSON.parse(fs.readFileSync(join(workspace, 'tests', 'mcp', 'every_answer.json'), 'utf8'));
+
+/** A fresh directory holding `files` (path -> text) under `label`. */
+export function layOutFiles(label, files) {
+  const dir = join(tmpdir(), 'filetools-every-answer', label);
+  fs.rmSync(dir, { recursive: true, force: true });
+  for (const [path, text] of Object.entries(files)) {
+    fs.mkdirSync(join(dir, path, '..'), { recursive: true });
+    fs.writeFileSync(join(dir, path), text);
+  }
+  return fs.realpathSync(dir);
+}
+
+/**
+ * Checks one answer of every_answer.json's `call` as a client got it:
+ * text for the model, an error exactly when it is not a success, and,
+ * when the tool's output schema names an `error`, the code of a refusal or
+ * fault. Returns why not, or null.
+ */
+export function answerProblem(call, result, outputSchema) {
+  const texts = result.content.filter((c) => c.type === 'text').map((c) => c.text);
+  if (call.tool !== 'read_media_file' && (texts.length === 0 || texts.some((t) => t === ''))) {
+    return `no text for the model: ${JSON.stringify(result)}`;
+  }
+  if ((result.isError ?? false) !== (call.answer !== 'success')) {
+    return `isError ${result.isError}: ${texts.join(' ')}`;
+  }
+  if (call.answer !== 'success' && outputSchema?.properties?.error && typeof result.structuredContent?.error !== 'string') {
+    return `no error code: ${JSON.stringify(result.structuredContent)}`;
+  }
+  return null;
+}
+
 /** The CLI, as the Rust tests built it. */
 export const filetools = () => workspaceBinary('agent-filetools', 'filetools');
 

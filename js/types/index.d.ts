@@ -1,12 +1,13 @@
-// Types of the filetools package. The component's own records (tool
-// arguments, host-fs metadata and errors) come from the declarations jco
-// generates, kept in ./generated/ and checked for freshness by the tests.
+// Types of the `agent-filetools` package. The component's own records
+// (tool arguments, host-fs metadata and errors) come from the declarations
+// jco generates, kept in ./generated/ and checked for freshness by the tests.
 import type {
   DirEntry,
   FileStamp,
   Metadata,
   Precondition,
 } from './generated/filetools-core-host-fs.js';
+import type { FileKind } from './generated/filetools-core-types.js';
 
 export type { DirEntry, FileStamp, Metadata, Precondition };
 export type { FsError, FileKind } from './generated/filetools-core-types.js';
@@ -54,15 +55,28 @@ export interface CallToolResult {
     | { type: 'image'; data: string; mimeType: string }
   >;
   isError: boolean;
-  structuredContent: Record<string, unknown>;
+  /** The metadata; absent where the tool set sends none (the MCP filesystem set's errors). */
+  structuredContent?: Record<string, unknown>;
   /** The metadata as the component wrote it (not enumerable). */
   readonly metadataJson: string;
   /** The images' bytes and sizes (not enumerable). */
   readonly images: Array<{ mimeType: string; data: Uint8Array; width: number; height: number }>;
 }
 
-/** The forms `Tools.schema` gives the definitions in. */
-export type SchemaFormat = 'mcp' | 'anthropic' | 'openai' | 'openai-strict' | 'openai-responses';
+/**
+ * The forms `Tools.schema` gives the definitions in: MCP `tools/list`
+ * entries, Anthropic Messages API tools, Chat Completions function tools,
+ * Responses API tools; each `-strict` form has `strict: true` and a schema
+ * that API's strict mode accepts.
+ */
+export type SchemaFormat =
+  | 'mcp'
+  | 'anthropic'
+  | 'anthropic-strict'
+  | 'openai'
+  | 'openai-strict'
+  | 'openai-responses'
+  | 'openai-responses-strict';
 
 /** A tool definition for the model. */
 export interface ToolDefinition {
@@ -84,8 +98,7 @@ export interface Tools {
   definitions(): ToolDefinition[];
   /**
    * The tool definitions for this session's config, in the form one API
-   * expects: `mcp` (default), `anthropic`, `openai`, `openai-strict` or
-   * `openai-responses`.
+   * expects (see `SchemaFormat`; `mcp` by default).
    * Throws on an unknown format.
    */
   schema(format?: SchemaFormat): Array<Record<string, unknown>>;
@@ -116,10 +129,40 @@ export interface LoadedTools {
 
 /** Compiles the component once (per process) and checks the config; `session()` opens sessions. */
 export function loadTools(options: CreateToolsOptions): Promise<LoadedTools>;
-export function memoryFs(
-  files?: Record<string, string | Uint8Array>,
-  options?: { readOnly?: boolean },
-): MemoryFileSystem;
+
+/** What `memoryFs` keeps for a path: a file with its bytes, a directory, or another kind. */
+export type MemoryFsNode =
+  | { kind: 'file'; data: Uint8Array; mtimeNs: bigint }
+  | { kind: Exclude<FileKind, 'file'> };
+
+/**
+ * Where `memoryFs` keeps its nodes: a `Map` by default, or anything with a
+ * Map's methods (a platform's synchronous key-value storage, say), whose
+ * nodes then outlast the session. `delete` says whether the path was there.
+ */
+export interface MemoryFsStore {
+  get(path: string): MemoryFsNode | undefined;
+  set(path: string, node: MemoryFsNode): unknown;
+  has(path: string): boolean;
+  delete(path: string): boolean;
+  keys(): Iterable<string>;
+  entries(): Iterable<[string, MemoryFsNode]>;
+}
+
+/** The options of `memoryFs`. */
+export interface MemoryFsOptions {
+  /** Refuses every change (`read-only`); the files read as read-only. */
+  readOnly?: boolean;
+  /** Where the nodes are kept (a new `Map` by default); the clock goes on from its newest file. */
+  store?: MemoryFsStore;
+}
+
+/**
+ * Files in memory, behaving like the Rust core's `MemFs`: `files` maps
+ * `/`-separated relative paths to text or bytes, added to `store` (parents
+ * implicit).
+ */
+export function memoryFs(files?: Record<string, string | Uint8Array>, options?: MemoryFsOptions): MemoryFileSystem;
 /**
  * Node only: the files under `root`, sandboxed. `readOnly` refuses every
  * change; `kernelFiles` serves /proc and /sys when the root contains them.

@@ -31,7 +31,7 @@ pub fn render(case: &Case, results: &[ToolResult]) -> String {
         };
         let _ = writeln!(out, "### call {}: {}", n + 1, call.line);
         let status = if result.is_error { "error" } else { "ok" };
-        let _ = writeln!(out, "### {status}; metadata: {}", result.metadata);
+        let _ = writeln!(out, "### {status}; metadata: {}", result.metadata_json());
         for block in &result.content {
             match block {
                 Block::Text(text) => {

@@ -2,7 +2,8 @@
 //! place each: the [`result`] shape (content blocks, error flag, metadata),
 //! the sentences about a read ([`notice`]), a change ([`report`]), a refused
 //! change ([`refusal`]), any other failure ([`error`]) and a call that
-//! trapped ([`trapped`]); images travel as [`base64`].
+//! trapped ([`trapped`]); images travel as [`base64`], metadata with its keys
+//! [`sorted`].
 
 pub mod base64;
 pub mod error;
@@ -10,5 +11,6 @@ pub mod notice;
 pub mod refusal;
 pub mod report;
 pub mod result;
+pub mod sorted;
 pub mod syntax_note;
 pub mod trapped;

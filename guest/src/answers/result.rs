@@ -10,6 +10,8 @@
 
 use serde_json::{Value, json};
 
+use super::sorted::sorted;
+
 use crate::args::cut;
 use crate::base64;
 use crate::error::ToolError;
@@ -88,7 +90,8 @@ impl ToolResult {
 
     /// The result as one JSON value in the shape of an MCP `CallToolResult`:
     /// `{"content": [...], "isError": .., "structuredContent": {..}}`, images
-    /// as base64. This is the line the CLI protocol prints (SPEC H2).
+    /// as base64, no `structuredContent` when the metadata is `null`. This
+    /// is the line the CLI protocol prints (SPEC H2).
     pub fn to_json(&self) -> Value {
         let content: Vec<Value> = self
             .content
@@ -102,11 +105,17 @@ impl ToolResult {
                 }
             })
             .collect();
-        json!({
-            "content": content,
-            "isError": self.is_error,
-            "structuredContent": self.metadata,
-        })
+        let mut json = json!({"content": content, "isError": self.is_error});
+        if !self.metadata.is_null() {
+            json["structuredContent"] = sorted(&self.metadata);
+        }
+        json
+    }
+
+    /// The metadata as JSON text with its keys sorted at every level: the
+    /// same bytes whatever order the answer built it in.
+    pub fn metadata_json(&self) -> String {
+        sorted(&self.metadata).to_string()
     }
 
     /// All text blocks joined by newlines (images skipped).
@@ -132,7 +141,7 @@ mod tests {
         let result = ToolResult::from_text("hi".into(), json!({"lines_shown": 1}));
         assert_eq!(
             result.to_json().to_string(),
-            r#"{"content":[{"text":"hi","type":"text"}],"isError":false,"structuredContent":{"lines_shown":1}}"#
+            r#"{"content":[{"type":"text","text":"hi"}],"isError":false,"structuredContent":{"lines_shown":1}}"#
         );
     }
 

@@ -11,7 +11,7 @@
 //! assert!(read.description.contains("up to 1000 lines"));
 //! ```
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::config::Config;
 use crate::pdf::{MAX_PAGES_PER_CALL, MAX_PAGES_WITHOUT_RANGE};
@@ -27,8 +27,8 @@ pub struct Definition {
     /// property listed, no other property allowed. [`crate::schema`]
     /// loosens or tightens it per API.
     pub input_schema: Value,
-    /// JSON Schema of the result's metadata (`structuredContent`) when the
-    /// call succeeds: the properties every kind of answer shares.
+    /// JSON Schema of the result's metadata (`structuredContent`): one
+    /// that every answer fits, success, refusal and fault alike.
     pub output_schema: Value,
     /// What calling the tool does to the files.
     pub annotations: Annotations,
@@ -77,7 +77,7 @@ pub(crate) fn path_property() -> Value {
     })
 }
 
-/// The metadata every change answers with.
+/// The metadata a change that did its work answers with.
 pub(crate) fn change_output() -> Value {
     json!({
         "type": "object",
@@ -90,6 +90,48 @@ pub(crate) fn change_output() -> Value {
         },
         "required": ["action", "path"]
     })
+}
+
+/// The output schema of a tool that changes one file: [`change_output`],
+/// a refusal or a fault.
+pub(crate) fn change_answers() -> Value {
+    answers(&change_output(), &[&["action", "path"]])
+}
+
+/// An output schema every answer of a tool fits: the metadata of a call
+/// that did its work (the properties of `success`; each kind of success
+/// named by the keys it always has, in `kinds`), of a refusal or of a
+/// fault (`error`, with `path` and `next_call` where they help). MCP
+/// clients check even an error's `structuredContent` against the schema:
+/// one of successes alone would turn every refusal into a protocol error,
+/// and the model would never read why nothing was done.
+pub(crate) fn answers(success: &Value, kinds: &[&[&str]]) -> Value {
+    let mut properties = success["properties"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    properties
+        .entry("path")
+        .or_insert_with(|| json!({"type": "string"}));
+    properties.insert(
+        "error".to_owned(),
+        json!({"type": "string", "description": "Only when nothing was done: why, as a code; a refusal such as not_read, stale or ambiguous, or a fault such as guest_trap or cancelled."}),
+    );
+    properties.insert(
+        "next_call".to_owned(),
+        json!({
+            "type": "object",
+            "description": "With a refusal a call can mend: that call.",
+            "properties": {"tool": {"type": "string"}, "args": {"type": "object"}},
+            "required": ["tool", "args"]
+        }),
+    );
+    let mut any: Vec<Value> = kinds
+        .iter()
+        .map(|keys| json!({ "required": keys }))
+        .collect();
+    any.push(json!({"required": ["error"]}));
+    json!({"type": "object", "properties": properties, "anyOf": any})
 }
 
 fn write_definition() -> Definition {
@@ -111,7 +153,7 @@ fn write_definition() -> Definition {
             "required": ["file_path", "content"],
             "additionalProperties": false
         }),
-        output_schema: change_output(),
+        output_schema: change_answers(),
         annotations: Annotations {
             title: "Write a file",
             read_only: false,
@@ -128,12 +170,10 @@ fn edit_definition() -> Definition {
         "new_string": {"type": "string", "description": "The text to put in its place."},
         "replace_all": {"type": "boolean", "description": "Replace every occurrence instead of requiring exactly one. Default false."}
     });
-    let mut properties = pair.as_object().cloned().unwrap_or_default();
+    // In the order a model writes them: the file, then what to change.
+    let mut properties = Map::new();
     properties.insert("file_path".to_owned(), path_property());
-    properties.insert(
-        "encoding".to_owned(),
-        encoding_property("Only for a file that is not UTF-8 and whose encoding the read called a guess: the encoding to edit it in."),
-    );
+    properties.extend(pair.as_object().cloned().unwrap_or_default());
     properties.insert(
         "edits".to_owned(),
         json!({
@@ -147,6 +187,10 @@ fn edit_definition() -> Definition {
                 "additionalProperties": false
             }
         }),
+    );
+    properties.insert(
+        "encoding".to_owned(),
+        encoding_property("Only for a file that is not UTF-8 and whose encoding the read called a guess: the encoding to edit it in."),
     );
     let mut output = change_output();
     output["properties"]["replacements"] = json!({"type": "integer"});
@@ -164,7 +208,7 @@ fn edit_definition() -> Definition {
             "required": ["file_path"],
             "additionalProperties": false
         }),
-        output_schema: output,
+        output_schema: answers(&output, &[&["action", "path"]]),
         annotations: Annotations {
             title: "Edit a file",
             read_only: false,
@@ -193,7 +237,7 @@ fn undo_definition() -> Definition {
             "required": ["file_path"],
             "additionalProperties": false
         }),
-        output_schema: change_output(),
+        output_schema: change_answers(),
         annotations: Annotations {
             title: "Undo a change",
             read_only: false,
@@ -223,6 +267,20 @@ fn kinds(config: &Config) -> String {
          A Jupyter notebook shows its cells with their outputs.{big}",
         config.max_dir_entries, config.max_image_edge
     )
+}
+
+/// The metadata of a read that showed something.
+pub(crate) fn read_output() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "kind": {"type": "string", "description": "What was read: text, directory, image, pdf, notebook, outline, ..."},
+            "path": {"type": "string"},
+            "estimated_tokens": {"type": "integer"},
+            "next_offset": {"type": ["integer", "null"], "description": "The offset that continues the reading, when there is more."}
+        },
+        "required": ["kind"]
+    })
 }
 
 fn read_definition(config: &Config) -> Definition {
@@ -272,15 +330,7 @@ fn read_definition(config: &Config) -> Definition {
             "required": ["file_path"],
             "additionalProperties": false
         }),
-        output_schema: json!({
-            "type": "object",
-            "properties": {
-                "kind": {"type": "string", "description": "What was read: text, directory, image, pdf, notebook, outline, ..."},
-                "path": {"type": "string"},
-                "estimated_tokens": {"type": "integer"},
-                "next_offset": {"type": ["integer", "null"], "description": "The offset that continues the reading, when there is more."}
-            }
-        }),
+        output_schema: answers(&read_output(), &[&["kind"]]),
         annotations: Annotations {
             title: "Read a file",
             read_only: true,

@@ -1,14 +1,17 @@
 //! The tool definitions in the form each API expects: MCP's `tools/list`,
-//! Anthropic's `tools`, OpenAI's function tools, and OpenAI's strict
-//! function tools.
+//! Anthropic's `tools`, OpenAI's Chat Completions and Responses function
+//! tools, and a strict form of each API's.
 //!
-//! The loose forms (everything but `openai-strict`) list no required
-//! property and allow any other: a validating SDK then lets the names and
-//! numeric strings the arguments parser accepts (`filePath`, `"offset":
-//! "10"`) through to it, and it stays the one judge of arguments. The
-//! strict form follows OpenAI's rules (every property required, optional
-//! ones nullable, nothing else allowed); the parser takes `null` as absent,
-//! so a model filling it calls the same tool.
+//! The loose forms list no required property and allow any other: a
+//! validating SDK then lets the names and numeric strings the arguments
+//! parser accepts (`filePath`, `"offset": "10"`) through to it, and it
+//! stays the one judge of arguments. The OpenAI strict forms follow
+//! OpenAI's rules (every property required, optional ones nullable,
+//! nothing else allowed); the parser takes `null` as absent, so a model
+//! filling it calls the same tool. The Anthropic strict form is the exact
+//! schema in the subset Anthropic's strict tool use takes, written so that
+//! the SDKs' own strict transform leaves it as it is. Properties come in
+//! the order a model should write them: the file first.
 //!
 //! ```
 //! use filetools_core::schema::{Format, render};
@@ -38,23 +41,30 @@ pub enum Format {
     /// As [`Format::Openai`], with `strict: true` and strict parameters.
     OpenaiStrict,
     /// OpenAI Responses API `tools`: `{"type": "function", name,
-    /// description, parameters}`, and built-in tools (`apply_patch`) as the
-    /// API names them.
+    /// description, parameters, strict: false}`, and built-in tools
+    /// (`apply_patch`) as the API names them.
     OpenaiResponses,
+    /// As [`Format::OpenaiResponses`], with `strict: true` and strict
+    /// parameters.
+    OpenaiResponsesStrict,
+    /// As [`Format::Anthropic`], with `strict: true` and the exact schema
+    /// in the form Anthropic's strict tool use takes.
+    AnthropicStrict,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 7] = [
         Format::Mcp,
         Format::Anthropic,
+        Format::AnthropicStrict,
         Format::Openai,
         Format::OpenaiStrict,
         Format::OpenaiResponses,
+        Format::OpenaiResponsesStrict,
     ];
 
-    /// The format called `name` (`mcp`, `anthropic`, `openai`,
-    /// `openai-strict`).
+    /// The format called `name` (see [`Format::name`]).
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|format| format.name() == name)
     }
@@ -76,9 +86,20 @@ impl Format {
         match self {
             Format::Mcp => "mcp",
             Format::Anthropic => "anthropic",
+            Format::AnthropicStrict => "anthropic-strict",
             Format::Openai => "openai",
             Format::OpenaiStrict => "openai-strict",
             Format::OpenaiResponses => "openai-responses",
+            Format::OpenaiResponsesStrict => "openai-responses-strict",
+        }
+    }
+
+    /// The API's loose format, whose built-in tools this one offers too.
+    fn api(self) -> Format {
+        match self {
+            Format::AnthropicStrict => Format::Anthropic,
+            Format::OpenaiResponsesStrict => Format::OpenaiResponses,
+            other => other,
         }
     }
 }
@@ -93,7 +114,7 @@ pub fn render(config: &Config, format: Format) -> Vec<Value> {
 
 fn one(def: &Definition, format: Format) -> Value {
     if let Some((native, builtin)) = &def.builtin
-        && *native == format
+        && *native == format.api()
     {
         return builtin.clone();
     }
@@ -120,6 +141,12 @@ fn one(def: &Definition, format: Format) -> Value {
             "description": def.description,
             "input_schema": loose(&def.input_schema),
         }),
+        Format::AnthropicStrict => json!({
+            "name": def.name,
+            "description": def.description,
+            "input_schema": anthropic_strict(&def.input_schema),
+            "strict": true,
+        }),
         Format::Openai | Format::OpenaiStrict => {
             let strict_mode = format == Format::OpenaiStrict;
             let mut function = json!({
@@ -136,12 +163,20 @@ fn one(def: &Definition, format: Format) -> Value {
             }
             json!({"type": "function", "function": function})
         }
-        Format::OpenaiResponses => json!({
-            "type": "function",
-            "name": def.name,
-            "description": def.description,
-            "parameters": loose(&def.input_schema),
-        }),
+        Format::OpenaiResponses | Format::OpenaiResponsesStrict => {
+            let strict_mode = format == Format::OpenaiResponsesStrict;
+            json!({
+                "type": "function",
+                "name": def.name,
+                "description": def.description,
+                "parameters": if strict_mode {
+                    strict(&def.input_schema)
+                } else {
+                    loose(&def.input_schema)
+                },
+                "strict": strict_mode,
+            })
+        }
     }
 }
 
@@ -256,6 +291,51 @@ fn nullable(property: &mut Value) {
     {
         *kind = json!([name.clone(), "null"]);
     }
+}
+
+/// `schema` (exact: its `required` and closed objects kept) as Anthropic's
+/// strict tool use takes it: a bound it does not check (`minimum`) said in
+/// the description instead, and an `enum` without its `type`, which is
+/// what the SDKs' strict transform makes of them, so it has nothing left
+/// to change.
+fn anthropic_strict(schema: &Value) -> Value {
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    for (key, value) in map {
+        match key.as_str() {
+            "minimum" => {}
+            "type" if map.contains_key("enum") => {}
+            "properties" => {
+                let properties = value
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(name, property)| (name.clone(), anthropic_strict(property)))
+                    .collect();
+                out.insert(key.clone(), Value::Object(properties));
+            }
+            "items" => {
+                out.insert(key.clone(), anthropic_strict(value));
+            }
+            _ => {
+                out.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    if let Some(least) = map.get("minimum") {
+        let said = format!("At least {least}.");
+        let description = match out.get("description").and_then(Value::as_str) {
+            Some(text) => format!("{text} {said}"),
+            None => said,
+        };
+        out.insert("description".to_owned(), Value::String(description));
+    }
+    if out.get("type").is_some_and(|t| t == "object") {
+        out.insert("additionalProperties".to_owned(), Value::Bool(false));
+    }
+    Value::Object(out)
 }
 
 fn names(value: Option<&Value>) -> Vec<&str> {

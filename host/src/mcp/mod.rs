@@ -14,6 +14,7 @@
 //! progress gets a notification each interval with the seconds spent so
 //! far.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -31,7 +32,7 @@ use serde_json::Value;
 use crate::protocol::DEFAULT_MAX_LINE_BYTES;
 use tokio::io::{AsyncRead, AsyncWrite};
 
-use crate::{Format, ToolResult, Tools};
+use crate::{Format, Session, ToolResult, Tools};
 
 mod envelope;
 mod rescue;
@@ -39,6 +40,7 @@ mod stdio;
 mod worker;
 
 pub use stdio::MAX_OPEN;
+pub use worker::AfterCall;
 
 /// How often a running call reports progress to a client that asked.
 pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_millis(500);
@@ -52,6 +54,11 @@ const INSTRUCTIONS: &str = "Files of one directory. Read a file before changing 
 #[derive(Debug, Clone)]
 pub struct Server {
     calls: Arc<worker::Worker>,
+    /// The tools whose output schema has no `error`: the MCP filesystem
+    /// set's, which follow the reference server and describe the text
+    /// only; an error of theirs (a fault too) goes without
+    /// `structuredContent`, as the reference sends it.
+    text_only: Arc<HashSet<String>>,
     tools: Arc<Vec<Tool>>,
     progress_interval: Duration,
     max_line_bytes: u64,
@@ -62,7 +69,16 @@ impl Server {
     /// `read` is offered (the tools should refuse changes too, see
     /// [`crate::Builder::read_only`]).
     pub fn new(tools: &Tools, read_only: bool) -> Result<Self> {
-        let mut session = tools.session()?;
+        Self::with_session(tools.session()?, read_only, Box::new(|_| {}))
+    }
+
+    /// A server over `session` (e.g. one restored from a saved state) that
+    /// runs `after_call` after every call, e.g. to save it.
+    pub fn with_session(
+        mut session: Session,
+        read_only: bool,
+        after_call: AfterCall,
+    ) -> Result<Self> {
         let listed = session
             .schema(Format::Mcp)?
             .into_iter()
@@ -70,8 +86,21 @@ impl Server {
             .map(serde_json::from_value)
             .collect::<Result<Vec<Tool>, _>>()
             .context("the MCP tool definitions do not parse")?;
+        let text_only = listed
+            .iter()
+            .filter(|tool| {
+                tool.output_schema.as_ref().is_some_and(|schema| {
+                    schema
+                        .get("properties")
+                        .and_then(|p| p.get("error"))
+                        .is_none()
+                })
+            })
+            .map(|tool| tool.name.to_string())
+            .collect();
         Ok(Self {
-            calls: Arc::new(worker::Worker::start(session)?),
+            calls: Arc::new(worker::Worker::start(session, after_call)?),
+            text_only: Arc::new(text_only),
             tools: Arc::new(listed),
             progress_interval: DEFAULT_PROGRESS_INTERVAL,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
@@ -203,9 +232,14 @@ impl ServerHandler for Server {
                 }
             }
         };
-        let result: CallToolResult = serde_json::from_value(result.to_json()).map_err(|err| {
-            ErrorData::internal_error(format!("result does not parse: {err}"), None)
-        })?;
+        let mut result: CallToolResult =
+            serde_json::from_value(result.to_json()).map_err(|err| {
+                ErrorData::internal_error(format!("result does not parse: {err}"), None)
+            })?;
+        // Also a fault (a trap, a cancel), which the core did not shape.
+        if result.is_error == Some(true) && self.text_only.contains(&tool) {
+            result.structured_content = None;
+        }
         Ok(CallToolResponse::Complete(result))
     }
 }

@@ -20,6 +20,9 @@ struct Job {
     answer: oneshot::Sender<ToolResult>,
 }
 
+/// What runs after every call, e.g. saving the session.
+pub type AfterCall = Box<dyn FnMut(&mut Session) + Send>;
+
 /// The thread that owns the session and runs its calls.
 #[derive(Debug)]
 pub(super) struct Worker {
@@ -27,14 +30,16 @@ pub(super) struct Worker {
 }
 
 impl Worker {
-    /// Starts the thread; it ends when the worker is dropped.
-    pub(super) fn start(mut session: Session) -> Result<Self> {
+    /// Starts the thread, which runs `after` after each call; it ends
+    /// when the worker is dropped.
+    pub(super) fn start(mut session: Session, mut after: AfterCall) -> Result<Self> {
         let (jobs, queue) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("filetools-calls".to_owned())
             .spawn(move || {
                 for job in queue {
                     let result = session.call_cancellable(&job.tool, &job.arguments, &job.cancel);
+                    after(&mut session);
                     // A caller that went away no longer needs the answer.
                     let _ = job.answer.send(result);
                 }

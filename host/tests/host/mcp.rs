@@ -50,6 +50,11 @@ fn the_python_mcp_client_gets_the_session_answers() {
 }
 
 #[test]
+fn the_python_mcp_client_gets_every_answer_of_every_tool_set_as_a_tool_result() {
+    python_client("every_answer.py");
+}
+
+#[test]
 fn the_mcp_filesystem_tool_set_keeps_the_reference_servers_documented_behaviours() {
     python_client("filesystem.py");
 }

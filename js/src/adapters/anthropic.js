@@ -1,18 +1,20 @@
 // The tools for the Anthropic SDK (`@anthropic-ai/sdk`): definitions for
-// `messages.create({ tools })`, and the user message answering every
-// `tool_use` block of a response with a `tool_result` (images as image
-// blocks, errors with `is_error`).
+// `messages.create({ tools })` (strict or not), and the user message
+// answering every `tool_use` block of a response with a `tool_result`
+// (images as image blocks, errors with `is_error`).
 import { resolveTools } from './common.js';
 
 /**
- * `await anthropicTools({ fs: nodeFs('.') })` (or an existing Tools, or a root directory in Node):
- * `{ tools, results(message), result(toolUse), filetools }`.
+ * `await anthropicTools({ fs: nodeFs('.') }, { strict })` (or an existing Tools, or a root directory in Node):
+ * `{ tools, results(message), result(toolUse), filetools }`. With `strict:
+ * true` the tools carry `strict: true` and schemas Anthropic's strict tool
+ * use accepts, so the model's input always matches them.
  */
-export async function anthropicTools(toolsOrOptions) {
+export async function anthropicTools(toolsOrOptions, { strict = false } = {}) {
   const filetools = await resolveTools(toolsOrOptions);
   const result = async (toolUse) => toolResult(toolUse.id, await filetools.call(toolUse.name, toolUse.input));
   return {
-    tools: filetools.schema('anthropic'),
+    tools: filetools.schema(strict ? 'anthropic-strict' : 'anthropic'),
     result,
     /** The user message answering every tool_use block of `message`. */
     results: async (message) => {

@@ -7,10 +7,17 @@ import { tool } from '@langchain/core/tools';
 
 import { resolveTools, textOf } from './common.js';
 
-/** `await langchainTools({ fs: nodeFs('.') })` (or an existing Tools, or a root directory in Node): an array of tools. */
-export async function langchainTools(toolsOrOptions) {
+/**
+ * `await langchainTools({ fs: nodeFs('.') }, { strict })` (or an existing
+ * Tools, or a root directory in Node): an array of tools. LangChain turns a
+ * tool's schema into OpenAI's parameters as it is and takes `strict` from
+ * the binding (`bindTools(tools, { strict: true })`), so with `strict: true`
+ * the schemas are the `openai-strict` parameters, which OpenAI's strict mode
+ * accepts; the core takes `null` as absent.
+ */
+export async function langchainTools(toolsOrOptions, { strict = false } = {}) {
   const filetools = await resolveTools(toolsOrOptions);
-  return filetools.schema('mcp').map((definition) =>
+  return definitions(filetools, strict).map((definition) =>
     tool(
       async (input, config) => {
         const result = await filetools.call(definition.name, input);
@@ -33,4 +40,12 @@ export async function langchainTools(toolsOrOptions) {
       { name: definition.name, description: definition.description, schema: definition.inputSchema },
     ),
   );
+}
+
+/** The name, description and input schema of every tool, strict or loose. */
+function definitions(filetools, strict) {
+  if (!strict) {
+    return filetools.schema('mcp');
+  }
+  return filetools.schema('openai-strict').map(({ function: f }) => ({ name: f.name, description: f.description, inputSchema: f.parameters }));
 }

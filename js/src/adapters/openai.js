@@ -4,28 +4,23 @@
 // message holds text only, so the images a read returned follow the tool
 // messages in one user message; the Responses API takes them in the
 // `function_call_output` itself. With the apply-patch tool set the
-// Responses tools name the built-in `apply_patch`, and its
-// `apply_patch_call` items are answered as `apply_patch_call_output`.
+// Responses tools name the built-in `apply_patch` (the core's Responses
+// formats give it), and its `apply_patch_call` items are answered as
+// `apply_patch_call_output`.
 import { dataUrl, imagesOf, parseArguments, resolveTools, textOf } from './common.js';
 
 /**
  * `await openaiTools({ fs: nodeFs('.') }, { strict })` (or an existing Tools, or a root directory in Node): `{ chatTools, responsesTools, chatResults(message),
  * responsesResults(response), filetools }`. With `strict: true` every
- * argument is required and nullable; the core takes `null` as absent.
+ * function tool, Chat Completions and Responses alike, is strict: every
+ * argument required and nullable; the core takes `null` as absent.
  */
 export async function openaiTools(toolsOrOptions, { strict = false } = {}) {
   const filetools = await resolveTools(toolsOrOptions);
-  const chatTools = filetools.schema(strict ? 'openai-strict' : 'openai');
   const run = (name, args) => filetools.call(name, parseArguments(args));
-  const functions = new Map(chatTools.map(({ function: f }) => [f.name, f]));
   return {
-    chatTools,
-    responsesTools: filetools.schema('openai-responses').map((tool) => {
-      const f = functions.get(tool.name);
-      return tool.type !== 'function' || !f
-        ? tool
-        : { type: 'function', name: f.name, description: f.description, parameters: f.parameters, strict: f.strict ?? false };
-    }),
+    chatTools: filetools.schema(strict ? 'openai-strict' : 'openai'),
+    responsesTools: filetools.schema(strict ? 'openai-responses-strict' : 'openai-responses'),
     /** The messages answering every tool call of a chat `message`. */
     chatResults: async (message) => {
       const messages = [];

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use super::args::Args;
 use crate::args::short_json;
-use crate::definitions::{Annotations, Definition, change_output};
+use crate::definitions::{Annotations, Definition, answers, change_output};
 use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::patch::parse::{self, FileOp};
@@ -123,14 +123,17 @@ pub fn definition() -> Definition {
             "required": ["input"],
             "additionalProperties": false
         }),
-        output_schema: json!({
-            "type": "object",
-            "properties": {
-                "status": {"type": "string", "description": "completed or failed"},
-                "files": {"type": "array", "items": change_output()}
-            },
-            "required": ["status"]
-        }),
+        output_schema: answers(
+            &json!({
+                "type": "object",
+                "properties": {
+                    "status": {"type": "string", "description": "completed or failed"},
+                    "files": {"type": "array", "items": change_output()}
+                },
+                "required": ["status"]
+            }),
+            &[&["status"]],
+        ),
         annotations: Annotations {
             title: "Apply a patch",
             read_only: false,

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::args::Args;
 use crate::cells::{self, CellEdit, Mode};
-use crate::definitions::{Annotations, Definition, change_output};
+use crate::definitions::{Annotations, Definition, change_answers};
 use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::result::ToolResult;
@@ -93,7 +93,7 @@ pub fn definition() -> Definition {
             "required": ["notebook_path", "new_source"],
             "additionalProperties": false
         }),
-        output_schema: change_output(),
+        output_schema: change_answers(),
         annotations: Annotations {
             title: "Edit a notebook cell",
             read_only: false,

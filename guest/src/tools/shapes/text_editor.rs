@@ -25,7 +25,7 @@ use super::dialect::Dialect;
 use crate::args::short_json;
 use crate::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
 use crate::config::Config;
-use crate::definitions::{Annotations, Definition, change_output};
+use crate::definitions::{Annotations, Definition, answers, change_output, read_output};
 use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::insert;
@@ -187,6 +187,16 @@ fn run<F: HostFs>(session: &mut Session<F>, command: Command) -> ToolResult {
     }
 }
 
+/// The metadata of a view (a read's) or of a change.
+fn view_or_change() -> Value {
+    let mut both = read_output();
+    let change = change_output();
+    for (name, property) in change["properties"].as_object().into_iter().flatten() {
+        both["properties"][name] = property.clone();
+    }
+    answers(&both, &[&["kind"], &["action", "path"]])
+}
+
 /// The tool's definition: Anthropic's built-in type for the Messages API,
 /// a full schema for every other format.
 pub fn definition(config: &Config) -> Definition {
@@ -213,7 +223,7 @@ pub fn definition(config: &Config) -> Definition {
             "required": ["command", "path"],
             "additionalProperties": false
         }),
-        output_schema: change_output(),
+        output_schema: view_or_change(),
         annotations: Annotations {
             title: "Text editor",
             read_only: false,

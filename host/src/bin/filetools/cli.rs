@@ -87,6 +87,12 @@ pub struct McpArgs {
     /// milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
     pub progress_ms: u64,
+    /// Keep the session (what was read, dedup records, undo history) in
+    /// FILE: restored at start, saved after every call, locked while the
+    /// server runs. A client that starts the server anew for each call
+    /// keeps one session.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
     /// Longest message; a longer one gets a parse error.
     #[arg(long, value_name = "N", default_value_t = filetools::protocol::DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: u64,
@@ -101,12 +107,16 @@ pub enum SchemaFormat {
     Mcp,
     /// Anthropic Messages API tools (input_schema).
     Anthropic,
+    /// Anthropic Messages API tools with strict: true.
+    AnthropicStrict,
     /// OpenAI function tools.
     Openai,
     /// OpenAI function tools with strict: true.
     OpenaiStrict,
     /// OpenAI Responses API tools (apply_patch as the built-in tool).
     OpenaiResponses,
+    /// OpenAI Responses API tools with strict: true.
+    OpenaiResponsesStrict,
 }
 
 impl From<SchemaFormat> for Format {
@@ -114,9 +124,11 @@ impl From<SchemaFormat> for Format {
         match format {
             SchemaFormat::Mcp => Format::Mcp,
             SchemaFormat::Anthropic => Format::Anthropic,
+            SchemaFormat::AnthropicStrict => Format::AnthropicStrict,
             SchemaFormat::Openai => Format::Openai,
             SchemaFormat::OpenaiStrict => Format::OpenaiStrict,
             SchemaFormat::OpenaiResponses => Format::OpenaiResponses,
+            SchemaFormat::OpenaiResponsesStrict => Format::OpenaiResponsesStrict,
         }
     }
 }

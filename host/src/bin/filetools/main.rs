@@ -10,6 +10,7 @@ mod oneshot;
 mod read;
 mod schema;
 mod session;
+mod state;
 mod undo;
 mod write;
 

@@ -1,20 +1,51 @@
 //! `filetools mcp --root DIR`: the tools to an MCP client over stdio (see
-//! the README's "MCP" section for the client configuration).
+//! the README's "MCP" section for the client configuration). With
+//! `--state FILE` the session outlives the process.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Result;
-use filetools::mcp::Server;
+use anyhow::{Context as _, Result};
+use filetools::mcp::{AfterCall, Server};
 
 use crate::cli::McpArgs;
+use crate::state::StateFile;
 
 pub fn run(args: &McpArgs) -> Result<ExitCode> {
     let builder = crate::builder(&args.root, &args.limits)?.read_only(args.read_only);
     let tools = crate::build(crate::configured(builder, &args.limits)?)?;
-    Server::new(&tools, args.read_only)?
+    let mut session = tools.session()?;
+    let after_call: AfterCall = match &args.state {
+        Some(path) => {
+            let (state, saved) = StateFile::lock(path.clone())?;
+            if !saved.trim().is_empty() {
+                session
+                    .restore(&saved)
+                    .with_context(|| format!("restoring --state {}", path.display()))?;
+            }
+            Box::new(move |session| save(&state, session))
+        }
+        None => Box::new(|_| {}),
+    };
+    Server::with_session(session, args.read_only, after_call)?
         .progress_interval(Duration::from_millis(args.progress_ms))
         .max_line_bytes(args.max_line_bytes)
         .serve_stdio()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Saves the session after a call; a failure is told on stderr, and the
+/// state is left as it was (the server goes on).
+#[expect(
+    clippy::print_stderr,
+    reason = "the server reports to its user on stderr"
+)]
+fn save(state: &StateFile, session: &mut filetools::Session) {
+    let saved = session.save().and_then(|text| state.save(&text));
+    if let Err(err) = saved {
+        eprintln!(
+            "filetools: warning: {} was left as it was: {err:#}.",
+            state.path.display()
+        );
+    }
 }

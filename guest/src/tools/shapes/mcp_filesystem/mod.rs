@@ -82,11 +82,15 @@ const SHOWS_FILE_TEXT: [&str; 4] = [
 /// `result` with the reference's `structuredContent`: `{content: text}`,
 /// or for an image the image blocks as `content` gives them, so a client
 /// that prefers structured results gets what the model reads. An error
-/// gets `{content: text}` too, not the core's error code: the reference
-/// sends none, and the TypeScript SDK's client checks even an error's
-/// `structuredContent` against the output schema, and throws when it does
-/// not match.
+/// gets none, as the reference sends none: not the core's error code,
+/// which its output schemas do not describe (the TypeScript SDK's client
+/// checks even an error's `structuredContent` against them, and throws
+/// when it does not fit).
 fn structured(mut result: ToolResult) -> ToolResult {
+    if result.is_error {
+        result.metadata = Value::Null;
+        return result;
+    }
     let images: Vec<Value> = result
         .content
         .iter()
@@ -482,10 +486,19 @@ mod tests {
     }
 
     #[test]
-    fn an_error_is_structured_as_its_text_to_fit_the_schema() {
-        let result = session().call("read_text_file", r#"{"path": "gone.txt"}"#);
-        assert!(result.is_error);
-        assert_eq!(result.metadata, json!({"content": result.text()}));
+    fn an_error_has_no_structured_content_as_the_reference_sends_none() {
+        for (tool, args) in [
+            ("read_text_file", r#"{"path": "gone.txt"}"#),
+            ("read_media_file", r#"{"path": "gone.png"}"#),
+        ] {
+            let result = session().call(tool, args);
+            assert!(result.is_error, "{tool}");
+            assert!(result.metadata.is_null(), "{tool}");
+            assert!(
+                result.to_json().get("structuredContent").is_none(),
+                "{tool}"
+            );
+        }
     }
 
     #[test]
