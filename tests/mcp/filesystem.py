@@ -84,6 +84,8 @@ async def main(binary):
             check(set(edit_item) == {"oldText", "newText"}, f"edit_file edits: {edit_item}")
             check(tools["read_text_file"].annotations.read_only_hint is True, "read_text_file is read-only")
             check(tools["write_file"].annotations.destructive_hint is True, "write_file is destructive")
+            # As the reference marks it: the source's path stops naming anything.
+            check(tools["move_file"].annotations.destructive_hint is True, "move_file is destructive")
             checks += 1
 
             allowed = text_of(await call("list_allowed_directories", {}))

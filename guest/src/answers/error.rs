@@ -365,7 +365,7 @@ impl fmt::Display for ToolError {
                 ),
                 FsError::PermissionDenied => write!(
                     f,
-                    "Error: permission denied writing {path}; the host does not allow changing it."
+                    "Error: permission denied writing {path}: the host lacks write access to it (file permissions, a read-only mount, or a runtime started without write access); nothing was written, and trying again will not help."
                 ),
                 FsError::OutsideSandbox => write!(
                     f,
@@ -441,7 +441,7 @@ impl fmt::Display for ToolError {
                 ),
                 FsError::PermissionDenied => write!(
                     f,
-                    "Error: permission denied for {path}; the host does not allow reading it."
+                    "Error: permission denied for {path}: the host lacks read access to it (file permissions, or a runtime started without read access); trying again will not help."
                 ),
                 FsError::ReadOnly => write!(
                     f,

@@ -456,6 +456,128 @@ mod tests {
         assert_eq!(read["annotations"]["readOnlyHint"], true);
     }
 
+    /// Every tool of every set, in `format`.
+    fn every_set(format: Format) -> Vec<Value> {
+        let config = Config::from_json(
+            r#"{"tools": ["filetools", "text-editor", "apply-patch", "mcp-filesystem", "notebook"]}"#,
+        )
+        .unwrap();
+        render(&config, format)
+    }
+
+    /// The input schema of a `format` entry, if it has one (a built-in
+    /// tool has none).
+    fn input(tool: &Value) -> Option<&Value> {
+        tool.get("input_schema")
+            .or_else(|| tool.get("parameters"))
+            .or_else(|| tool["function"].get("parameters"))
+    }
+
+    #[test]
+    fn strict_schemas_list_properties_in_the_order_a_model_writes_them() {
+        for format in [
+            Format::OpenaiStrict,
+            Format::OpenaiResponsesStrict,
+            Format::AnthropicStrict,
+        ] {
+            for tool in every_set(format) {
+                let Some(schema) = input(&tool) else { continue };
+                let Some(first) = schema["properties"].as_object().unwrap().keys().next() else {
+                    continue;
+                };
+                let subject = [
+                    "file_path",
+                    "path",
+                    "notebook_path",
+                    "command",
+                    "input",
+                    "paths",
+                    "source",
+                ];
+                assert!(
+                    subject.contains(&first.as_str()),
+                    "{}: {tool}",
+                    format.name()
+                );
+            }
+        }
+        let edit = &every_set(Format::OpenaiStrict)[2]["function"]["parameters"];
+        let order: Vec<&String> = edit["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(
+            order,
+            [
+                "file_path",
+                "old_string",
+                "new_string",
+                "replace_all",
+                "edits",
+                "encoding"
+            ]
+        );
+        assert_eq!(edit["required"][0], "file_path");
+    }
+
+    #[test]
+    fn responses_entries_say_whether_they_are_strict() {
+        for (format, strict_mode) in [
+            (Format::OpenaiResponses, false),
+            (Format::OpenaiResponsesStrict, true),
+        ] {
+            let tools = every_set(format);
+            assert_eq!(
+                tools[5],
+                json!({"type": "apply_patch"}),
+                "the built-in tool"
+            );
+            for tool in tools.iter().filter(|t| t["type"] == "function") {
+                assert_eq!(tool["strict"], strict_mode, "{tool}");
+                assert_eq!(
+                    tool["parameters"].get("additionalProperties").is_some(),
+                    strict_mode,
+                    "{tool}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn anthropic_strict_schemas_are_exact_closed_and_free_of_keywords_strict_mode_moves() {
+        let tools = every_set(Format::AnthropicStrict);
+        assert_eq!(
+            tools[4]["type"], "text_editor_20250728",
+            "the built-in tool"
+        );
+        for tool in tools.iter().filter(|t| t.get("input_schema").is_some()) {
+            assert_eq!(tool["strict"], true, "{tool}");
+            let mut found = Vec::new();
+            objects(&tool["input_schema"], "", &mut found);
+            for (path, object) in found {
+                assert_eq!(
+                    object["additionalProperties"], false,
+                    "{} {path}",
+                    tool["name"]
+                );
+            }
+            let text = tool["input_schema"].to_string();
+            assert!(!text.contains("\"minimum\""), "{text}");
+            assert!(!text.contains("[\"integer\",\"null\"]"), "{text}");
+        }
+        let read = &tools[0]["input_schema"];
+        assert_eq!(read["required"], json!(["file_path"]));
+        assert!(
+            read["properties"]["offset"]["description"]
+                .as_str()
+                .unwrap()
+                .ends_with("At least 1.")
+        );
+        let notebook = tools.iter().find(|t| t["name"] == "notebook_edit").unwrap();
+        let mode = &notebook["input_schema"]["properties"]["edit_mode"];
+        assert!(
+            mode.get("type").is_none() && mode["enum"].is_array(),
+            "{mode}"
+        );
+    }
+
     #[test]
     fn every_format_has_a_name_it_is_found_by() {
         for format in Format::ALL {

@@ -1,7 +1,9 @@
 //! `filetools mcp`: the Python MCP SDK's client against the binary (the
-//! core tools, and the MCP filesystem tool set against the reference
-//! server's documented behaviours), the protocol versions clients still
-//! speak, progress on a long read, and a cancelled read.
+//! core tools, every answer of every tool set, and the MCP filesystem tool
+//! set against the reference server's documented behaviours), every schema
+//! format against the Python SDKs' types and strict helpers, the protocol
+//! versions clients still speak, progress on a long read, and a cancelled
+//! read.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -14,7 +16,8 @@ use serde_json::{Value, json};
 
 use crate::{BIN, root_and_outside, tools};
 
-/// The Python the setup installs the `mcp` package into.
+/// The Python the setup installs the `mcp`, `openai` and `anthropic`
+/// packages into.
 fn python() -> std::path::PathBuf {
     let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/py/bin/python");
     assert!(
@@ -52,6 +55,11 @@ fn the_python_mcp_client_gets_the_session_answers() {
 #[test]
 fn the_python_mcp_client_gets_every_answer_of_every_tool_set_as_a_tool_result() {
     python_client("every_answer.py");
+}
+
+#[test]
+fn every_schema_format_of_every_tool_set_fits_the_python_sdks_types_and_strict_helpers() {
+    python_client("definitions.py");
 }
 
 #[test]

@@ -103,7 +103,9 @@ fn python_mcp_client() -> Result<()> {
     if std::fs::read_to_string(&stamp).is_ok_and(|had| had == wanted) {
         return Ok(());
     }
-    println!("installing the Python MCP client into target/py");
+    println!(
+        "installing the Python MCP client and the OpenAI and Anthropic SDKs (tests/mcp/requirements.txt) into target/py"
+    );
     status(Command::new("python3").arg("-m").arg("venv").arg(&venv))
         .context("Python 3 with venv is needed for the MCP client tests")?;
     status(

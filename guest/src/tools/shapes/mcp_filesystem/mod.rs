@@ -339,10 +339,13 @@ fn spec(tool: &str) -> Option<Spec> {
             description: "Move or rename a file or directory. Fails when the destination exists; never replaces anything.",
             properties: json!({"source": path_arg("What to move."), "destination": path_arg("Where to; must not exist.")}),
             required: &["source", "destination"],
+            // Nothing is replaced, but the source's path stops naming
+            // anything: destructive, as the reference marks it, so a client
+            // that asks before such calls asks before this one.
             annotations: Annotations {
                 title: "Move a file",
                 read_only: false,
-                destructive: false,
+                destructive: true,
                 idempotent: false,
             },
         },
