@@ -47,8 +47,40 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
     replace_in(&dir, name, bytes)
 }
 
+/// [`replace`], the new file locked (`flock`, exclusive) before it takes
+/// the path's place; returns it, still locked. Whoever opens the path from
+/// then on finds it held: there is no moment between the rename and the
+/// lock in which another process could take it (a saved session's file is
+/// locked for as long as its server runs, across every save).
+pub fn replace_locked(path: &Path, bytes: &[u8]) -> io::Result<std::fs::File> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::other(format!("{} is not a file name", path.display())))?;
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let dir = Dir::open_ambient_dir(parent, ambient_authority())?;
+    let file = replace_then(&dir, name, bytes, |file| {
+        rustix::fs::flock(file, rustix::fs::FlockOperation::NonBlockingLockExclusive)
+            .map_err(io::Error::from)
+    })?;
+    Ok(file)
+}
+
 /// [`replace`] for the entry `name` of the open directory `dir`.
 pub(crate) fn replace_in(dir: &Dir, name: &OsStr, bytes: &[u8]) -> io::Result<()> {
+    replace_then(dir, name, bytes, |_| Ok(())).map(drop)
+}
+
+/// Writes `bytes` to a new private file in `dir`, runs `before` on it, and
+/// renames it over `name`; returns the new file.
+fn replace_then(
+    dir: &Dir,
+    name: &OsStr,
+    bytes: &[u8],
+    before: impl FnOnce(&std::fs::File) -> io::Result<()>,
+) -> io::Result<std::fs::File> {
     temp::sweep(dir, Deadline::NEVER).map_err(io_error)?;
     let plan = Plan {
         target: name,
@@ -59,11 +91,12 @@ pub(crate) fn replace_in(dir: &Dir, name: &OsStr, bytes: &[u8]) -> io::Result<()
     let temp_name = temp
         .name
         .ok_or_else(|| io::Error::other("the new file has no name"))?;
-    let renamed = rustix::fs::renameat(dir, &temp_name, dir, name);
+    let renamed = before(&temp.file)
+        .and_then(|()| rustix::fs::renameat(dir, &temp_name, dir, name).map_err(io::Error::from));
     if renamed.is_err() {
         let _ = rustix::fs::unlinkat(dir, &temp_name, AtFlags::empty());
     }
-    renamed.map_err(io::Error::from)
+    renamed.map(|()| temp.file)
 }
 
 fn io_error(err: FsError) -> io::Error {

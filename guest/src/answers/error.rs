@@ -361,7 +361,7 @@ impl fmt::Display for ToolError {
             ToolError::WriteFailed { path, error } => match error {
                 FsError::ReadOnly => write!(
                     f,
-                    "Error: {path} cannot be changed: the workspace is read-only."
+                    "Error: {path} cannot be changed: the workspace is read-only; nothing was written, and trying again will not help."
                 ),
                 FsError::PermissionDenied => write!(
                     f,
@@ -445,7 +445,7 @@ impl fmt::Display for ToolError {
                 ),
                 FsError::ReadOnly => write!(
                     f,
-                    "Error: {path} cannot be changed: the workspace is read-only."
+                    "Error: {path} cannot be changed: the workspace is read-only; nothing was written, and trying again will not help."
                 ),
                 FsError::Conflict => write!(
                     f,

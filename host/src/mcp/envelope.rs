@@ -75,13 +75,11 @@ pub(super) fn judge(taken: &Taken, cap: u64) -> Verdict {
             &echo(Some(&request_id(taken))),
             &format!("{err}; nothing was done; give each key once"),
         ),
-        Err(err)
-            if err.to_string().contains("hex escape") || err.to_string().contains("surrogate") =>
-        {
+        Err(err) if err.to_string().contains("escape") || err.to_string().contains("surrogate") => {
             unparsed(
                 taken,
                 &format!(
-                    "the message has a \\u escape that is no character ({err}): a lone surrogate; nothing was done; escape a character beyond U+FFFF as a surrogate pair"
+                    "the message has a \\u escape that is no whole character ({err}): a lone surrogate or a cut escape; nothing was done; escape a character beyond U+FFFF as a surrogate pair"
                 ),
             )
         }
@@ -181,7 +179,14 @@ fn one(mut message: Map<String, Value>) -> Verdict {
         return refuse(
             INVALID_REQUEST,
             &id,
-            "\"id\" must be a string or an integer",
+            "\"id\" must be a string or an integer that fits in 64 signed bits",
+        );
+    }
+    if method.starts_with("notifications/") {
+        return refuse(
+            INVALID_REQUEST,
+            &id,
+            &format!("{method} is a notification; send it without an \"id\""),
         );
     }
     if let Some(why) = params_refusal(&method, message.get("params")) {
@@ -368,6 +373,8 @@ mod tests {
             r#"{"name":"read","arguments":{"file_path":"a\ud800.txt"}}"#,
         );
         assert_refused(&surrogate, &json!(9), PARSE_ERROR, "lone surrogate");
+        let cut = call(12, r#"{"name":"read","arguments":{"file_path":"a\u12"}}"#);
+        assert_refused(&cut, &json!(12), PARSE_ERROR, "a cut escape");
         assert_refused(
             &call(10, &deep),
             &json!(10),
@@ -419,6 +426,10 @@ mod tests {
         for (line, id, says) in cases {
             assert_refused(line, &id, INVALID_REQUEST, says);
         }
+        let huge = r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#;
+        assert_refused(huge, &json!(u64::MAX), INVALID_REQUEST, "64 signed bits");
+        let noted = r#"{"jsonrpc":"2.0","id":7,"method":"notifications/initialized"}"#;
+        assert_refused(noted, &json!(7), INVALID_REQUEST, "without an \"id\"");
         let params = [
             (r#""x""#, "must be an object"),
             ("[1]", "must be an object"),

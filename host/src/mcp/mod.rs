@@ -35,11 +35,12 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use crate::{Format, Session, ToolResult, Tools};
 
 mod envelope;
+mod open;
 mod rescue;
 mod stdio;
 mod worker;
 
-pub use stdio::MAX_OPEN;
+pub use open::MAX_OPEN;
 pub use worker::AfterCall;
 
 /// How often a running call reports progress to a client that asked.
@@ -59,6 +60,8 @@ pub struct Server {
     /// only; an error of theirs (a fault too) goes without
     /// `structuredContent`, as the reference sends it.
     text_only: Arc<HashSet<String>>,
+    /// The requests open now (see [`MAX_OPEN`]).
+    open: open::Open,
     tools: Arc<Vec<Tool>>,
     progress_interval: Duration,
     max_line_bytes: u64,
@@ -101,6 +104,7 @@ impl Server {
         Ok(Self {
             calls: Arc::new(worker::Worker::start(session, after_call)?),
             text_only: Arc::new(text_only),
+            open: open::Open::default(),
             tools: Arc::new(listed),
             progress_interval: DEFAULT_PROGRESS_INTERVAL,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
@@ -149,7 +153,9 @@ impl Server {
         input: impl AsyncRead + Unpin + Send + 'static,
         output: impl AsyncWrite + Unpin + Send + 'static,
     ) -> Result<()> {
-        let (transport, writer) = stdio::transport(input, output, self.max_line_bytes);
+        let open = self.open.clone();
+        let (transport, writer) =
+            stdio::transport(input, output, self.max_line_bytes, open.clone());
         let served = match self.serve(transport).await {
             Ok(running) => running
                 .waiting()
@@ -158,6 +164,9 @@ impl Server {
                 .context("the MCP server stopped"),
             Err(err) => Err(err).context("the MCP client did not initialize"),
         };
+        // Nothing more will be answered: a reader still waiting (rmcp
+        // stopped before its input ended) stops too.
+        open.end();
         // Everything owed is written unless the client stopped reading,
         // which is the client's choice, not a failure of the server.
         let _ = writer.await;
@@ -208,7 +217,8 @@ impl ServerHandler for Server {
     ) -> Result<CallToolResponse, ErrorData> {
         let tool = request.name.into_owned();
         let arguments = Value::Object(request.arguments.unwrap_or_default()).to_string();
-        let cancel = Arc::new(AtomicBool::new(false));
+        // Set by the transport when the client cancels this request.
+        let cancel = self.open.cancel_flag(&context.id);
         let call = self.queue(tool.clone(), arguments, Arc::clone(&cancel));
         tokio::pin!(call);
         let started = Instant::now();

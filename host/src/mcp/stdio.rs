@@ -3,35 +3,35 @@
 //!
 //! - every line is judged first ([`super::envelope`]): a refused one is
 //!   answered with its id, and only what rmcp types and answers reaches it;
-//! - at most [`MAX_OPEN`] requests are open at once, and the answers wait
-//!   in a queue of [`OUTPUT_QUEUE`] messages: a client that stops reading
-//!   stops the server reading too, so memory stays bounded;
+//! - at most [`super::MAX_OPEN`] requests are open at once ([`Open`]), and
+//!   the answers wait in a queue of [`OUTPUT_QUEUE`] messages: a client that
+//!   stops reading stops the server reading too, so memory stays bounded;
+//! - a cancel is handled here: the call is told, and its answer is not
+//!   written (rmcp's own handling would free the id before the call ends);
+//! - notifications and responses before the first request are dropped
+//!   (rmcp, waiting for `initialize`, would stop the whole session);
 //! - at the end of input every open request is answered before the server
 //!   stops.
 //!
 //! The pipes are driven by the runtime's own reactor: no thread hand-off
 //! per message.
 
-use std::collections::HashMap;
 use std::io;
-use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+    ClientJsonRpcMessage, ClientNotification, ClientRequest, JsonRpcMessage, RequestId,
+    ServerJsonRpcMessage,
 };
 use rmcp::transport::Transport;
 use serde_json::json;
 use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::envelope::{Verdict, judge};
+use super::open::Open;
 use crate::protocol::{Splitter, Taken};
-
-/// Requests open at once; past this the server reads no more input until
-/// one is answered.
-pub const MAX_OPEN: usize = 64;
 
 /// Messages waiting to be written to the client.
 const OUTPUT_QUEUE: usize = 64;
@@ -56,17 +56,17 @@ enum Outgoing {
     Refusal(String),
 }
 
-/// Serves `input` and `output`: returns the transport for rmcp and the
-/// writer, which ends once everything is written (or the client stopped
-/// reading).
+/// Serves `input` and `output` with the requests kept in `open`: returns
+/// the transport for rmcp and the writer, which ends once everything is
+/// written (or the client stopped reading).
 pub(super) fn transport(
     input: impl AsyncRead + Unpin + Send + 'static,
     output: impl AsyncWrite + Unpin + Send + 'static,
     cap: u64,
+    open: Open,
 ) -> (Stdio, JoinHandle<io::Result<()>>) {
     let (to_rmcp, incoming) = mpsc::channel(INPUT_QUEUE);
     let (outgoing, queue) = mpsc::channel(OUTPUT_QUEUE);
-    let open = Open::new();
     tokio::spawn(read(input, to_rmcp, outgoing.clone(), open.clone(), cap));
     let writer = tokio::spawn(write(queue, output, open));
     (Stdio { incoming, outgoing }, writer)
@@ -100,60 +100,6 @@ impl Transport<RoleServer> for Stdio {
     }
 }
 
-/// The requests open now, each holding one of [`MAX_OPEN`] permits until
-/// its answer is written.
-#[derive(Clone)]
-struct Open {
-    permits: Arc<Semaphore>,
-    held: Arc<Mutex<HashMap<RequestId, OwnedSemaphorePermit>>>,
-}
-
-impl Open {
-    fn new() -> Self {
-        Self {
-            permits: Arc::new(Semaphore::new(MAX_OPEN)),
-            held: Arc::default(),
-        }
-    }
-
-    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, OwnedSemaphorePermit>> {
-        self.held.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn holds(&self, id: &RequestId) -> bool {
-        self.held().contains_key(id)
-    }
-
-    /// Opens request `id` once a permit is free; false when the client is
-    /// gone.
-    async fn open(&self, id: RequestId) -> bool {
-        match Arc::clone(&self.permits).acquire_owned().await {
-            Ok(permit) => {
-                self.held().insert(id, permit);
-                true
-            }
-            Err(_) => false,
-        }
-    }
-
-    /// Request `id` needs no more waiting for: answered, or cancelled
-    /// (rmcp sends nothing for a cancelled request, as MCP asks).
-    fn close(&self, id: &RequestId) {
-        self.held().remove(id);
-    }
-
-    /// Waits until every open request is answered (or the client is gone).
-    async fn all_answered(&self) {
-        let all = u32::try_from(MAX_OPEN).unwrap_or(u32::MAX);
-        let _ = self.permits.acquire_many(all).await;
-    }
-
-    /// Nothing more will be written: stop every wait.
-    fn end(&self) {
-        self.permits.close();
-    }
-}
-
 /// Reads the client's lines, judges each and passes the good ones to rmcp;
 /// when the input ends (or fails), waits for every open request's answer.
 async fn read(
@@ -165,56 +111,81 @@ async fn read(
 ) {
     let mut input = BufReader::new(input);
     let mut splitter = Splitter::new(cap);
+    let mut reader = Reader {
+        to_rmcp,
+        outgoing,
+        open,
+        cap,
+        started: false,
+    };
     while let Ok(chunk) = input.fill_buf().await {
         if chunk.is_empty() {
             if splitter.started() {
-                take(splitter.take(), &to_rmcp, &outgoing, &open, cap).await;
+                reader.take(splitter.take()).await;
             }
             break;
         }
         let (used, ended) = splitter.feed(chunk);
         input.consume(used);
-        if ended && !take(splitter.take(), &to_rmcp, &outgoing, &open, cap).await {
+        if ended && !reader.take(splitter.take()).await {
             return;
         }
     }
-    open.all_answered().await;
+    reader.open.all_answered().await;
 }
 
-/// Handles one line; false once the server is stopping.
-async fn take(
-    taken: Taken,
-    to_rmcp: &mpsc::Sender<ClientJsonRpcMessage>,
-    outgoing: &mpsc::Sender<Outgoing>,
-    open: &Open,
+/// Where the reader passes each line.
+struct Reader {
+    to_rmcp: mpsc::Sender<ClientJsonRpcMessage>,
+    outgoing: mpsc::Sender<Outgoing>,
+    open: Open,
     cap: u64,
-) -> bool {
-    let message = match judge(&taken, cap) {
-        Verdict::Drop => return true,
-        Verdict::Refuse(answer) => return refuse(outgoing, answer.to_string()).await,
-        Verdict::Pass(message) => *message,
-    };
-    match &message {
-        JsonRpcMessage::Request(request) if open.holds(&request.id) => {
-            let answer = json!({"jsonrpc": "2.0", "id": request.id, "error": {
-                "code": INVALID_REQUEST,
-                "message": format!("the id {} belongs to a request still running; nothing was done; give each request its own id", request.id),
-            }});
-            return refuse(outgoing, answer.to_string()).await;
-        }
-        JsonRpcMessage::Request(request) if !open.open(request.id.clone()).await => {
-            return false;
-        }
-        JsonRpcMessage::Notification(notification) => {
-            if let ClientNotification::CancelledNotification(cancelled) = &notification.notification
-                && let Some(id) = &cancelled.params.request_id
-            {
-                open.close(id);
+    /// Whether a request other than `ping` has gone to rmcp.
+    started: bool,
+}
+
+impl Reader {
+    /// Handles one line; false once the server is stopping.
+    async fn take(&mut self, taken: Taken) -> bool {
+        let message = match judge(&taken, self.cap) {
+            Verdict::Drop => return true,
+            Verdict::Refuse(answer) => return refuse(&self.outgoing, answer.to_string()).await,
+            Verdict::Pass(message) => *message,
+        };
+        match &message {
+            JsonRpcMessage::Request(request) if self.open.holds(&request.id) => {
+                // Not with that id: the client would take it for the
+                // answer to the request still running.
+                let answer = json!({"jsonrpc": "2.0", "id": null, "error": {
+                    "code": INVALID_REQUEST,
+                    "message": format!("the id {} belongs to a request still running; nothing was done; give each request its own id", request.id),
+                }});
+                return refuse(&self.outgoing, answer.to_string()).await;
             }
+            JsonRpcMessage::Request(request) => {
+                self.started |= !matches!(request.request, ClientRequest::PingRequest(_));
+                if !self.open.open(request.id.clone()).await {
+                    return false;
+                }
+            }
+            JsonRpcMessage::Notification(notification) => {
+                if let ClientNotification::CancelledNotification(cancelled) =
+                    &notification.notification
+                {
+                    if let Some(id) = &cancelled.params.request_id {
+                        self.open.cancel(id);
+                    }
+                    return true;
+                }
+                if !self.started {
+                    return true;
+                }
+            }
+            _ if !self.started => return true,
+            _ => {}
         }
-        _ => {}
+        self.to_rmcp.send(message).await.is_ok()
     }
-    to_rmcp.send(message).await.is_ok()
 }
 
 async fn refuse(outgoing: &mpsc::Sender<Outgoing>, answer: String) -> bool {
@@ -222,7 +193,8 @@ async fn refuse(outgoing: &mpsc::Sender<Outgoing>, answer: String) -> bool {
 }
 
 /// Writes every message for the client, in the order queued, flushing
-/// whenever the queue runs empty; each answer closes its request.
+/// whenever the queue runs empty; each answer closes its request, and the
+/// answer of a cancelled one is dropped.
 async fn write(
     mut queue: mpsc::Receiver<Outgoing>,
     output: impl AsyncWrite + Unpin,
@@ -231,17 +203,16 @@ async fn write(
     let mut output = tokio::io::BufWriter::new(output);
     let written = async {
         while let Some(next) = queue.recv().await {
-            let (line, answers) = match next {
-                Outgoing::Refusal(line) => (line, None),
-                Outgoing::Message(message) => {
-                    (serde_json::to_string(&message)?, answered(&message))
-                }
+            let line = match next {
+                Outgoing::Refusal(line) => line,
+                Outgoing::Message(message) => match answered(&message) {
+                    // Cancelled: MCP asks that it get no answer.
+                    Some(id) if !open.answered(&id) => continue,
+                    _ => serde_json::to_string(&message)?,
+                },
             };
             output.write_all(line.as_bytes()).await?;
             output.write_all(b"\n").await?;
-            if let Some(id) = answers {
-                open.close(&id);
-            }
             if queue.is_empty() {
                 output.flush().await?;
             }

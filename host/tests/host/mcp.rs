@@ -197,3 +197,43 @@ fn a_cancelled_read_stops_and_the_session_goes_on() {
         "x\n"
     );
 }
+
+#[test]
+fn a_servers_state_file_stays_locked_across_its_saves() {
+    let (root, _) = root_and_outside("mcp-state-lock");
+    std::fs::write(root.join("a.txt"), "one\n").unwrap();
+    let state = root.with_extension("state.json");
+    let _ = std::fs::remove_file(&state);
+    let state_arg = state.to_str().unwrap();
+    let (mut server, _) =
+        McpClient::start(Path::new(BIN), &root, &["--state", state_arg], "2025-06-18").unwrap();
+    // The call saves the state: a new file takes the path's place.
+    server.call("read", &json!({"file_path": "a.txt"})).unwrap();
+    let saved = std::fs::read_to_string(&state).unwrap();
+    assert!(saved.contains("a.txt"), "{saved}");
+    let mut other = Command::new(BIN)
+        .args(["read", "a.txt", "--root"])
+        .arg(&root)
+        .args(["--state", state_arg])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        other.try_wait().unwrap().is_none(),
+        "the one-shot read ran while the server held the state"
+    );
+    drop(server);
+    let out = other.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is held by another filetools process"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -312,3 +312,62 @@ fn a_cancelled_request_is_not_answered_and_the_server_still_ends_with_its_input(
     );
     assert!(server.child.wait().unwrap().success());
 }
+
+#[test]
+fn a_notification_before_initialize_is_dropped_and_the_ping_still_answered() {
+    let (root, _) = root_and_outside("mcp-before-init");
+    let mut child = Command::new(BIN)
+        .args(["mcp", "--root"])
+        .arg(&root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in [
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":9,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let answers: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert_eq!(answers[0]["id"], 1);
+    assert!(answers[0].get("result").is_some(), "{answers:?}");
+}
+
+#[test]
+fn an_id_reused_after_a_cancel_never_gets_the_cancelled_calls_answer() {
+    let (root, _) = root_and_outside("mcp-reused-id");
+    let big = "x".repeat(8 << 20);
+    let mut server = Raw::start(&root);
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "write", "arguments": {"file_path": "big.txt", "content": big}}}));
+    server.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 1}}),
+    );
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "write", "arguments": {"file_path": "small.txt", "content": "x\n"}}}));
+    server.send(&json!({"jsonrpc": "2.0", "id": "last", "method": "ping"}));
+    drop(server.stdin.take());
+    let messages = server.rest();
+    for answer in messages.iter().filter(|m| m["id"] == 1) {
+        let text = answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            text.contains("small.txt"),
+            "id 1 got another call's answer: {answer}"
+        );
+    }
+    // The reuse is either refused (the first still ran) or answered.
+    assert!(messages.iter().any(|m| m["id"] == "last"), "{messages:?}");
+}

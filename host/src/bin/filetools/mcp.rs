@@ -11,19 +11,24 @@ use filetools::mcp::{AfterCall, Server};
 use crate::cli::McpArgs;
 use crate::state::StateFile;
 
+/// How long a server waits for a `--state` file another process holds.
+const STATE_PATIENCE: Duration = Duration::from_secs(10);
+
 pub fn run(args: &McpArgs) -> Result<ExitCode> {
     let builder = crate::builder(&args.root, &args.limits)?.read_only(args.read_only);
     let tools = crate::build(crate::configured(builder, &args.limits)?)?;
     let mut session = tools.session()?;
     let after_call: AfterCall = match &args.state {
         Some(path) => {
-            let (state, saved) = StateFile::lock(path.clone())?;
+            // A client that restarts the server per call may start the next
+            // while the last one ends; two servers of one state are a mistake.
+            let (mut state, saved) = StateFile::lock(path.clone(), Some(STATE_PATIENCE))?;
             if !saved.trim().is_empty() {
                 session
                     .restore(&saved)
                     .with_context(|| format!("restoring --state {}", path.display()))?;
             }
-            Box::new(move |session| save(&state, session))
+            Box::new(move |session| save(&mut state, session))
         }
         None => Box::new(|_| {}),
     };
@@ -40,7 +45,7 @@ pub fn run(args: &McpArgs) -> Result<ExitCode> {
     clippy::print_stderr,
     reason = "the server reports to its user on stderr"
 )]
-fn save(state: &StateFile, session: &mut filetools::Session) {
+fn save(state: &mut StateFile, session: &mut filetools::Session) {
     let saved = session.save().and_then(|text| state.save(&text));
     if let Err(err) = saved {
         eprintln!(

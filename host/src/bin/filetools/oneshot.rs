@@ -42,7 +42,7 @@ impl OneShot {
         let mut session = crate::build(builder)?.session()?;
         let state = match &args.state {
             Some(path) => {
-                let (state, saved) = StateFile::lock(path.clone())?;
+                let (state, saved) = StateFile::lock(path.clone(), None)?;
                 if !saved.trim().is_empty() {
                     session
                         .restore(&saved)
@@ -65,7 +65,7 @@ impl OneShot {
     pub fn finish(mut self, result: &ToolResult) -> Result<ExitCode> {
         // A session that lost its memory in a trap is not saved over the
         // state it was restored from; the call's answer is still printed.
-        let unsaved = match &self.state {
+        let unsaved = match &mut self.state {
             Some(state) => match self.session.save() {
                 Ok(text) => {
                     state.save(&text)?;

@@ -8,21 +8,32 @@ use std::fs::File;
 use std::io::Read as _;
 use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
-use anyhow::{Context as _, Result};
+use anyhow::{Context as _, Result, bail};
+use rustix::fs::FlockOperation;
 
 /// The `--state` file, locked while the command runs.
 pub struct StateFile {
     /// Where it is.
     pub path: PathBuf,
-    /// Holds the lock until the command ends.
-    _lock: File,
+    /// Holds the lock until the command ends: the file the path names,
+    /// taken over from each save.
+    lock: File,
 }
 
+/// How often a wait for the lock looks again.
+const LOCK_POLL: Duration = Duration::from_millis(20);
+
 impl StateFile {
-    /// Waits for the lock on `path` (creating it empty and private when
-    /// missing) and returns it with the saved state.
-    pub fn lock(path: PathBuf) -> Result<(Self, String)> {
+    /// Takes the lock on `path` (creating it empty and private when
+    /// missing) and returns it with the saved state. When another process
+    /// holds it, says so on stderr and waits: for ever without `patience`,
+    /// else at most that long, then fails naming the file.
+    #[expect(clippy::print_stderr, reason = "the CLI reports to its user on stderr")]
+    pub fn lock(path: PathBuf, patience: Option<Duration>) -> Result<(Self, String)> {
+        let started = Instant::now();
+        let mut told = false;
         loop {
             let mut file = std::fs::OpenOptions::new()
                 .read(true)
@@ -32,8 +43,40 @@ impl StateFile {
                 .mode(0o600)
                 .open(&path)
                 .with_context(|| format!("opening {}", path.display()))?;
-            rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
-                .with_context(|| format!("locking {}", path.display()))?;
+            let blocking = patience.is_none() && told;
+            let operation = if blocking {
+                FlockOperation::LockExclusive
+            } else {
+                FlockOperation::NonBlockingLockExclusive
+            };
+            match rustix::fs::flock(&file, operation) {
+                Ok(()) => {}
+                Err(rustix::io::Errno::WOULDBLOCK) => {
+                    if !told {
+                        eprintln!(
+                            "filetools: {} is held by another filetools process; waiting for it{}.",
+                            path.display(),
+                            patience
+                                .map_or(String::new(), |p| format!(" (at most {} s)", p.as_secs()))
+                        );
+                        told = true;
+                    }
+                    if let Some(patience) = patience {
+                        if started.elapsed() >= patience {
+                            bail!(
+                                "{} is still held by another filetools process after {} s; give each server its own --state file",
+                                path.display(),
+                                patience.as_secs()
+                            );
+                        }
+                        std::thread::sleep(LOCK_POLL);
+                    }
+                    continue;
+                }
+                Err(err) => {
+                    return Err(err).with_context(|| format!("locking {}", path.display()));
+                }
+            }
             // Another command may have saved (renamed a new file over the
             // path) while this one waited: the lock must be on the file
             // the path names now.
@@ -43,14 +86,16 @@ impl StateFile {
                 let mut saved = String::new();
                 file.read_to_string(&mut saved)
                     .with_context(|| format!("reading {}", path.display()))?;
-                return Ok((Self { path, _lock: file }, saved));
+                return Ok((Self { path, lock: file }, saved));
             }
         }
     }
 
-    /// Saves `text` whole, private to its owner; the lock is still held.
-    pub fn save(&self, text: &str) -> Result<()> {
-        filetools::store::replace(&self.path, text.as_bytes())
-            .with_context(|| format!("saving {}", self.path.display()))
+    /// Saves `text` whole, private to its owner; the lock moves to the new
+    /// file before it takes the path's place, so it is held throughout.
+    pub fn save(&mut self, text: &str) -> Result<()> {
+        self.lock = filetools::store::replace_locked(&self.path, text.as_bytes())
+            .with_context(|| format!("saving {}", self.path.display()))?;
+        Ok(())
     }
 }
