@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use super::sorted::sorted;
+use super::sorted::{Sorted, sorted};
 
 use crate::args::cut;
 use crate::base64;
@@ -115,7 +115,7 @@ impl ToolResult {
     /// The metadata as JSON text with its keys sorted at every level: the
     /// same bytes whatever order the answer built it in.
     pub fn metadata_json(&self) -> String {
-        sorted(&self.metadata).to_string()
+        serde_json::to_string(&Sorted(&self.metadata)).unwrap_or_else(|_| self.metadata.to_string())
     }
 
     /// All text blocks joined by newlines (images skipped).

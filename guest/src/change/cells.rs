@@ -23,7 +23,7 @@ use std::fmt::{self, Write as _};
 
 use serde_json::{Map, Value, json};
 
-use crate::answers::sorted::sorted;
+use crate::answers::sorted::Sorted;
 use crate::args::Tool;
 use crate::batch;
 use crate::digest::sha256_hex;
@@ -545,7 +545,7 @@ fn render(cell: &Value, indent: &str) -> String {
     let mut out = Vec::new();
     let formatter = serde_json::ser::PrettyFormatter::with_indent(step.as_bytes());
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
-    if serde::Serialize::serialize(&sorted(cell), &mut serializer).is_err() {
+    if serde::Serialize::serialize(&Sorted(cell), &mut serializer).is_err() {
         return cell.to_string();
     }
     let text = String::from_utf8(out).unwrap_or_default();
