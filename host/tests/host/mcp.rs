@@ -199,7 +199,7 @@ fn a_cancelled_read_stops_and_the_session_goes_on() {
 }
 
 #[test]
-fn a_servers_state_file_stays_locked_across_its_saves() {
+fn a_servers_state_file_stays_locked_across_its_saves_and_a_waiter_is_told_and_bounded() {
     let (root, _) = root_and_outside("mcp-state-lock");
     std::fs::write(root.join("a.txt"), "one\n").unwrap();
     let state = root.with_extension("state.json");
@@ -211,15 +211,30 @@ fn a_servers_state_file_stays_locked_across_its_saves() {
     server.call("read", &json!({"file_path": "a.txt"})).unwrap();
     let saved = std::fs::read_to_string(&state).unwrap();
     assert!(saved.contains("a.txt"), "{saved}");
-    let mut other = Command::new(BIN)
-        .args(["read", "a.txt", "--root"])
-        .arg(&root)
-        .args(["--state", state_arg])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    let one_shot = |wait: &str| {
+        Command::new(BIN)
+            .args(["read", "a.txt", "--root"])
+            .arg(&root)
+            .args(["--state", state_arg, "--lock-wait", wait])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // A wait past its limit fails, naming the file and the way out.
+    let started = std::time::Instant::now();
+    let bounded = one_shot("1").wait_with_output().unwrap();
+    assert!(!bounded.status.success());
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let said = String::from_utf8_lossy(&bounded.stderr);
+    assert!(
+        said.contains("still held by another filetools process after 1 s"),
+        "{said}"
+    );
+    assert!(said.contains("--lock-wait"), "{said}");
+    // A longer wait is told after a second, and goes on when the server ends.
+    let mut other = one_shot("60");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
     assert!(
         other.try_wait().unwrap().is_none(),
         "the one-shot read ran while the server held the state"
@@ -232,7 +247,7 @@ fn a_servers_state_file_stays_locked_across_its_saves() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("is held by another filetools process"),
+        String::from_utf8_lossy(&out.stderr).contains("waiting up to 60 s for it"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

@@ -93,6 +93,10 @@ pub struct McpArgs {
     /// keeps one session.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
+    /// How long to wait for --state FILE while another filetools process
+    /// holds it, in seconds; then the server stops, naming the file.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+    pub lock_wait: u64,
     /// Longest message; a longer one gets a parse error.
     #[arg(long, value_name = "N", default_value_t = filetools::protocol::DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: u64,
@@ -160,6 +164,10 @@ pub struct Common {
     /// FILE between commands.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
+    /// How long to wait for --state FILE while another filetools process
+    /// holds it, in seconds; then the command fails, naming the file.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub lock_wait: u64,
     /// Print the whole result as one JSON line instead of its text.
     #[arg(long)]
     pub json: bool,

@@ -11,9 +11,6 @@ use filetools::mcp::{AfterCall, Server};
 use crate::cli::McpArgs;
 use crate::state::StateFile;
 
-/// How long a server waits for a `--state` file another process holds.
-const STATE_PATIENCE: Duration = Duration::from_secs(10);
-
 pub fn run(args: &McpArgs) -> Result<ExitCode> {
     let builder = crate::builder(&args.root, &args.limits)?.read_only(args.read_only);
     let tools = crate::build(crate::configured(builder, &args.limits)?)?;
@@ -22,7 +19,8 @@ pub fn run(args: &McpArgs) -> Result<ExitCode> {
         Some(path) => {
             // A client that restarts the server per call may start the next
             // while the last one ends; two servers of one state are a mistake.
-            let (mut state, saved) = StateFile::lock(path.clone(), Some(STATE_PATIENCE))?;
+            let wait = Duration::from_secs(args.lock_wait);
+            let (mut state, saved) = StateFile::lock(path.clone(), wait)?;
             if !saved.trim().is_empty() {
                 session
                     .restore(&saved)

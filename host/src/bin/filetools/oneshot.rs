@@ -8,6 +8,7 @@
 
 use std::io::Write as _;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use filetools::{Session, ToolResult};
@@ -42,7 +43,8 @@ impl OneShot {
         let mut session = crate::build(builder)?.session()?;
         let state = match &args.state {
             Some(path) => {
-                let (state, saved) = StateFile::lock(path.clone(), None)?;
+                let wait = Duration::from_secs(args.lock_wait);
+                let (state, saved) = StateFile::lock(path.clone(), wait)?;
                 if !saved.trim().is_empty() {
                     session
                         .restore(&saved)

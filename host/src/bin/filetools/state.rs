@@ -25,13 +25,16 @@ pub struct StateFile {
 /// How often a wait for the lock looks again.
 const LOCK_POLL: Duration = Duration::from_millis(20);
 
+/// How long a wait goes on before it is told on stderr.
+const LOCK_NOTICE: Duration = Duration::from_secs(1);
+
 impl StateFile {
     /// Takes the lock on `path` (creating it empty and private when
-    /// missing) and returns it with the saved state. When another process
-    /// holds it, says so on stderr and waits: for ever without `patience`,
-    /// else at most that long, then fails naming the file.
+    /// missing) and returns it with the saved state. While another process
+    /// holds it, waits at most `wait` (saying so on stderr after a second),
+    /// then fails naming the file.
     #[expect(clippy::print_stderr, reason = "the CLI reports to its user on stderr")]
-    pub fn lock(path: PathBuf, patience: Option<Duration>) -> Result<(Self, String)> {
+    pub fn lock(path: PathBuf, wait: Duration) -> Result<(Self, String)> {
         let started = Instant::now();
         let mut told = false;
         loop {
@@ -43,34 +46,26 @@ impl StateFile {
                 .mode(0o600)
                 .open(&path)
                 .with_context(|| format!("opening {}", path.display()))?;
-            let blocking = patience.is_none() && told;
-            let operation = if blocking {
-                FlockOperation::LockExclusive
-            } else {
-                FlockOperation::NonBlockingLockExclusive
-            };
-            match rustix::fs::flock(&file, operation) {
+            match rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive) {
                 Ok(()) => {}
                 Err(rustix::io::Errno::WOULDBLOCK) => {
-                    if !told {
-                        eprintln!(
-                            "filetools: {} is held by another filetools process; waiting for it{}.",
+                    let waited = started.elapsed();
+                    if waited >= wait {
+                        bail!(
+                            "{} is still held by another filetools process after {} s; give each server its own --state file, or wait longer with --lock-wait",
                             path.display(),
-                            patience
-                                .map_or(String::new(), |p| format!(" (at most {} s)", p.as_secs()))
+                            wait.as_secs()
+                        );
+                    }
+                    if !told && waited >= LOCK_NOTICE {
+                        eprintln!(
+                            "filetools: {} is held by another filetools process; waiting up to {} s for it (--lock-wait).",
+                            path.display(),
+                            wait.as_secs()
                         );
                         told = true;
                     }
-                    if let Some(patience) = patience {
-                        if started.elapsed() >= patience {
-                            bail!(
-                                "{} is still held by another filetools process after {} s; give each server its own --state file",
-                                path.display(),
-                                patience.as_secs()
-                            );
-                        }
-                        std::thread::sleep(LOCK_POLL);
-                    }
+                    std::thread::sleep(LOCK_POLL);
                     continue;
                 }
                 Err(err) => {
