@@ -36,6 +36,12 @@ use crate::sandbox::temp::{self, Perms, Plan};
 /// Replaces (or creates) the file at `path` with `bytes`, atomically, as a
 /// file only its owner may read or write.
 pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let (dir, name) = parent_and_name(path)?;
+    replace_in(&dir, name, bytes)
+}
+
+/// The directory holding `path`, open, and the name of `path` in it.
+fn parent_and_name(path: &Path) -> io::Result<(Dir, &OsStr)> {
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::other(format!("{} is not a file name", path.display())))?;
@@ -43,8 +49,7 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let dir = Dir::open_ambient_dir(parent, ambient_authority())?;
-    replace_in(&dir, name, bytes)
+    Ok((Dir::open_ambient_dir(parent, ambient_authority())?, name))
 }
 
 /// [`replace`], the new file locked (`flock`, exclusive) before it takes
@@ -53,19 +58,11 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// lock in which another process could take it (a saved session's file is
 /// locked for as long as its server runs, across every save).
 pub fn replace_locked(path: &Path, bytes: &[u8]) -> io::Result<std::fs::File> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::other(format!("{} is not a file name", path.display())))?;
-    let parent = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let dir = Dir::open_ambient_dir(parent, ambient_authority())?;
-    let file = replace_then(&dir, name, bytes, |file| {
+    let (dir, name) = parent_and_name(path)?;
+    replace_then(&dir, name, bytes, |file| {
         rustix::fs::flock(file, rustix::fs::FlockOperation::NonBlockingLockExclusive)
             .map_err(io::Error::from)
-    })?;
-    Ok(file)
+    })
 }
 
 /// [`replace`] for the entry `name` of the open directory `dir`.

@@ -147,33 +147,25 @@ fn one(def: &Definition, format: Format) -> Value {
             "input_schema": anthropic_strict(&def.input_schema),
             "strict": true,
         }),
-        Format::Openai | Format::OpenaiStrict => {
-            let strict_mode = format == Format::OpenaiStrict;
-            let mut function = json!({
-                "name": def.name,
-                "description": def.description,
-                "parameters": if strict_mode {
-                    strict(&def.input_schema)
-                } else {
-                    loose(&def.input_schema)
-                },
-            });
-            if strict_mode {
-                function["strict"] = Value::Bool(true);
-            }
-            json!({"type": "function", "function": function})
-        }
+        Format::Openai => json!({"type": "function", "function": {
+            "name": def.name,
+            "description": def.description,
+            "parameters": loose(&def.input_schema),
+        }}),
+        Format::OpenaiStrict => json!({"type": "function", "function": {
+            "name": def.name,
+            "description": def.description,
+            "parameters": strict(&def.input_schema),
+            "strict": true,
+        }}),
         Format::OpenaiResponses | Format::OpenaiResponsesStrict => {
             let strict_mode = format == Format::OpenaiResponsesStrict;
+            let parameters = if strict_mode { strict } else { loose };
             json!({
                 "type": "function",
                 "name": def.name,
                 "description": def.description,
-                "parameters": if strict_mode {
-                    strict(&def.input_schema)
-                } else {
-                    loose(&def.input_schema)
-                },
+                "parameters": parameters(&def.input_schema),
                 "strict": strict_mode,
             })
         }

@@ -143,9 +143,9 @@ impl Server {
     }
 
     /// Serves the client on `input` and `output` until its input ends,
-    /// then writes every answer still owed: every line the client sends
-    /// gets an answer, a line that is not UTF-8, not JSON, over the line
-    /// cap or not a request a JSON-RPC error with the request's id. Runs on
+    /// then writes every answer still owed: every request gets one answer,
+    /// and a line that is not UTF-8, not JSON, over the line cap or not a
+    /// well-formed request a JSON-RPC error with the request's id. Runs on
     /// a current-thread runtime (calls start in the order they arrived
     /// because its tasks run in the order they were spawned).
     pub async fn serve_io(
