@@ -129,6 +129,18 @@ impl HostFs for ImportedFs {
             .map(Into::into)
             .map_err(Into::into)
     }
+
+    fn begin_change(&self, record: &[u8]) -> Result<(), FsError> {
+        host_fs::begin_change(record).map_err(Into::into)
+    }
+
+    fn end_change(&self) -> Result<(), FsError> {
+        host_fs::end_change().map_err(Into::into)
+    }
+
+    fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
+        host_fs::claim_unfinished().map_err(Into::into)
+    }
 }
 
 impl From<&Precondition> for host_fs::Precondition {

@@ -32,7 +32,9 @@ mod scenarios;
 // Every module is also reachable at the root, by the path it had before the
 // layers: `filetools_core::args`, `crate::ledger`, …
 pub use answers::{base64, error, notice, refusal, report, result, syntax_note, trapped};
-use change::{batch, cells, commit, edit, guard, rewrite, syntax_check, touched, undo, write};
+use change::{
+    batch, cells, commit, edit, guard, intent, recover, rewrite, syntax_check, touched, undo, write,
+};
 pub use change::{diff, echo, insert, patch, textfile};
 pub use memory::{digest, fingerprint, history, ledger, state};
 use paths::memfs;

@@ -6,12 +6,14 @@
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
+use crate::journal::{Held, Journal};
 use crate::limiter::MemoryCap;
 use crate::sandbox::{Deadline, KeptOpen};
 use crate::served::{ForCall, Served};
 use filetools_core::{self as core, HostFs as _};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 wasmtime::component::bindgen!({
     path: "wit",
@@ -35,12 +37,56 @@ pub(crate) struct StoreState {
     pub cancel: Option<Arc<AtomicBool>>,
     /// The file the current call reads, kept open between its chunks.
     pub kept: KeptOpen,
+    /// Where intent records of changes of several files are kept.
+    pub journal: Arc<Journal>,
+    /// The record the current call holds.
+    pub change: Option<Held>,
+    /// Whether the current call has begun changing files: from then on,
+    /// host work is not cut off by the deadline, guest code only by the
+    /// far later one [`CHANGE_GRACE`] sets, and not by a cancel.
+    pub changing: bool,
+    /// The call's time limit, to set that later deadline from.
+    pub call_timeout: Duration,
 }
+
+/// How many times the call's time limit a call that has begun changing
+/// files may run before it is stopped all the same (a guest that loops):
+/// the record it holds then lets the next call put its files back.
+pub(crate) const CHANGE_GRACE: u32 = 10;
 
 impl StoreState {
     /// The file system as the current call may use it.
     fn fs(&self) -> ForCall<'_> {
-        self.served.for_call(self.deadline, &self.kept)
+        let deadline = if self.changing {
+            Deadline::NEVER
+        } else {
+            self.deadline
+        };
+        self.served.for_call(deadline, &self.kept)
+    }
+
+    /// The call begins changing files (see [`StoreState::changing`]).
+    fn begin_changing(&mut self) {
+        if !self.changing {
+            self.changing = true;
+            self.deadline = Deadline::at(Instant::now() + self.call_timeout * CHANGE_GRACE);
+        }
+    }
+
+    /// A change's outcome, noting that the call has begun changing files
+    /// when it succeeded.
+    fn changed<T>(&mut self, outcome: Result<T, core::FsError>) -> Result<T, FsError> {
+        if outcome.is_ok() {
+            self.begin_changing();
+        }
+        outcome.map_err(Into::into)
+    }
+
+    /// The call is over: a record it still holds is let go, for the next
+    /// call to claim.
+    pub fn call_over(&mut self) {
+        self.change = None;
+        self.changing = false;
     }
 }
 
@@ -162,10 +208,8 @@ impl host_fs::Host for StoreState {
         data: Vec<u8>,
         precondition: host_fs::Precondition,
     ) -> Result<Metadata, FsError> {
-        self.fs()
-            .write_file(&path, &data, &precondition.into())
-            .map(Into::into)
-            .map_err(Into::into)
+        let outcome = self.fs().write_file(&path, &data, &precondition.into());
+        self.changed(outcome).map(Into::into)
     }
 
     fn remove_file(
@@ -173,9 +217,8 @@ impl host_fs::Host for StoreState {
         path: String,
         precondition: host_fs::Precondition,
     ) -> Result<(), FsError> {
-        self.fs()
-            .remove_file(&path, &precondition.into())
-            .map_err(Into::into)
+        let outcome = self.fs().remove_file(&path, &precondition.into());
+        self.changed(outcome)
     }
 
     fn create_dir(&mut self, path: String) -> Result<(), FsError> {
@@ -188,9 +231,42 @@ impl host_fs::Host for StoreState {
         destination: String,
         precondition: host_fs::Precondition,
     ) -> Result<Metadata, FsError> {
-        self.fs()
-            .rename(&source, &destination, &precondition.into())
-            .map(Into::into)
-            .map_err(Into::into)
+        let outcome = self
+            .fs()
+            .rename(&source, &destination, &precondition.into());
+        self.changed(outcome).map(Into::into)
+    }
+
+    fn begin_change(&mut self, intent: Vec<u8>) -> Result<(), FsError> {
+        if self.served.read_only() {
+            return Err(FsError::ReadOnly);
+        }
+        if self.change.is_some() {
+            return Err(FsError::Io(
+                "this call already holds the record of a change".to_owned(),
+            ));
+        }
+        self.change = Some(self.journal.begin(&intent)?);
+        self.begin_changing();
+        Ok(())
+    }
+
+    fn end_change(&mut self) -> Result<(), FsError> {
+        match self.change.take() {
+            Some(held) => held.end().map_err(Into::into),
+            None => Ok(()),
+        }
+    }
+
+    fn claim_unfinished(&mut self) -> Result<Option<Vec<u8>>, FsError> {
+        if self.served.read_only() || self.change.is_some() {
+            return Ok(None);
+        }
+        let Some((held, record)) = self.journal.claim()? else {
+            return Ok(None);
+        };
+        self.change = Some(held);
+        self.begin_changing();
+        Ok(Some(record))
     }
 }

@@ -36,22 +36,29 @@ use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use std::io::Read as _;
-use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _};
+use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use cap_std::ambient_authority;
-use cap_std::fs::{Dir, MetadataExt as _};
+use cap_std::fs::Dir;
 use rustix::fs::{Mode, OFlags};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::engine::{LoadSource, PRECOMPILED, precompiled, sha256_hex};
+use crate::private_dir::{self, Places};
 use crate::store;
 
 /// Hex digits of the component's SHA-256 in a cache file's name.
 const CACHE_KEY_HEX_DIGITS: usize = 24;
+
+/// Where the cache goes by default.
+const CACHE_PLACES: Places = Places {
+    explicit: "FILETOOLS_CACHE_DIR",
+    xdg: "XDG_CACHE_HOME",
+    under_home: ".cache",
+};
 
 /// What a digest file starts with: the algorithm.
 const DIGEST_TAG: &str = "xxh3-128";
@@ -77,11 +84,11 @@ impl Cache {
     pub fn choose(explicit: Option<PathBuf>, root: Option<&Path>) -> Result<Self, String> {
         let candidates = match explicit {
             Some(dir) => vec![dir],
-            None => default_places(),
+            None => private_dir::places(&CACHE_PLACES),
         };
         let mut first_refusal = None;
         for path in candidates {
-            match open_private(&path, root) {
+            match private_dir::open(&path, root) {
                 Ok(dir) => return Ok(Self { path, dir }),
                 Err(why) => {
                     first_refusal.get_or_insert_with(|| {
@@ -193,94 +200,6 @@ fn digest_of(mut file: &File) -> Option<u128> {
             Err(_) => return None,
         }
     }
-}
-
-/// Opens `path` as a cache directory, creating it `0700` when missing, if it
-/// is this user's alone and outside `root`.
-fn open_private(path: &Path, root: Option<&Path>) -> Result<Dir, String> {
-    let inside = |canonical: &Path| {
-        let root = root?;
-        canonical.starts_with(root).then(|| {
-            format!(
-                "it lies inside the workspace root {}, where the model can write",
-                root.display()
-            )
-        })
-    };
-    if let Some(why) = inside(&canonical_to_be(path)) {
-        return Err(why);
-    }
-    if !path.exists() {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(path)
-            .map_err(|err| format!("it cannot be created ({err})"))?;
-    }
-    let canonical = path
-        .canonicalize()
-        .map_err(|err| format!("it cannot be opened ({err})"))?;
-    if let Some(why) = inside(&canonical) {
-        return Err(why);
-    }
-    let dir = Dir::open_ambient_dir(&canonical, ambient_authority())
-        .map_err(|err| format!("it cannot be opened ({err})"))?;
-    let meta = dir
-        .dir_metadata()
-        .map_err(|err| format!("it cannot be examined ({err})"))?;
-    if meta.uid() != rustix::process::geteuid().as_raw() {
-        return Err("it belongs to another user".to_owned());
-    }
-    if meta.mode() & 0o022 != 0 {
-        return Err(format!(
-            "others may write to it (mode {:o}); make it private with chmod 700",
-            meta.mode() & 0o777
-        ));
-    }
-    Ok(dir)
-}
-
-/// The canonical path `path` will have once created: its deepest existing
-/// ancestor resolved, the rest appended.
-fn canonical_to_be(path: &Path) -> PathBuf {
-    let mut missing = Vec::new();
-    let mut existing = path;
-    loop {
-        if let Ok(canonical) = existing.canonicalize() {
-            return missing.iter().rev().fold(canonical, |p, part| p.join(part));
-        }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                missing.push(name);
-                existing = parent;
-            }
-            _ => return path.to_path_buf(),
-        }
-    }
-}
-
-/// The default cache directories, in the order they are tried.
-fn default_places() -> Vec<PathBuf> {
-    let var = |name| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    if let Some(dir) = var("FILETOOLS_CACHE_DIR") {
-        return vec![dir];
-    }
-    let mut places = Vec::new();
-    if let Some(dir) = var("XDG_CACHE_HOME") {
-        places.push(dir.join("filetools"));
-    } else if let Some(home) = var("HOME") {
-        places.push(home.join(".cache").join("filetools"));
-    }
-    if let Some(dir) = var("XDG_RUNTIME_DIR") {
-        places.push(dir.join("filetools"));
-    }
-    let tmp = var("TMPDIR").unwrap_or_else(std::env::temp_dir);
-    places.push(tmp.join(format!("filetools-{}", rustix::process::geteuid().as_raw())));
-    places
 }
 
 /// The artifact's name: the crate version, the component's digest and the

@@ -31,9 +31,11 @@ mod cache;
 mod engine;
 mod engine_config;
 pub mod imports;
+mod journal;
 mod limiter;
 pub mod mcp;
 mod overlay;
+mod private_dir;
 pub mod protocol;
 pub mod sandbox;
 mod served;
@@ -60,6 +62,7 @@ pub use session::{CheckpointCost, Session};
 use bindings::{FiletoolsPre, StoreState};
 use cache::Cache;
 use engine::TickingEngine;
+use journal::Journal;
 use served::Served;
 
 /// Memory one session's guest may grow to.
@@ -78,6 +81,7 @@ pub struct Builder {
     call_timeout: Duration,
     cache_dir: Option<PathBuf>,
     use_cache: bool,
+    state_dir: Option<PathBuf>,
     component: Option<Vec<u8>>,
 }
 
@@ -92,6 +96,7 @@ impl Default for Builder {
             call_timeout: DEFAULT_CALL_TIMEOUT,
             cache_dir: None,
             use_cache: true,
+            state_dir: None,
             component: None,
         }
     }
@@ -180,6 +185,19 @@ impl Builder {
         self
     }
 
+    /// Where the records of changes under way are kept (default: see the
+    /// README's *Changes cut off*): a change of several files writes one
+    /// there before its first step, so that a change a kill cut off is
+    /// put back by the next process on the same root. A directory others
+    /// may write, or one inside the root, is refused: the records are then
+    /// kept in memory, and [`Tools::state_refusal`] says why. A file system
+    /// given to [`Builder::fs`] always keeps them in memory.
+    #[must_use]
+    pub fn state_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.state_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
     /// Compile in memory only, never touching a cache.
     #[must_use]
     pub fn no_cache(mut self) -> Self {
@@ -245,6 +263,10 @@ impl Builder {
                 None => (Component::new(&engine.engine, wasm)?, LoadSource::Compiled),
             },
         };
+        let (journal, journal_refusal) = match served.root() {
+            Some(root) => Journal::for_root(self.state_dir.as_deref(), root),
+            None => (Journal::memory(), None),
+        };
         let pre = prepare(&engine, &component)?;
         let tools = Tools {
             inner: Arc::new(Inner {
@@ -257,6 +279,8 @@ impl Builder {
                 call_timeout: self.call_timeout,
                 load_source,
                 cache_refusal,
+                journal: Arc::new(journal),
+                journal_refusal,
             }),
         };
         // Refuse a bad session config now, not at the first call.
@@ -282,6 +306,8 @@ pub(crate) struct Inner {
     call_timeout: Duration,
     load_source: LoadSource,
     cache_refusal: Option<String>,
+    journal: Arc<Journal>,
+    journal_refusal: Option<String>,
 }
 
 impl std::fmt::Debug for Inner {
@@ -331,6 +357,12 @@ impl Tools {
     /// a sentence for the user, who should fix the directory.
     pub fn cache_refusal(&self) -> Option<&str> {
         self.inner.cache_refusal.as_deref()
+    }
+
+    /// Why the records of changes under way are kept in memory rather
+    /// than in a state directory, when every place for one was refused.
+    pub fn state_refusal(&self) -> Option<&str> {
+        self.inner.journal_refusal.as_deref()
     }
 
     /// The canonical root directory, when the tools serve one (not a file

@@ -59,6 +59,14 @@ impl Served {
         }
     }
 
+    /// Whether every change is refused.
+    pub fn read_only(&self) -> bool {
+        match self {
+            Served::Sandbox(sandbox) => sandbox.is_read_only(),
+            Served::Custom { read_only, .. } => *read_only,
+        }
+    }
+
     /// The root directory, when a directory is served.
     pub fn root(&self) -> Option<&Path> {
         match self {

@@ -66,17 +66,22 @@ impl Live {
             deadline: Deadline::at(Instant::now() + inner.call_timeout),
             cancel: None,
             kept: KeptOpen::default(),
+            journal: Arc::clone(&inner.journal),
+            change: None,
+            changing: false,
+            call_timeout: inner.call_timeout,
         };
         let mut store = Store::new(&inner.engine.engine, state);
         store.limiter(|s| &mut s.limits);
         // Every tick, the call stops if it was cancelled or ran past its
-        // deadline.
+        // deadline — a cancel only before the call began changing files.
         store.epoch_deadline_callback(|ctx| {
             let state = ctx.data();
-            if state
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
+            if !state.changing
+                && state
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(Ordering::Relaxed))
             {
                 return Err(Cancelled.into());
             }
@@ -416,6 +421,7 @@ impl Session {
         self.arm();
         let outcome = call(&mut self.live);
         self.live.store.data().kept.clear();
+        self.live.store.data_mut().call_over();
         match outcome {
             Ok(result) => {
                 self.keep();

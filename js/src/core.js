@@ -5,6 +5,7 @@
 import { instantiate } from '../generated/filetools.js';
 import { wasiImports } from './wasi.js';
 import { encodeBase64 } from './base64.js';
+import { memoryJournal } from './journal.js';
 
 /**
  * `loadCore(name)` with each result kept: every core wasm file of the
@@ -88,7 +89,18 @@ async function openSession({ fs, config = {}, getCoreModule }) {
     settings.kernel_files = true;
   }
   const configJson = JSON.stringify(settings);
-  const imports = { 'filetools:core/host-fs': fs.hostFs, ...wasiImports() };
+  // A back end written before host-fs kept the records of changes under
+  // way gets them in memory, for this session.
+  const journal = fs.hostFs.claimUnfinished ? undefined : memoryJournal();
+  const hostFs = journal
+    ? {
+        ...fs.hostFs,
+        beginChange: journal.beginChange,
+        endChange: journal.endChange,
+        claimUnfinished: journal.claimUnfinished,
+      }
+    : fs.hostFs;
+  const imports = { 'filetools:core/host-fs': hostFs, ...wasiImports() };
 
   let exports;
   let session;
@@ -159,6 +171,7 @@ async function openSession({ fs, config = {}, getCoreModule }) {
         result = run();
       } finally {
         fs.callEnded?.();
+        journal?.callEnded();
       }
     } catch (err) {
       const cause = trapCause(err);

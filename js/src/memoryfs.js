@@ -3,6 +3,7 @@
 // parents exist implicitly, each write moves a clock on by one second, a
 // path under a file is "not a directory", and listings are sorted by name.
 import { DESCRIBE, FsError, byCodePoint, holds } from './fserror.js';
+import { memoryJournal } from './journal.js';
 import { sha256Hex } from './sha256.js';
 
 const SECOND_NS = 1_000_000_000n;
@@ -116,6 +117,7 @@ export function memoryFs(files = {}, { readOnly = false, store = new Map() } = {
     addFile(path, data);
   }
 
+  const journal = memoryJournal({ readOnly });
   const hostFs = {
     stat: (path) => metadataOf(node(path)),
     read: (path, offset, len) => {
@@ -213,10 +215,14 @@ export function memoryFs(files = {}, { readOnly = false, store = new Map() } = {
       nodes.set(destination, moved);
       return metadataOf(moved);
     },
+    beginChange: journal.beginChange,
+    endChange: journal.endChange,
+    claimUnfinished: journal.claimUnfinished,
   };
 
   return {
     hostFs,
+    callEnded: journal.callEnded,
     /** Every file with its bytes, by path, in name order. */
     files: () =>
       new Map(

@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import { dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path';
 import { DESCRIBE, FsError, byCodePoint } from './fserror.js';
+import { memoryJournal } from './journal.js';
 import { fsError, kindOf, move, remove, replace, sweep } from './nodereplace.js';
 
 /** Largest read served at once, as in the Rust host. */
@@ -187,6 +188,7 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
       return change(...args);
     };
 
+  const journal = memoryJournal({ readOnly });
   const hostFs = {
     stat,
     read: (path, offset, len) => {
@@ -282,7 +284,14 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
       resolve(parts.slice(0, -1).join('/') || '.');
       return metadataOf(move(from, changeTarget(full), precondition));
     }),
+    beginChange: journal.beginChange,
+    endChange: journal.endChange,
+    claimUnfinished: journal.claimUnfinished,
+  };
+  const callEnded = () => {
+    forget();
+    journal.callEnded();
   };
 
-  return { hostFs, root: base, rootAliases, kernelFiles, callEnded: forget };
+  return { hostFs, root: base, rootAliases, kernelFiles, callEnded };
 }

@@ -22,6 +22,14 @@ export interface HostFs {
   removeFile(path: string, precondition: Precondition): void;
   createDir(path: string): void;
   rename(source: string, destination: string, precondition: Precondition): Metadata;
+  /** Keeps the intent record of a change of several files until
+   * `endChange` (WIT `begin-change`); without these three, the records are
+   * kept in the session's memory. */
+  beginChange?(intent: Uint8Array): void;
+  /** The current call's change is over: its record goes. */
+  endChange?(): void;
+  /** A record no live call holds, now held by the current call. */
+  claimUnfinished?(): Uint8Array | undefined;
 }
 
 /** A back end: `nodeFs(root)`, `memoryFs(files)` or your own. */

@@ -13,6 +13,7 @@ use crate::digest::sha256_hex;
 use crate::error::ToolError;
 use crate::fingerprint::Fingerprint;
 use crate::fs::{FileStamp, HostFs, Metadata, Precondition};
+use crate::intent::Intent;
 use crate::ledger::Coverage;
 use crate::session::Ctx;
 use crate::textfile::Style;
@@ -140,9 +141,49 @@ pub(crate) fn commit_all<F: HostFs + ?Sized>(
     steps: &[Step],
     tool: Tool,
 ) -> Result<Vec<Option<Metadata>>, ToolError> {
-    let metas = run_all(ctx.fs, steps, tool)?;
+    land(ctx, steps, tool, |ctx, metas| {
+        record_all(ctx, steps, &metas, tool);
+        metas
+    })
+}
+
+/// Runs `steps` all or none and lets `record` note them in the session.
+/// A change of several files keeps its intent with the host from before
+/// the first step until it is recorded, so that one cut off by a kill or a
+/// trap is finished or taken back by the next call (see `recover`).
+pub(crate) fn land<F: HostFs + ?Sized, R>(
+    ctx: &mut Ctx<'_, F>,
+    steps: &[Step],
+    tool: Tool,
+    record: impl FnOnce(&mut Ctx<'_, F>, Vec<Option<Metadata>>) -> R,
+) -> Result<R, ToolError> {
+    let kept = steps.len() > 1;
+    if kept {
+        let intent = Intent::of(steps, tool == Tool::Undo).encode();
+        ctx.fs
+            .begin_change(&intent)
+            .map_err(|err| ToolError::from_write(&steps[0].path, tool, err))?;
+    }
+    let landed = run_all(ctx.fs, steps, tool).map(|metas| record(ctx, metas));
+    if kept {
+        // A record left behind is claimed by the next call, which finds the
+        // change landed and already counted, or taken back.
+        let _ = ctx.fs.end_change();
+    }
+    landed
+}
+
+/// Records steps that ran, with the metadata each left: one history entry
+/// per file, grouped when there are several, and the new contents in the
+/// ledger.
+pub(crate) fn record_all<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    steps: &[Step],
+    metas: &[Option<Metadata>],
+    tool: Tool,
+) {
     let mut group = None;
-    for (step, meta) in steps.iter().zip(&metas) {
+    for (step, meta) in steps.iter().zip(metas) {
         if let (
             After::Bytes {
                 bytes,
@@ -183,5 +224,4 @@ pub(crate) fn commit_all<F: HostFs + ?Sized>(
         let removed = matches!(step.after, After::Nothing);
         history.mark(&step.rel, removed, group);
     }
-    Ok(metas)
 }

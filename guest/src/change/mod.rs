@@ -8,7 +8,8 @@
 //! The operations the other tool shapes need sit beside them on the same
 //! guard: `rewrite` (a guarded change of one file's lines), [`patch`]
 //! (hunks over several files), `cells` (cells of a notebook), and
-//! `batch`, which lands a change of several files all or nothing.
+//! `batch`, which lands a change of several files all or nothing, keeping
+//! its `intent` with the host so that `recover` can finish one a kill cut off.
 
 pub(crate) mod batch;
 pub(crate) mod cells;
@@ -18,9 +19,11 @@ pub mod echo;
 pub(crate) mod edit;
 pub(crate) mod guard;
 pub mod insert;
+pub(crate) mod intent;
 #[cfg(test)]
 mod legacy_tests;
 pub mod patch;
+pub(crate) mod recover;
 pub(crate) mod rewrite;
 pub(crate) mod syntax_check;
 pub mod textfile;

@@ -17,8 +17,8 @@ use crate::args::{Tool, UndoArgs};
 use crate::batch::{self, After, Step};
 use crate::error::ToolError;
 use crate::fingerprint::Fingerprint;
-use crate::fs::HostFs;
 use crate::fs::{FsError, Precondition};
+use crate::fs::{HostFs, Metadata};
 use crate::guard;
 use crate::history::{Before, Entry};
 use crate::refusal::{Change, Refusal};
@@ -158,7 +158,25 @@ fn together<F: HostFs + ?Sized>(
         steps.push(step);
         undone.push((member.clone(), what));
     }
-    let metas = batch::run_all(ctx.fs, &steps, Tool::Undo)?;
+    batch::land(ctx, &steps, Tool::Undo, |ctx, metas| {
+        forget_undone(ctx, &members, metas);
+    })?;
+    let report = Report::UndidTogether { files: undone };
+    let text = report.to_string();
+    let tokens = ctx.config.estimate_tokens(text.len() as u64);
+    Ok(ToolResult::from_text(
+        text,
+        serde_json::json!({"path": rel, "action": "undone", "files": members, "estimated_tokens": tokens}),
+    ))
+}
+
+/// Takes the undone changes of `members` out of the history; the ledger
+/// counts each restored content as the one the model saw before.
+fn forget_undone<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    members: &[String],
+    metas: Vec<Option<Metadata>>,
+) {
     for (member, meta) in members.iter().zip(metas) {
         let Some((entry, data)) = ctx.state.history.pop(member) else {
             continue;
@@ -177,13 +195,6 @@ fn together<F: HostFs + ?Sized>(
             }
         }
     }
-    let report = Report::UndidTogether { files: undone };
-    let text = report.to_string();
-    let tokens = ctx.config.estimate_tokens(text.len() as u64);
-    Ok(ToolResult::from_text(
-        text,
-        serde_json::json!({"path": rel, "action": "undone", "files": members, "estimated_tokens": tokens}),
-    ))
 }
 
 /// The step that takes `entry`, the newest change of `rel`, back, and what

@@ -214,6 +214,25 @@ pub trait HostFs {
         destination: &str,
         precondition: &Precondition,
     ) -> Result<Metadata, FsError>;
+
+    /// Keeps `record` durably as the intent of the change of several files
+    /// this call is about to make, until [`HostFs::end_change`]; see
+    /// `begin-change` in `wit/host-fs.wit`. The default keeps nothing: a
+    /// file system that dies with its process needs no record.
+    fn begin_change(&self, record: &[u8]) -> Result<(), FsError> {
+        let _ = record;
+        Ok(())
+    }
+
+    /// Drops the record [`HostFs::begin_change`] kept (or the one claimed).
+    fn end_change(&self) -> Result<(), FsError> {
+        Ok(())
+    }
+
+    /// A record of a change no live call holds, now held by this call.
+    fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
+        Ok(None)
+    }
 }
 
 /// `HostFs` for a wrapper of a file system, each call handed to the file
@@ -258,6 +277,18 @@ macro_rules! forward_host_fs {
             ) -> Result<Metadata, FsError> {
                 let $this = self;
                 $inner.rename(source, destination, precondition)
+            }
+            fn begin_change(&self, record: &[u8]) -> Result<(), FsError> {
+                let $this = self;
+                $inner.begin_change(record)
+            }
+            fn end_change(&self) -> Result<(), FsError> {
+                let $this = self;
+                $inner.end_change()
+            }
+            fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
+                let $this = self;
+                $inner.claim_unfinished()
             }
         }
     };

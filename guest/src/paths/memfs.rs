@@ -34,6 +34,10 @@ pub struct MemFs {
     read_only: bool,
     /// File bytes handed out by `read`, for tests that bound a read's cost.
     bytes_read: Cell<u64>,
+    /// Intent records of changes, each with whether a call holds it.
+    changes: RefCell<Vec<(bool, Vec<u8>)>>,
+    /// The record the current call holds, by its place in `changes`.
+    current: Cell<Option<usize>>,
 }
 
 impl MemFs {
@@ -206,6 +210,22 @@ impl MemFs {
     }
 }
 
+impl MemFs {
+    /// Lets go of every intent record, as the death of the calls holding
+    /// them would: the next call may claim them.
+    pub fn release_changes(&self) {
+        self.current.set(None);
+        for (held, _) in self.changes.borrow_mut().iter_mut() {
+            *held = false;
+        }
+    }
+
+    /// How many intent records are kept.
+    pub fn change_records(&self) -> usize {
+        self.changes.borrow().len()
+    }
+}
+
 impl HostFs for MemFs {
     fn stat(&self, path: &str) -> Result<Metadata, FsError> {
         let node = self.node(path)?;
@@ -334,6 +354,33 @@ impl HostFs for MemFs {
         nodes.insert(destination.to_owned(), moved.clone());
         drop(nodes);
         Ok(self.metadata_of(&moved))
+    }
+
+    fn begin_change(&self, record: &[u8]) -> Result<(), FsError> {
+        if self.read_only {
+            return Err(FsError::ReadOnly);
+        }
+        let mut changes = self.changes.borrow_mut();
+        self.current.set(Some(changes.len()));
+        changes.push((true, record.to_vec()));
+        Ok(())
+    }
+
+    fn end_change(&self) -> Result<(), FsError> {
+        if let Some(at) = self.current.take() {
+            self.changes.borrow_mut().remove(at);
+        }
+        Ok(())
+    }
+
+    fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
+        let mut changes = self.changes.borrow_mut();
+        let Some(at) = changes.iter().position(|(held, _)| !held) else {
+            return Ok(None);
+        };
+        self.current.set(Some(at));
+        changes[at].0 = true;
+        Ok(Some(changes[at].1.clone()))
     }
 }
 

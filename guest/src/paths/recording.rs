@@ -99,4 +99,25 @@ impl<F: HostFs> HostFs for Recording<F> {
         self.dry_refusal()?;
         self.inner.rename(source, destination, precondition)
     }
+
+    fn begin_change(&self, record: &[u8]) -> Result<(), FsError> {
+        if self.dry {
+            return Ok(());
+        }
+        self.inner.begin_change(record)
+    }
+
+    fn end_change(&self) -> Result<(), FsError> {
+        if self.dry {
+            return Ok(());
+        }
+        self.inner.end_change()
+    }
+
+    fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
+        if self.dry {
+            return Ok(None);
+        }
+        self.inner.claim_unfinished()
+    }
 }

@@ -34,7 +34,7 @@ use crate::result::ToolResult;
 use crate::sets::ToolSet;
 use crate::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
 use crate::state::{Checkpoint, Generations, Kept, State};
-use crate::{edit, read, undo, write};
+use crate::{edit, read, recover, undo, write};
 
 /// What a tool that changes files works with.
 pub(crate) struct Ctx<'a, F: ?Sized> {
@@ -56,6 +56,9 @@ pub struct Session<F> {
     state: State,
     /// The last PDF read, parsed, for later page ranges.
     pub(crate) pdf: PdfCache,
+    /// Whether a call is under way (a tool of another shape calls the
+    /// typed methods within its own call).
+    inside: bool,
 }
 
 impl<F: HostFs> Session<F> {
@@ -66,6 +69,7 @@ impl<F: HostFs> Session<F> {
             fs,
             state: State::default(),
             pdf: PdfCache::default(),
+            inside: false,
         }
     }
 
@@ -111,6 +115,31 @@ impl<F: HostFs> Session<F> {
     /// Runs `tool` with the model's raw JSON arguments: a tool of one of
     /// the sets the config names.
     pub fn call(&mut self, tool: &str, arguments: &str) -> ToolResult {
+        self.entered(|session| session.dispatch(tool, arguments))
+    }
+
+    /// Runs one call: first, when this is not a call within a call, every
+    /// change of several files a kill or a stopped call cut off is finished
+    /// or taken back, and the answer begins with what was done.
+    fn entered(&mut self, call: impl FnOnce(&mut Self) -> ToolResult) -> ToolResult {
+        if self.inside {
+            return call(self);
+        }
+        self.inside = true;
+        let mut ctx = Ctx {
+            config: &self.config,
+            fs: &self.fs,
+            state: &mut self.state,
+            encoding: None,
+        };
+        let recovered = recover::recover(&mut ctx);
+        let result = call(self);
+        self.inside = false;
+        recover::told(result, &recovered)
+    }
+
+    /// [`Session::call`] within the call.
+    fn dispatch(&mut self, tool: &str, arguments: &str) -> ToolResult {
         let known = match ToolSet::owning(&self.config, tool) {
             Some(ToolSet::TextEditor) => return text_editor::call(self, arguments),
             Some(ToolSet::ApplyPatch) => return apply_patch::call(self, arguments),
@@ -144,6 +173,11 @@ impl<F: HostFs> Session<F> {
     /// `read` with typed arguments. An unchanged repeat of the previous read
     /// of a file is answered with a short stub, once (SPEC R7).
     pub fn read(&mut self, args: &ReadArgs) -> ToolResult {
+        self.entered(|session| session.read_now(args))
+    }
+
+    /// [`Session::read`] within the call.
+    fn read_now(&mut self, args: &ReadArgs) -> ToolResult {
         self.state.calls += 1;
         let args = match args.clone().checked() {
             Ok(args) => args,
@@ -173,6 +207,8 @@ impl<F: HostFs> Session<F> {
             fs: Recording::new(&self.fs, dry),
             state,
             pdf: PdfCache::default(),
+            // Within this session's call, which took up what was cut off.
+            inside: true,
         };
         let out = calls(&mut recording);
         let Session { fs, state, .. } = recording;
@@ -264,23 +300,29 @@ impl<F: HostFs> Session<F> {
 
     /// `write` with typed arguments.
     pub fn write(&mut self, args: &WriteArgs) -> ToolResult {
-        self.change(&args.file_path, |ctx, target| {
-            ctx.encoding = named_encoding(Tool::Write, args.encoding.as_deref())?;
-            write::run(ctx, args, target)
+        self.entered(|session| {
+            session.change(&args.file_path, |ctx, target| {
+                ctx.encoding = named_encoding(Tool::Write, args.encoding.as_deref())?;
+                write::run(ctx, args, target)
+            })
         })
     }
 
     /// `edit` with typed arguments.
     pub fn edit(&mut self, args: &EditArgs) -> ToolResult {
-        self.change(&args.file_path, |ctx, target| {
-            ctx.encoding = named_encoding(Tool::Edit, args.encoding.as_deref())?;
-            edit::run(ctx, args, target)
+        self.entered(|session| {
+            session.change(&args.file_path, |ctx, target| {
+                ctx.encoding = named_encoding(Tool::Edit, args.encoding.as_deref())?;
+                edit::run(ctx, args, target)
+            })
         })
     }
 
     /// `undo` with typed arguments.
     pub fn undo(&mut self, args: &UndoArgs) -> ToolResult {
-        self.change(&args.file_path, |ctx, target| undo::run(ctx, args, target))
+        self.entered(|session| {
+            session.change(&args.file_path, |ctx, target| undo::run(ctx, args, target))
+        })
     }
 
     /// Runs a tool that works on no one path (or on several): counts the

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use filetools_tests::hostile::Counts;
 use filetools_tests::reliability::{
-    Rng, cache, fresh_dir, fuzz, hostile, kill,
+    Rng, cache, fresh_dir, fuzz, hostile, kill, kill_together,
     race::{self, Op, Writer},
     roots, swap,
 };
@@ -75,6 +75,19 @@ fn a_killed_writer_leaves_whole_files_and_no_debris() {
     assert_eq!(report.torn, 0, "seed {seed}: {report}");
     assert_eq!(report.debris_after_next_write, 0, "seed {seed}: {report}");
     assert!(report.killed > 0, "no change was killed midway: {report}");
+}
+
+#[test]
+fn a_change_of_several_files_killed_midway_is_all_or_none_after_the_next_call() {
+    let dir = scratch("reliability-kill-together");
+    let (mut rng, seed) = rng("together");
+    let report = kill_together::cli(Path::new(BIN), &dir, 12, 2 << 20, &mut rng).unwrap();
+    println!("{report}");
+    assert_eq!(report.failures(), 0, "seed {seed}: {report}");
+    assert!(
+        report.mixed_after_kill() > 0,
+        "no kill landed between two steps: {report}"
+    );
 }
 
 #[test]

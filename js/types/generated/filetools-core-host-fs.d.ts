@@ -6,6 +6,9 @@ export function writeFile(path: string, data: Uint8Array, precondition: Precondi
 export function removeFile(path: string, precondition: Precondition): void;
 export function createDir(path: string): void;
 export function rename(source: string, destination: string, precondition: Precondition): Metadata;
+export function beginChange(intent: Uint8Array): void;
+export function endChange(): void;
+export function claimUnfinished(): Uint8Array | undefined;
 export type FsError = import('./filetools-core-types.js').FsError;
 export type Metadata = import('./filetools-core-types.js').Metadata;
 export interface FileStamp {

@@ -1,6 +1,6 @@
 //! `cargo xtask stress`: the reliability suite at full counts, with its
 //! figures. `--bin PATH` measures another build of the CLI (an older one,
-//! say); `--seed N` replays a run; `--only race,swap,kill,fuzz,cache,roots,hostile`
+//! say); `--seed N` replays a run; `--only race,swap,kill,together,fuzz,cache,roots,hostile`
 //! picks scenarios; `--percent P` runs `P`% of every count.
 //!
 //! ```text
@@ -13,7 +13,7 @@ use std::time::Instant;
 use anyhow::{Context as _, Result, bail};
 use filetools_tests::hostile::Counts;
 use filetools_tests::reliability::{
-    Rng, cache, fresh_dir, fuzz, hostile, kill,
+    Rng, cache, fresh_dir, fuzz, hostile, kill, kill_together,
     race::{self, Op, Writer},
     roots, swap,
 };
@@ -24,6 +24,9 @@ const SANDBOX_RACE_TRIALS: u64 = 5000;
 const SWAP_TRIALS: u64 = 300;
 const KILL_TRIALS: u64 = 1000;
 const KILL_MAX_BYTES: u64 = 20 * 1024 * 1024;
+/// Kills per kind of change of several files (patch, undo of a patch,
+/// undo of a move).
+const KILL_TOGETHER_TRIALS: u64 = 340;
 const FUZZ_LINES: u64 = 20_000;
 const FUZZ_LONG_LINE: u64 = 400 * 1024 * 1024;
 const CACHE_TRIALS: u64 = 10;
@@ -120,6 +123,19 @@ fn main() -> Result<()> {
             )
         })?;
         println!("kill -9 during changes of 1 KB to 20 MB: {report}");
+    }
+    if wanted("together") {
+        let dir = fresh_dir(&base, "kill-together")?;
+        let report = timed(|| {
+            kill_together::cli(
+                &bin,
+                &dir,
+                n(KILL_TOGETHER_TRIALS),
+                n(KILL_MAX_BYTES).max(4096),
+                &mut rng,
+            )
+        })?;
+        println!("kill -9 during changes of several files of 1 KB to 20 MB:\n{report}");
     }
     if wanted("fuzz") {
         let dir = fresh_dir(&base, "fuzz")?;

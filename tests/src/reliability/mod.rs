@@ -8,6 +8,9 @@
 //!   and special files replaced.
 //! - [`kill`]: `kill -9` during writes of 1 KB to 20 MB: torn files and
 //!   temporary debris, after the kill and after the next write.
+//! - [`kill_together`]: `kill -9` during patches, group undos and undos of
+//!   moves over files of up to 20 MB: files left mixed after the next
+//!   session's first call, and recoveries it did not report.
 //! - [`fuzz`]: protocol lines of every wrong kind: lines left unanswered,
 //!   answer sizes, a session that dies or forgets.
 //! - [`cache`]: a precompiled component damaged on disk: failed starts.
@@ -23,6 +26,7 @@ pub mod cache;
 pub mod fuzz;
 pub mod hostile;
 pub mod kill;
+pub mod kill_together;
 pub mod race;
 pub mod roots;
 pub mod swap;

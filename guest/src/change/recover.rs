@@ -1,0 +1,539 @@
+//! Finishing what a killed or stopped change of several files left
+//! (SPEC W11). Before each call the session claims the intent records no
+//! live call holds. For each, it looks at every file the change named: when
+//! all hold the new version, the change landed, and the session counts it
+//! as its own (one `undo` takes it back); when none does, nothing landed;
+//! otherwise every file holding the new version gets its old one back, so
+//! the files stand as before the change. A file that someone changed since
+//! is left as found. The call's answer begins with what was done.
+
+use std::fmt::{self, Write as _};
+
+use serde_json::{Value, json};
+
+use crate::args::Tool;
+use crate::batch::{self, After, Step};
+use crate::fingerprint::Fingerprint;
+use crate::fs::{FileKind, FileStamp, FsError, HostFs, Precondition};
+use crate::guard;
+use crate::intent::{Intent, Planned, Version};
+use crate::result::{Block, ToolResult};
+use crate::session::Ctx;
+
+/// Records taken up before one call at most; more wait for the next call.
+const MAX_RECORDS_PER_CALL: usize = 8;
+
+/// Files named in a report at most; the rest are counted.
+const MAX_FILES_NAMED: usize = 10;
+
+/// Where one file of an interrupted change stands now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Fate {
+    /// It holds the change's new version.
+    Changed,
+    /// It holds the version from before the change (the change never
+    /// reached it).
+    Untouched,
+    /// It held the new version and got its old one back.
+    Restored,
+    /// Someone changed it since: left as found.
+    Moved(String),
+    /// It held the new version, and putting the old one back failed.
+    Stuck(String),
+}
+
+/// What became of an interrupted change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// Every file holds the new version: the change is kept.
+    Landed,
+    /// No file holds it: nothing to do.
+    NothingLanded,
+    /// Some did; they were put back, and every file is as before.
+    TakenBack,
+    /// Not every file could be brought back to one side.
+    Mixed,
+}
+
+/// One interrupted change and what was done about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Recovery {
+    /// Whether the change was an undo.
+    pub undo: bool,
+    /// What became of it.
+    pub outcome: Outcome,
+    /// Each file with where it stands.
+    pub files: Vec<(String, Fate)>,
+}
+
+/// Where a file stands against the intended change.
+enum Now {
+    /// As before the change.
+    Before,
+    /// As after it, with its bytes when they are small enough to edit.
+    After(Option<Vec<u8>>),
+    /// Before and after are the same, and it is that.
+    Both,
+    /// Neither: what it is.
+    Else(String),
+}
+
+/// Takes up every intent record no live call holds, each as described
+/// above; what was done, newest record last.
+pub(crate) fn recover<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>) -> Vec<Recovery> {
+    let mut done = Vec::new();
+    while done.len() < MAX_RECORDS_PER_CALL {
+        let Ok(Some(record)) = ctx.fs.claim_unfinished() else {
+            break;
+        };
+        // A record cut short was cut before the change's first step.
+        if let Some(intent) = Intent::decode(&record) {
+            done.push(settle(ctx, &intent));
+        }
+        if ctx.fs.end_change().is_err() {
+            break;
+        }
+    }
+    done
+}
+
+/// Brings the files of `intent` to one side, as far as they can be.
+fn settle<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent) -> Recovery {
+    let now: Vec<Now> = intent.files.iter().map(|file| look(ctx, file)).collect();
+    let landed = now.iter().all(|n| matches!(n, Now::After(_) | Now::Both));
+    let untouched = now.iter().all(|n| matches!(n, Now::Before | Now::Both));
+    let (outcome, fates): (Outcome, Vec<Fate>) = if landed {
+        adopt(ctx, intent, &now);
+        (Outcome::Landed, vec![Fate::Changed; now.len()])
+    } else if untouched {
+        (Outcome::NothingLanded, vec![Fate::Untouched; now.len()])
+    } else {
+        let fates: Vec<Fate> = intent
+            .files
+            .iter()
+            .zip(&now)
+            .map(|(file, now)| match now {
+                Now::Before | Now::Both => Fate::Untouched,
+                Now::After(_) => match put_back(ctx.fs, file) {
+                    Ok(()) => {
+                        ctx.state.ledger.remove(&file.rel);
+                        Fate::Restored
+                    }
+                    Err(err) => Fate::Stuck(err.to_string()),
+                },
+                Now::Else(what) => Fate::Moved(what.clone()),
+            })
+            .collect();
+        let whole = fates
+            .iter()
+            .all(|f| matches!(f, Fate::Untouched | Fate::Restored));
+        let outcome = if whole {
+            Outcome::TakenBack
+        } else {
+            Outcome::Mixed
+        };
+        (outcome, fates)
+    };
+    Recovery {
+        undo: intent.undo,
+        outcome,
+        files: intent
+            .files
+            .iter()
+            .map(|f| f.rel.clone())
+            .zip(fates)
+            .collect(),
+    }
+}
+
+/// Where `file` stands now.
+fn look<F: HostFs + ?Sized>(ctx: &Ctx<'_, F>, file: &Planned) -> Now {
+    let before = file.before.as_deref().map(Version::of);
+    let meta = match ctx.fs.stat(&file.rel) {
+        Ok(meta) if meta.kind == FileKind::File => meta,
+        Ok(meta) => return Now::Else(format!("now {}", meta.kind.describe())),
+        Err(FsError::NotFound) => {
+            return match (&before, &file.after) {
+                (None, None) => Now::Both,
+                (None, Some(_)) => Now::Before,
+                (Some(_), None) => Now::After(None),
+                (Some(_), Some(_)) => Now::Else("deleted since".to_owned()),
+            };
+        }
+        Err(err) => return Now::Else(format!("could not be examined ({err})")),
+    };
+    let chunk = ctx.config.chunk_bytes;
+    let keep = ctx.config.max_edit_bytes;
+    let Ok(current) = guard::load(ctx.fs, &file.rel, &file.rel, meta, chunk, keep) else {
+        return Now::Else("could not be read".to_owned());
+    };
+    let now = Version {
+        size: current.len,
+        sha256: current.sha256,
+    };
+    let is_before = before.as_ref() == Some(&now);
+    let is_after = file.after.as_ref() == Some(&now);
+    match (is_before, is_after) {
+        (true, true) => Now::Both,
+        (true, false) => Now::Before,
+        (false, true) => Now::After(current.bytes),
+        (false, false) => Now::Else("changed since by someone else".to_owned()),
+    }
+}
+
+/// Gives `file`, which holds the change's new version, its old one back.
+fn put_back<F: HostFs + ?Sized>(fs: &F, file: &Planned) -> Result<(), FsError> {
+    let holding_new = |after: &Version| {
+        Precondition::Matches(FileStamp {
+            size: after.size,
+            mtime_ns: 0,
+            sha256: Some(after.sha256.clone()),
+        })
+    };
+    match (&file.before, &file.after) {
+        (Some(old), Some(after)) => fs
+            .write_file(&file.rel, old, &holding_new(after))
+            .map(|_| ()),
+        (None, Some(after)) => fs.remove_file(&file.rel, &holding_new(after)),
+        (Some(old), None) => fs
+            .write_file(&file.rel, old, &Precondition::Absent)
+            .map(|_| ()),
+        (None, None) => Ok(()),
+    }
+}
+
+/// Counts a change that landed whole as the session's own, unless the
+/// session already does: a change goes into the history as one group, an
+/// undo takes its group out.
+fn adopt<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent, now: &[Now]) {
+    let history = &ctx.state.history;
+    let newest = |rel: &str| {
+        history
+            .last(rel)
+            .map(|entry| (entry.after, entry.after_size))
+    };
+    let version = |bytes: Option<&[u8]>| {
+        bytes.map_or((Fingerprint::of(b""), 0), |b| {
+            (Fingerprint::of(b), b.len() as u64)
+        })
+    };
+    if intent.undo {
+        // The undo took back changes the history holds as the newest of
+        // each file: they go, as they would have.
+        let undone = intent
+            .files
+            .iter()
+            .all(|file| newest(&file.rel) == Some(version(file.before.as_deref())));
+        if undone {
+            for file in &intent.files {
+                ctx.state.history.pop(&file.rel);
+                ctx.state.ledger.remove(&file.rel);
+            }
+        }
+        return;
+    }
+    let known = intent.files.iter().zip(now).all(|(file, now)| match now {
+        Now::After(Some(bytes)) => newest(&file.rel) == Some(version(Some(bytes))),
+        _ => newest(&file.rel).is_some(),
+    });
+    let mut steps = Vec::new();
+    for (file, now) in intent.files.iter().zip(now) {
+        let after = match (now, &file.after) {
+            (Now::After(Some(bytes)), _) => After::plain(bytes.clone()),
+            (Now::After(None) | Now::Both, None) => After::Nothing,
+            (Now::Both, Some(_)) => After::plain(file.before.clone().unwrap_or_default()),
+            // Too large to keep, or unchanged: the history cannot hold it.
+            _ => return,
+        };
+        steps.push(Step {
+            rel: file.rel.clone(),
+            path: file.rel.clone(),
+            before: file.before.clone(),
+            precondition: Precondition::Any,
+            after,
+        });
+    }
+    if known {
+        return;
+    }
+    let metas = steps
+        .iter()
+        .map(|step| match step.after {
+            After::Bytes { .. } => ctx.fs.stat(&step.rel).ok(),
+            After::Nothing => None,
+        })
+        .collect::<Vec<_>>();
+    batch::record_all(ctx, &steps, &metas, Tool::Edit);
+}
+
+impl fmt::Display for Recovery {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = if self.undo { "An undo" } else { "A change" };
+        let count = self.files.len();
+        let paths: Vec<&str> = self.files.iter().map(|(p, _)| p.as_str()).collect();
+        match self.outcome {
+            Outcome::Landed => write!(
+                f,
+                "Note: {what} of {count} files was cut off before its answer, after it had landed whole: {}. They keep it{}.",
+                named(&paths),
+                if self.undo {
+                    ""
+                } else {
+                    "; undo takes it back"
+                }
+            ),
+            Outcome::NothingLanded => write!(
+                f,
+                "Note: {what} of {count} files was cut off before its first step: no file was changed ({}).",
+                named(&paths)
+            ),
+            Outcome::TakenBack => {
+                let restored: Vec<&str> = self
+                    .files
+                    .iter()
+                    .filter(|(_, fate)| *fate == Fate::Restored)
+                    .map(|(p, _)| p.as_str())
+                    .collect();
+                write!(
+                    f,
+                    "Note: {what} of {count} files was cut off after {} of them; {} got {} old content back, so every file is as before it ({}).",
+                    restored.len(),
+                    named(&restored),
+                    if restored.len() == 1 { "its" } else { "their" },
+                    named(&paths)
+                )
+            }
+            Outcome::Mixed => {
+                write!(
+                    f,
+                    "Note: {what} of {count} files was cut off midway, and not every file could be put back:"
+                )?;
+                for (path, fate) in self.files.iter().take(MAX_FILES_NAMED) {
+                    write!(f, "\n- {path}: {}", fate.describe())?;
+                }
+                if count > MAX_FILES_NAMED {
+                    write!(f, "\n- and {} more", count - MAX_FILES_NAMED)?;
+                }
+                write!(f, "\nRead the files not restored before changing them.")
+            }
+        }
+    }
+}
+
+impl Fate {
+    /// Where the file stands, for the report.
+    fn describe(&self) -> String {
+        match self {
+            Fate::Changed => "holds the change".to_owned(),
+            Fate::Untouched => "as before the change (never reached)".to_owned(),
+            Fate::Restored => "restored to its content from before the change".to_owned(),
+            Fate::Moved(what) => format!("{what}; left as found"),
+            Fate::Stuck(why) => format!("holds the change; putting it back failed ({why})"),
+        }
+    }
+
+    /// The fate's name in metadata.
+    fn name(&self) -> &'static str {
+        match self {
+            Fate::Changed => "changed",
+            Fate::Untouched => "untouched",
+            Fate::Restored => "restored",
+            Fate::Moved(_) => "changed_since",
+            Fate::Stuck(_) => "stuck",
+        }
+    }
+}
+
+impl Outcome {
+    /// The outcome's name in metadata.
+    fn name(&self) -> &'static str {
+        match self {
+            Outcome::Landed => "landed",
+            Outcome::NothingLanded => "nothing_landed",
+            Outcome::TakenBack => "taken_back",
+            Outcome::Mixed => "mixed",
+        }
+    }
+}
+
+/// `paths`, the first few by name and the rest counted.
+fn named(paths: &[&str]) -> String {
+    let mut text = paths
+        .iter()
+        .take(MAX_FILES_NAMED)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if paths.len() > MAX_FILES_NAMED {
+        let _ = write!(text, " and {} more", paths.len() - MAX_FILES_NAMED);
+    }
+    text
+}
+
+/// `result` with what `recovered` did said before its text, and in its
+/// metadata as `recovered`.
+pub(crate) fn told(mut result: ToolResult, recovered: &[Recovery]) -> ToolResult {
+    if recovered.is_empty() {
+        return result;
+    }
+    let notes: Vec<String> = recovered.iter().map(ToString::to_string).collect();
+    let notes = notes.join("\n");
+    match result.content.first_mut() {
+        Some(Block::Text(text)) => *text = format!("{notes}\n{text}"),
+        _ => result.content.insert(0, Block::Text(notes)),
+    }
+    if let Some(into) = result.metadata.as_object_mut() {
+        let facts: Vec<Value> = recovered
+            .iter()
+            .map(|r| {
+                json!({
+                    "outcome": r.outcome.name(),
+                    "undo": r.undo,
+                    "files": r.files.iter().map(|(path, fate)| json!({"path": path, "state": fate.name()})).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        into.insert("recovered".to_owned(), Value::Array(facts));
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::batch::{After, Step};
+    use crate::fs::{HostFs, Precondition};
+    use crate::intent::Intent;
+    use crate::{MemFs, Session};
+
+    /// Files `a.txt`, `b.txt` and `c.txt`, and the record of a change that
+    /// gives each a new line, begun and let go as a kill would, with the
+    /// first `made` steps run.
+    fn cut_off(made: usize) -> MemFs {
+        let fs = MemFs::new();
+        let names = ["a.txt", "b.txt", "c.txt"];
+        for name in names {
+            fs.add_file(name, format!("old {name}\n").as_bytes());
+        }
+        let steps: Vec<Step> = names
+            .iter()
+            .map(|name| Step {
+                rel: (*name).to_owned(),
+                path: (*name).to_owned(),
+                before: Some(format!("old {name}\n").into_bytes()),
+                precondition: Precondition::Any,
+                after: After::plain(format!("new {name}\n").into_bytes()),
+            })
+            .collect();
+        fs.begin_change(&Intent::of(&steps, false).encode())
+            .unwrap();
+        for name in names.iter().take(made) {
+            fs.add_file(name, format!("new {name}\n").as_bytes());
+        }
+        fs.release_changes();
+        fs
+    }
+
+    fn content(session: &Session<MemFs>, name: &str) -> String {
+        String::from_utf8(session.fs().contents(name).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_change_cut_off_midway_is_taken_back_by_the_next_call() {
+        let mut session = Session::open("{}", cut_off(2)).unwrap();
+        let answer = session.call("read", r#"{"file_path": "c.txt"}"#);
+        assert!(
+            answer.text().starts_with("Note: A change of 3 files was cut off after 2 of them; a.txt, b.txt got their old content back, so every file is as before it (a.txt, b.txt, c.txt).\n1\told c.txt"),
+            "{}",
+            answer.text()
+        );
+        assert_eq!(answer.metadata["recovered"][0]["outcome"], "taken_back");
+        for name in ["a.txt", "b.txt", "c.txt"] {
+            assert_eq!(content(&session, name), format!("old {name}\n"));
+        }
+        assert_eq!(session.fs().change_records(), 0);
+        let again = session.call("read", r#"{"file_path": "a.txt"}"#);
+        assert!(!again.text().contains("Note:"), "{}", again.text());
+    }
+
+    #[test]
+    fn a_change_that_landed_whole_is_kept_and_one_undo_takes_it_back() {
+        let mut session = Session::open("{}", cut_off(3)).unwrap();
+        let answer = session.call("read", r#"{"file_path": "a.txt"}"#);
+        assert!(
+            answer.text().starts_with("Note: A change of 3 files was cut off before its answer, after it had landed whole: a.txt, b.txt, c.txt. They keep it; undo takes it back.\n"),
+            "{}",
+            answer.text()
+        );
+        let undo = session.call("undo", r#"{"file_path": "b.txt"}"#);
+        assert!(!undo.is_error, "{}", undo.text());
+        for name in ["a.txt", "b.txt", "c.txt"] {
+            assert_eq!(content(&session, name), format!("old {name}\n"));
+        }
+    }
+
+    #[test]
+    fn a_change_cut_off_before_its_first_step_changed_nothing_and_says_so() {
+        let mut session = Session::open("{}", cut_off(0)).unwrap();
+        let answer = session.call("read", r#"{"file_path": "a.txt"}"#);
+        assert!(
+            answer.text().starts_with("Note: A change of 3 files was cut off before its first step: no file was changed (a.txt, b.txt, c.txt).\n"),
+            "{}",
+            answer.text()
+        );
+    }
+
+    #[test]
+    fn a_file_someone_changed_since_is_left_as_found_and_named() {
+        let fs = cut_off(2);
+        fs.add_file("b.txt", b"someone else\n");
+        let mut session = Session::open("{}", fs).unwrap();
+        let answer = session.call("read", r#"{"file_path": "c.txt"}"#);
+        let text = answer.text();
+        assert!(
+            text.starts_with("Note: A change of 3 files was cut off midway, and not every file could be put back:\n- a.txt: restored to its content from before the change\n- b.txt: changed since by someone else; left as found\n- c.txt: as before the change (never reached)\nRead the files not restored before changing them.\n"),
+            "{text}"
+        );
+        assert_eq!(content(&session, "a.txt"), "old a.txt\n");
+        assert_eq!(content(&session, "b.txt"), "someone else\n");
+    }
+
+    #[test]
+    fn a_record_a_live_call_holds_is_left_alone() {
+        let fs = cut_off(1);
+        fs.begin_change(b"held by a call under way").unwrap();
+        let mut session = Session::open("{}", fs).unwrap();
+        session.call("read", r#"{"file_path": "a.txt"}"#);
+        assert_eq!(session.fs().change_records(), 1);
+    }
+
+    #[test]
+    fn a_record_cut_short_is_dropped_without_a_word() {
+        let fs = MemFs::new();
+        fs.add_file("a.txt", b"a\n");
+        fs.begin_change(b"filetools-change 1\n{\"undo\":false,\"fi")
+            .unwrap();
+        fs.release_changes();
+        let mut session = Session::open("{}", fs).unwrap();
+        let answer = session.call("read", r#"{"file_path": "a.txt"}"#);
+        assert_eq!(answer.text(), "1\ta\n[lines 1-1 of 1; end of file]");
+        assert_eq!(session.fs().change_records(), 0);
+    }
+
+    #[test]
+    fn a_patch_over_several_files_keeps_its_record_only_while_it_runs() {
+        let fs = MemFs::new();
+        fs.add_file("a.txt", b"a\n");
+        fs.add_file("b.txt", b"b\n");
+        let mut session = Session::open(r#"{"tools": ["filetools", "apply-patch"]}"#, fs).unwrap();
+        session.call("read", r#"{"file_path": "a.txt"}"#);
+        session.call("read", r#"{"file_path": "b.txt"}"#);
+        let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch";
+        let answer = session.call(
+            "apply_patch",
+            &serde_json::json!({"input": patch}).to_string(),
+        );
+        assert!(!answer.is_error, "{}", answer.text());
+        assert_eq!(session.fs().contents("a.txt").unwrap(), b"A\n");
+        assert_eq!(session.fs().change_records(), 0);
+    }
+}

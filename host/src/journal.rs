@@ -1,0 +1,368 @@
+//! Where the intent records of changes of several files are kept
+//! (`begin-change`, `end-change` and `claim-unfinished` of `host-fs`).
+//!
+//! For a root directory the records are files in a private directory
+//! outside the workspace — `changes/KEY` under `$FILETOOLS_STATE_DIR`, or
+//! `$XDG_STATE_HOME/filetools` (`~/.local/state/filetools`), with the
+//! fallbacks of [`crate::private_dir`] — where `KEY` is drawn from the
+//! root's canonical path, so every process serving that root finds them.
+//! Each record is written whole and synced, and its file synced into the
+//! directory, before the guest makes its first step. The call that made
+//! (or claimed) a record holds an exclusive `flock` on it for as long as it
+//! runs: the lock goes with the process, so a record whose lock can be
+//! taken belongs to a call that died, and is claimed; one whose file was
+//! removed while waiting is skipped. For a file system the program gave,
+//! or when no private directory can be had, the records live in this
+//! process's memory: they outlive a trapped call, not the process.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{Read as _, Write as _};
+use std::os::fd::OwnedFd;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use cap_std::fs::Dir;
+use filetools_core::FsError;
+use filetools_core::digest::sha256_hex;
+use rustix::fs::{AtFlags, FlockOperation, Mode, OFlags};
+use rustix::io::Errno;
+
+use crate::private_dir::{self, Places};
+
+/// Where the state directory goes by default.
+const STATE_PLACES: Places = Places {
+    explicit: "FILETOOLS_STATE_DIR",
+    xdg: "XDG_STATE_HOME",
+    under_home: ".local/state",
+};
+
+/// Hex digits of the root's digest in its directory's name.
+const ROOT_KEY_HEX_DIGITS: usize = 32;
+
+/// What a record file's name ends with.
+const RECORD_SUFFIX: &str = ".change";
+
+/// Records kept in memory at most; past that, `begin` fails (a process
+/// whose calls keep trapping mid-change).
+const MAX_MEMORY_RECORDS: usize = 64;
+
+/// Names records uniquely within the process.
+static NEXT_RECORD: AtomicU64 = AtomicU64::new(0);
+
+/// The records of one root (or one plugged-in file system).
+#[derive(Debug)]
+pub(crate) enum Journal {
+    /// Files in the private directory `changes`, under the root's key.
+    Files {
+        /// `changes`, opened.
+        changes: Dir,
+        /// The root's subdirectory name.
+        key: String,
+    },
+    /// Records in memory: `(id, held, record)`.
+    Memory(Mutex<Vec<(u64, bool, Vec<u8>)>>),
+}
+
+/// A record the current call holds.
+#[derive(Debug)]
+pub(crate) enum Held {
+    /// A record file, locked.
+    File {
+        /// The root's subdirectory.
+        dir: OwnedFd,
+        /// The file's name there.
+        name: OsString,
+        /// The open, locked file: closing it lets go.
+        _file: File,
+    },
+    /// A record in memory; dropped unended, it is let go.
+    Memory {
+        /// The journal.
+        journal: Arc<Journal>,
+        /// The record's id.
+        id: u64,
+    },
+}
+
+impl Journal {
+    /// The records of `root`, in the state directory `explicit` names or
+    /// the first default that is private; in memory when none is, with
+    /// the reason.
+    pub fn for_root(explicit: Option<&Path>, root: &Path) -> (Self, Option<String>) {
+        let candidates = match explicit {
+            Some(dir) => vec![dir.to_path_buf()],
+            None => private_dir::places(&STATE_PLACES),
+        };
+        let mut refusal = None;
+        for base in candidates {
+            match private_dir::open(&base.join("changes"), Some(root)) {
+                Ok(changes) => {
+                    let key = sha256_hex(root.as_os_str().as_encoded_bytes());
+                    let key = key[..ROOT_KEY_HEX_DIGITS].to_owned();
+                    return (Self::Files { changes, key }, None);
+                }
+                Err(why) => {
+                    refusal.get_or_insert_with(|| {
+                        format!(
+                            "the records of changes under way are kept in memory, not in {}: {why}; a change of several files cut off by a kill is then not put back by the next process. Set FILETOOLS_STATE_DIR to a private directory outside the workspace",
+                            base.display()
+                        )
+                    });
+                }
+            }
+        }
+        (Self::memory(), refusal)
+    }
+
+    /// Records in this process's memory.
+    pub fn memory() -> Self {
+        Self::Memory(Mutex::new(Vec::new()))
+    }
+
+    /// Keeps `record`, written and synced, held by the caller.
+    pub fn begin(self: &Arc<Self>, record: &[u8]) -> Result<Held, FsError> {
+        match &**self {
+            Journal::Files { changes, key } => {
+                let dir = open_root_dir(changes, key, true)
+                    .map_err(|err| kept_error(&err))?
+                    .ok_or_else(|| kept_error(&Errno::NOENT))?;
+                let name = record_name();
+                let flags = OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::CLOEXEC;
+                let fd = rustix::fs::openat(&dir, &name, flags, Mode::from_raw_mode(0o600))
+                    .map_err(|err| kept_error(&err))?;
+                let mut file = File::from(fd);
+                let written = rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive)
+                    .map_err(std::io::Error::from)
+                    .and_then(|()| file.write_all(record))
+                    .and_then(|()| file.sync_all())
+                    .and_then(|()| rustix::fs::fsync(&dir).map_err(Into::into));
+                if let Err(err) = written {
+                    let _ = rustix::fs::unlinkat(&dir, &name, AtFlags::empty());
+                    return Err(kept_error(&err));
+                }
+                Ok(Held::File {
+                    dir,
+                    name,
+                    _file: file,
+                })
+            }
+            Journal::Memory(records) => {
+                let mut records = lock(records)?;
+                if records.len() >= MAX_MEMORY_RECORDS {
+                    return Err(FsError::Io(
+                        "too many changes cut off in this process are waiting to be put back; no file was changed".to_owned(),
+                    ));
+                }
+                let id = NEXT_RECORD.fetch_add(1, Ordering::Relaxed);
+                records.push((id, true, record.to_vec()));
+                Ok(Held::Memory {
+                    journal: Arc::clone(self),
+                    id,
+                })
+            }
+        }
+    }
+
+    /// A record no live call holds, now held by the caller, oldest first.
+    pub fn claim(self: &Arc<Self>) -> Result<Option<(Held, Vec<u8>)>, FsError> {
+        match &**self {
+            Journal::Files { changes, key } => {
+                let Some(dir) = open_root_dir(changes, key, false).map_err(fs_error)? else {
+                    return Ok(None);
+                };
+                for name in record_names(&dir).map_err(fs_error)? {
+                    if let Some((file, record)) = take(&dir, &name) {
+                        let held = Held::File {
+                            dir,
+                            name,
+                            _file: file,
+                        };
+                        return Ok(Some((held, record)));
+                    }
+                }
+                Ok(None)
+            }
+            Journal::Memory(records) => {
+                let mut records = lock(records)?;
+                let Some(found) = records.iter_mut().find(|(_, held, _)| !held) else {
+                    return Ok(None);
+                };
+                found.1 = true;
+                let (id, record) = (found.0, found.2.clone());
+                Ok(Some((
+                    Held::Memory {
+                        journal: Arc::clone(self),
+                        id,
+                    },
+                    record,
+                )))
+            }
+        }
+    }
+}
+
+impl Held {
+    /// The change is over: the record goes.
+    pub fn end(self) -> Result<(), FsError> {
+        match &self {
+            Held::File { dir, name, .. } => {
+                rustix::fs::unlinkat(dir, name, AtFlags::empty()).map_err(fs_error)
+            }
+            Held::Memory { journal, id } => {
+                if let Journal::Memory(records) = &**journal {
+                    lock(records)?.retain(|(other, _, _)| other != id);
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if let Held::Memory { journal, id } = self
+            && let Journal::Memory(records) = &**journal
+            && let Ok(mut records) = records.lock()
+            && let Some(found) = records.iter_mut().find(|(other, _, _)| other == id)
+        {
+            found.1 = false;
+        }
+    }
+}
+
+/// The root's record directory, created (`0700`) when `create` says so;
+/// `None` when it does not exist.
+fn open_root_dir(changes: &Dir, key: &str, create: bool) -> Result<Option<OwnedFd>, Errno> {
+    if create {
+        match rustix::fs::mkdirat(changes, key, Mode::from_raw_mode(0o700)) {
+            Ok(()) | Err(Errno::EXIST) => {}
+            Err(err) => return Err(err),
+        }
+    }
+    let flags = OFlags::DIRECTORY | OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    match rustix::fs::openat(changes, key, flags, Mode::empty()) {
+        Ok(dir) => Ok(Some(dir)),
+        Err(Errno::NOENT) => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// The record files in `dir`, oldest first (their names start with the
+/// time they were made).
+fn record_names(dir: &OwnedFd) -> Result<Vec<OsString>, Errno> {
+    let mut names = Vec::new();
+    let listing = rustix::fs::Dir::read_from(dir)?;
+    for entry in listing {
+        let entry = entry?;
+        let name = entry.file_name().to_bytes();
+        if name.ends_with(RECORD_SUFFIX.as_bytes()) {
+            names.push(OsString::from(String::from_utf8_lossy(name).into_owned()));
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// The record `name` with its lock, when no live call holds it and it is
+/// still there once locked.
+fn take(dir: &OwnedFd, name: &OsString) -> Option<(File, Vec<u8>)> {
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let mut file = File::from(rustix::fs::openat(dir, name, flags, Mode::empty()).ok()?);
+    rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive).ok()?;
+    // Its call may have ended it between the open and the lock.
+    if rustix::fs::fstat(&file).ok()?.st_nlink == 0 {
+        return None;
+    }
+    let mut record = Vec::new();
+    file.read_to_end(&mut record).ok()?;
+    Some((file, record))
+}
+
+/// A fresh record name: the time, the process and a counter.
+fn record_name() -> OsString {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let n = NEXT_RECORD.fetch_add(1, Ordering::Relaxed);
+    OsString::from(format!(
+        "{nanos:020}-{}-{n}{RECORD_SUFFIX}",
+        std::process::id()
+    ))
+}
+
+/// The error of a record that could not be kept: the guest then changes
+/// nothing.
+fn kept_error(err: &dyn std::fmt::Display) -> FsError {
+    FsError::Io(format!(
+        "the record that makes a change of several files all-or-none could not be kept ({err}); no file was changed"
+    ))
+}
+
+fn fs_error(err: Errno) -> FsError {
+    FsError::Io(std::io::Error::from(err).to_string())
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, FsError> {
+    mutex
+        .lock()
+        .map_err(|_| FsError::Io("the change records' lock is poisoned".to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh directory under the system's temporary one.
+    fn scratch(label: &str) -> std::path::PathBuf {
+        let n = NEXT_RECORD.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "filetools-journal-{label}-{}-{n}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.canonicalize().unwrap()
+    }
+
+    fn journals() -> Vec<Arc<Journal>> {
+        let (state, root) = (scratch("state"), scratch("root"));
+        let (files, refusal) = Journal::for_root(Some(&state), &root);
+        assert_eq!(refusal, None);
+        assert!(matches!(files, Journal::Files { .. }));
+        vec![Arc::new(files), Arc::new(Journal::memory())]
+    }
+
+    #[test]
+    fn a_record_held_is_not_claimed_and_one_let_go_is() {
+        let journals = journals();
+        for journal in journals {
+            let held = journal.begin(b"record one").unwrap();
+            assert!(journal.claim().unwrap().is_none());
+            drop(held);
+            let (claimed, record) = journal.claim().unwrap().unwrap();
+            assert_eq!(record, b"record one");
+            assert!(journal.claim().unwrap().is_none());
+            claimed.end().unwrap();
+            assert!(journal.claim().unwrap().is_none());
+        }
+    }
+
+    #[test]
+    fn an_ended_record_is_gone() {
+        let journals = journals();
+        for journal in journals {
+            journal.begin(b"done").unwrap().end().unwrap();
+            assert!(journal.claim().unwrap().is_none());
+        }
+    }
+
+    #[test]
+    fn a_state_directory_inside_the_root_is_refused() {
+        let root = scratch("inside");
+        let (journal, refusal) = Journal::for_root(Some(&root.join("state")), &root);
+        assert!(matches!(journal, Journal::Memory(_)));
+        assert!(refusal.unwrap().contains("inside the workspace root"));
+    }
+}

@@ -1,0 +1,341 @@
+//! `kill -9` in the middle of changes of several files.
+//!
+//! Each trial makes two to seven files of 1 KB up to the largest size asked
+//! for, starts a session, and begins one change of all of them — a patch
+//! over every file, the undo of such a patch, or the undo of a move (two
+//! files: the one put back and the one removed) — then kills the process
+//! at a random moment of it. The disk may then hold some files changed and
+//! some not; the next session's first call must leave every file all old or
+//! all new, say so when it put anything back or kept a change, and leave no
+//! file holding neither version.
+
+use std::fmt::{self, Write as _};
+use std::fs;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use serde_json::{Value, json};
+
+use super::Rng;
+use crate::cli::{SessionProcess, succeeded, text};
+
+/// Smallest file tried, in bytes.
+const MIN_BYTES: u64 = 1024;
+
+/// Most files in one change.
+const MAX_FILES: u64 = 7;
+
+/// Most bytes over all files of one change (seven files of 6 MB, say).
+const MAX_TOTAL_BYTES: u64 = 42 * 1024 * 1024;
+
+/// The sessions' arguments: the tool sets, a history that keeps every old
+/// version of the largest change, and the memory to hold it.
+const SESSION_ARGS: [&str; 6] = [
+    "--tools",
+    "filetools,apply-patch,mcp-filesystem",
+    "--config",
+    r#"{"history_bytes": 134217728}"#,
+    "--memory-mib",
+    "1024",
+];
+
+/// A kind of change of several files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `apply_patch` over every file.
+    Patch,
+    /// `undo` of such a patch.
+    UndoPatch,
+    /// `undo` of a `move_file`.
+    UndoMove,
+}
+
+impl Kind {
+    /// Every kind, in trial order.
+    pub const ALL: [Kind; 3] = [Kind::Patch, Kind::UndoPatch, Kind::UndoMove];
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Kind::Patch => "patches",
+            Kind::UndoPatch => "undos of patches",
+            Kind::UndoMove => "undos of moves",
+        })
+    }
+}
+
+/// What the trials of one kind came to.
+#[derive(Debug, Default, Clone)]
+pub struct Counts {
+    /// Changes started.
+    pub tried: u64,
+    /// Killed before they answered.
+    pub killed: u64,
+    /// Kills that left some files changed and some not.
+    pub mixed_after_kill: u64,
+    /// Files mixed still after the next session's first call.
+    pub mixed_after_next_call: u64,
+    /// Mixed kills whose next first call did not say what it did.
+    pub unsaid: u64,
+    /// Files holding neither version.
+    pub torn: u64,
+}
+
+/// What the trials came to, by kind.
+#[derive(Debug, Default, Clone)]
+pub struct Report(pub Vec<(Kind, Counts)>);
+
+impl Report {
+    /// Mixed states left, unsaid recoveries and torn files, over all kinds.
+    pub fn failures(&self) -> u64 {
+        self.0
+            .iter()
+            .map(|(_, c)| c.mixed_after_next_call + c.unsaid + c.torn)
+            .sum()
+    }
+
+    /// Kills that landed between two steps, over all kinds.
+    pub fn mixed_after_kill(&self) -> u64 {
+        self.0.iter().map(|(_, c)| c.mixed_after_kill).sum()
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (kind, c) in &self.0 {
+            writeln!(
+                f,
+                "  {kind}: {} started, {} killed midway, {} left mixed by the kill, {} mixed after the next call, {} put back without a word, {} torn files",
+                c.tried, c.killed, c.mixed_after_kill, c.mixed_after_next_call, c.unsaid, c.torn
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `size` bytes of numbered lines; the first line says `tag`.
+fn content(size: u64, tag: &str) -> String {
+    let mut text = format!("{tag}\n");
+    let mut n = 0u64;
+    while (text.len() as u64) < size {
+        n += 1;
+        let _ = writeln!(text, "line {n:08} of a file changed together");
+    }
+    text.truncate(size as usize - 1);
+    text.push('\n');
+    text
+}
+
+/// One trial's files: name, old and new content (`None`: absent).
+type Plan = Vec<(String, Option<String>, Option<String>)>;
+
+/// Runs `trials` killed changes of each kind, files up to `max_bytes`,
+/// with the CLI `bin` in `dir`.
+pub fn cli(bin: &Path, dir: &Path, trials: u64, max_bytes: u64, rng: &mut Rng) -> Result<Report> {
+    let mut report = Report::default();
+    for kind in Kind::ALL {
+        // An unkilled change of the fewest, smallest files and of the most,
+        // largest ones: a trial's window lies between, by its bytes.
+        let small = calibrate(bin, dir, kind, MIN_BYTES, 2)?;
+        let large = calibrate(bin, dir, kind, max_bytes, MAX_FILES)?;
+        let mut counts = Counts::default();
+        for trial in 0..trials {
+            let plan = prepare(dir, kind, trial, max_bytes, rng)?;
+            let bytes: u64 = plan
+                .iter()
+                .filter_map(|(_, old, _)| old.as_ref())
+                .map(|o| o.len() as u64)
+                .sum();
+            let window = small.0 + (large.0.saturating_sub(small.0)) * bytes / large.1.max(1);
+            let (mut session, call) = staged(bin, dir, kind, &plan)?;
+            session.send_raw(format!("{call}\n").as_bytes())?;
+            let delay = rng.stratified(trial, trials, window);
+            let answered = session.answer_within(Duration::from_micros(delay))?;
+            let _ = session.kill();
+            counts.tried += 1;
+            if answered.is_none() {
+                counts.killed += 1;
+            }
+            let after_kill = sides(dir, &plan);
+            counts.torn += after_kill.torn;
+            let mixed = after_kill.old > 0 && after_kill.new > 0;
+            counts.mixed_after_kill += u64::from(mixed);
+            let mut next = SessionProcess::start(bin, dir, &SESSION_ARGS)?;
+            let first = next.call("read", &json!({"file_path": plan[0].0, "limit": 1}))?;
+            next.finish()?;
+            let after = sides(dir, &plan);
+            counts.torn += after.torn;
+            if after.old > 0 && after.new > 0 {
+                counts.mixed_after_next_call += 1;
+            }
+            if mixed && !text(&first).starts_with("Note: ") {
+                counts.unsaid += 1;
+            }
+            clear(dir)?;
+        }
+        report.0.push((kind, counts));
+    }
+    Ok(report)
+}
+
+/// Files on one side or the other, and torn.
+#[derive(Debug, Default)]
+struct Sides {
+    old: u64,
+    new: u64,
+    torn: u64,
+}
+
+/// Where the files of `plan` stand.
+fn sides(dir: &Path, plan: &Plan) -> Sides {
+    let mut sides = Sides::default();
+    for (name, old, new) in plan {
+        let now = fs::read_to_string(dir.join(name)).ok();
+        if now == *old && now == *new {
+            continue;
+        }
+        if now == *old {
+            sides.old += 1;
+        } else if now == *new {
+            sides.new += 1;
+        } else {
+            sides.torn += 1;
+        }
+    }
+    sides
+}
+
+/// Writes the trial's files: for a patch, their old and new versions; for
+/// an undo, the versions before and after the undo.
+fn prepare(dir: &Path, kind: Kind, trial: u64, max_bytes: u64, rng: &mut Rng) -> Result<Plan> {
+    let count = if kind == Kind::UndoMove {
+        1
+    } else {
+        rng.between(2, MAX_FILES)
+    };
+    let mut plan = Vec::new();
+    let mut total = 0;
+    for n in 0..count {
+        let size = log_spread(rng, max_bytes).min((MAX_TOTAL_BYTES - total).max(MIN_BYTES));
+        total += size;
+        let name = format!("f{trial}-{n}.txt");
+        let old = content(size, &format!("first version of {name}"));
+        fs::write(dir.join(&name), &old)?;
+        let new = old.replacen("first version", "final version", 1);
+        plan.push((name, Some(old), Some(new)));
+    }
+    if kind == Kind::UndoMove {
+        let (name, old, _) = plan.remove(0);
+        let moved = format!("moved-{name}");
+        // Before the undo: moved there; after it: back here.
+        plan.push((name, None, old.clone()));
+        plan.push((moved, old, None));
+    }
+    Ok(plan)
+}
+
+/// A session that has read the files and, for an undo, made the change;
+/// and the call to kill.
+fn staged(bin: &Path, dir: &Path, kind: Kind, plan: &Plan) -> Result<(SessionProcess, Value)> {
+    let mut session = SessionProcess::start(bin, dir, &SESSION_ARGS)?;
+    let mut call = |tool: &str, args: Value| -> Result<()> {
+        let answer = session.call(tool, &args)?;
+        if !succeeded(&answer) {
+            bail!("setting up a {kind} trial: {tool} failed: {answer}");
+        }
+        Ok(())
+    };
+    match kind {
+        Kind::Patch | Kind::UndoPatch => {
+            for (name, _, _) in plan {
+                call("read", json!({"file_path": name, "limit": 1}))?;
+            }
+            let patch = patch_of(plan);
+            if kind == Kind::Patch {
+                return Ok((
+                    session,
+                    json!({"tool": "apply_patch", "args": {"input": patch}}),
+                ));
+            }
+            call("apply_patch", json!({"input": patch}))?;
+            let undo = json!({"tool": "undo", "args": {"file_path": plan[0].0}});
+            Ok((session, undo))
+        }
+        Kind::UndoMove => {
+            let (back, moved) = (&plan[0].0, &plan[1].0);
+            call("read", json!({"file_path": back, "limit": 1}))?;
+            call("move_file", json!({"source": back, "destination": moved}))?;
+            let undo = json!({"tool": "undo", "args": {"file_path": moved}});
+            Ok((session, undo))
+        }
+    }
+}
+
+/// The patch that turns every file of `plan` from its first version to
+/// its final one, for a patch trial; for an undo trial, the same.
+fn patch_of(plan: &Plan) -> String {
+    let mut patch = String::from("*** Begin Patch\n");
+    for (name, old, _) in plan {
+        let first = old.as_deref().and_then(|o| o.lines().next()).unwrap_or("");
+        let _ = write!(
+            patch,
+            "*** Update File: {name}\n@@\n-{first}\n+{}\n",
+            first.replacen("first version", "final version", 1)
+        );
+    }
+    patch.push_str("*** End Patch");
+    patch
+}
+
+/// Removes every file of the trials.
+fn clear(dir: &Path) -> Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_file() {
+            fs::remove_file(path)?;
+        }
+    }
+    Ok(())
+}
+
+/// A size from 1 KB to `max`, as likely in each doubling.
+fn log_spread(rng: &mut Rng, max: u64) -> u64 {
+    let max = max.max(MIN_BYTES);
+    let doublings = (max / MIN_BYTES).ilog2();
+    let low = MIN_BYTES << rng.below(u64::from(doublings) + 1);
+    rng.between(low, (low * 2).min(max)).min(max)
+}
+
+/// The window, in microseconds, a kill lands in for `files` files of
+/// `size` (as far as the change allows: one for a move), a little longer
+/// than an unkilled change; and the bytes changed.
+fn calibrate(bin: &Path, dir: &Path, kind: Kind, size: u64, files: u64) -> Result<(u64, u64)> {
+    let mut plan = Vec::new();
+    let files = if kind == Kind::UndoMove { 1 } else { files };
+    let size = size.min(MAX_TOTAL_BYTES / files);
+    for n in 0..files {
+        let name = format!("calibration-{n}.txt");
+        let old = content(size, &format!("first version of {name}"));
+        fs::write(dir.join(&name), &old)?;
+        let new = old.replacen("first version", "final version", 1);
+        plan.push((name, Some(old), Some(new)));
+    }
+    if kind == Kind::UndoMove {
+        let (name, old, _) = plan.remove(0);
+        plan.push((name.clone(), None, old.clone()));
+        plan.push((format!("moved-{name}"), old, None));
+    }
+    let (mut session, call) = staged(bin, dir, kind, &plan)?;
+    let started = Instant::now();
+    session.send_raw(format!("{call}\n").as_bytes())?;
+    let answer = session.answer_within(crate::cli::ANSWER_TIMEOUT)?;
+    let took = started.elapsed();
+    if !answer.as_ref().is_some_and(succeeded) {
+        bail!("an unkilled {kind} failed: {answer:?}");
+    }
+    session.finish()?;
+    clear(dir)?;
+    Ok(((took.as_micros() as u64 * 5 / 4).max(1), size * files))
+}
