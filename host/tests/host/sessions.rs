@@ -2,6 +2,7 @@
 //! once and cached; a trap or a deadline is a tool error and a fresh session,
 //! never a dead host; the component imports nothing beyond the allowed set.
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
@@ -335,9 +336,10 @@ fn six_files(root: &Path) -> (Vec<(String, String, String)>, String) {
         }
         let new = old.replacen("first version", "final version", 1);
         std::fs::write(root.join(&name), &old).unwrap();
-        patch.push_str(&format!(
+        let _ = write!(
+            patch,
             "*** Update File: {name}\n@@\n-first version of {name}\n+final version of {name}\n"
-        ));
+        );
         files.push((name, old, new));
     }
     patch.push_str("*** End Patch");
