@@ -3,7 +3,7 @@
 //! bytes flipped. Every class is one way a file once cost a session its
 //! memory; [`corpus`] makes a bounded, seeded set of each.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use anyhow::Result;
 use serde_json::json;
@@ -35,11 +35,21 @@ pub enum Class {
     CodeGarbage,
     /// A valid notebook with bytes flipped.
     NotebookFlip,
+    /// YAML whose aliases or nesting stand for billions of nodes, then
+    /// edited (the syntax check parses it).
+    YamlBomb,
+    /// Notebooks with millions of numbers in an output or 100,000 cells,
+    /// then edited cell by cell.
+    NotebookHuge,
+    /// A PDF whose content repeats one operator 700,000 times.
+    PdfOperators,
+    /// JSON and notebooks holding a key twice.
+    DuplicateKeys,
 }
 
 impl Class {
     /// Every class, in report order.
-    pub const ALL: [Class; 9] = [
+    pub const ALL: [Class; 13] = [
         Class::ImageHeader,
         Class::ImageBomb,
         Class::ImageLarge,
@@ -49,6 +59,10 @@ impl Class {
         Class::PdfHuge,
         Class::CodeGarbage,
         Class::NotebookFlip,
+        Class::YamlBomb,
+        Class::NotebookHuge,
+        Class::PdfOperators,
+        Class::DuplicateKeys,
     ];
 }
 
@@ -64,6 +78,10 @@ impl fmt::Display for Class {
             Class::PdfHuge => "a PDF of 20,000 pages",
             Class::CodeGarbage => "source files of garbage tokens",
             Class::NotebookFlip => "notebooks with flipped bytes",
+            Class::YamlBomb => "YAML alias bombs and deep nesting, edited",
+            Class::NotebookHuge => "notebooks of millions of numbers or 100,000 cells, edited",
+            Class::PdfOperators => "a PDF repeating one operator 700,000 times",
+            Class::DuplicateKeys => "JSON and notebooks with a repeated key, edited",
         })
     }
 }
@@ -79,6 +97,9 @@ pub struct Hostile {
     pub bytes: Vec<u8>,
     /// The `pages` argument of the read, for PDFs.
     pub pages: Option<String>,
+    /// A change of the file made after the read: the tool and its
+    /// arguments.
+    pub then: Option<(String, serde_json::Value)>,
 }
 
 /// How many files of the classes made by flipping bytes.
@@ -106,6 +127,7 @@ pub fn corpus(rng: &mut Rng, counts: Counts) -> Result<Vec<Hostile>> {
     pdfs(&mut files, rng, counts.pdf_flips);
     garbage(&mut files, rng, counts.garbage_bytes);
     notebooks(&mut files, rng, counts.flips);
+    parser_bombs(&mut files);
     Ok(files)
 }
 
@@ -115,6 +137,7 @@ fn push(files: &mut Vec<Hostile>, class: Class, name: String, bytes: Vec<u8>) {
         name,
         bytes,
         pages: None,
+        then: None,
     });
 }
 
@@ -328,6 +351,7 @@ fn pdfs(files: &mut Vec<Hostile>, rng: &mut Rng, count: u64) {
         name: "pages-20000.pdf".into(),
         bytes: huge,
         pages: Some("19990-20000".into()),
+        then: None,
     });
 }
 
@@ -351,6 +375,7 @@ fn flipped_pdfs(files: &mut Vec<Hostile>, rng: &mut Rng, count: u64) {
             name: format!("changed-{n}.pdf"),
             bytes,
             pages: None,
+            then: None,
         });
     }
 }
@@ -418,6 +443,7 @@ fn broken_pdfs(files: &mut Vec<Hostile>) {
             name: format!("{name}.pdf"),
             bytes,
             pages: None,
+            then: None,
         });
     }
 }
@@ -475,4 +501,131 @@ fn notebooks(files: &mut Vec<Hostile>, rng: &mut Rng, count: u64) {
             bytes,
         );
     }
+}
+
+/// An edit of `file` from `old` to `new`, after its read.
+fn edit(file: &str, old: &str, new: &str) -> (String, serde_json::Value) {
+    (
+        "edit".to_owned(),
+        json!({"file_path": file, "old_string": old, "new_string": new}),
+    )
+}
+
+/// A notebook of `cells` code cells, the first with `output` as its one
+/// output.
+fn notebook_of(cells: usize, output: &serde_json::Value) -> Vec<u8> {
+    let mut all = Vec::with_capacity(cells);
+    for n in 0..cells {
+        let outputs = if n == 0 { json!([output]) } else { json!([]) };
+        all.push(
+            json!({"cell_type": "code", "id": format!("c{n}"), "execution_count": null,
+            "metadata": {}, "source": [format!("x = {n}")], "outputs": outputs}),
+        );
+    }
+    json!({"cells": all, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+        .to_string()
+        .into_bytes()
+}
+
+/// Inputs that once turned a parser against the session: the YAML syntax
+/// check, the notebook reader and editor, the PDF text extractor.
+fn parser_bombs(files: &mut Vec<Hostile>) {
+    let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+    for n in 1..10 {
+        let p = n - 1;
+        let _ = writeln!(
+            bomb,
+            "a{n}: &a{n} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]"
+        );
+    }
+    let mut merges = String::from("k0: &k0 {v0: 0}\n");
+    for n in 1..10_000 {
+        let p = n - 1;
+        let _ = write!(merges, "k{n}: &k{n}\n  <<: *k{p}\n  v{n}: {n}\n");
+    }
+    let deep = format!("{}x\n", "- ".repeat(100_000));
+    for (name, text, old) in [
+        ("alias-bomb.yaml", bomb, "a0: &a0 [x"),
+        ("merge-chain.yaml", merges, "k0: &k0 {v0: 0}"),
+        ("deep-sequence.yaml", deep, "x\n"),
+    ] {
+        let then = Some(edit(name, old, &old.replace('x', "y").replace("v0", "w0")));
+        files.push(Hostile {
+            class: Class::YamlBomb,
+            name: name.to_owned(),
+            bytes: text.into_bytes(),
+            pages: None,
+            then,
+        });
+    }
+    let numbers = |count: usize| -> serde_json::Value {
+        json!({"output_type": "display_data", "metadata": {},
+            "data": {"application/json": (0..count).collect::<Vec<_>>(), "text/plain": ["<plot>"]}})
+    };
+    let notebook_edit = |cell: &str| {
+        Some((
+            "notebook_edit".to_owned(),
+            json!({"notebook_path": "", "cell_id": cell, "new_source": "x = 'edited'"}),
+        ))
+    };
+    for (name, bytes, then) in [
+        (
+            "numbers-2m.ipynb",
+            notebook_of(2, &numbers(2_000_000)),
+            notebook_edit("c1"),
+        ),
+        (
+            "numbers-7m.ipynb",
+            notebook_of(1, &numbers(7_000_000)),
+            None,
+        ),
+        (
+            "cells-100k.ipynb",
+            notebook_of(
+                100_000,
+                &json!({"output_type": "stream", "name": "stdout", "text": ["1\n"]}),
+            ),
+            notebook_edit("c99999"),
+        ),
+    ] {
+        let then = then.map(|(tool, mut args)| {
+            args["notebook_path"] = json!(name);
+            (tool, args)
+        });
+        files.push(Hostile {
+            class: Class::NotebookHuge,
+            name: name.to_owned(),
+            bytes,
+            pages: None,
+            then,
+        });
+    }
+    let flood = "0 0 m\n".repeat(700_000);
+    let media = "/MediaBox [0 0 612 792]";
+    let font = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
+    files.push(Hostile {
+        class: Class::PdfOperators,
+        name: "operators-700k.pdf".to_owned(),
+        bytes: one_page(media, "", ("", flood.as_bytes()), font),
+        pages: None,
+        then: None,
+    });
+    let repeated_notebook = br#"{"cells": [{"cell_type": "code", "id": "a", "id": "b", "execution_count": null, "metadata": {}, "source": ["1"], "outputs": []}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}"#;
+    files.push(Hostile {
+        class: Class::DuplicateKeys,
+        name: "repeated.ipynb".to_owned(),
+        bytes: repeated_notebook.to_vec(),
+        pages: None,
+        then: Some((
+            "notebook_edit".to_owned(),
+            json!({"notebook_path": "repeated.ipynb", "cell_id": "b", "new_source": "2"}),
+        )),
+    });
+    files.push(Hostile {
+        class: Class::DuplicateKeys,
+        name: "repeated.json".to_owned(),
+        bytes: br#"{"a": 1, "a": 2, "b": {"c": 3, "c": 4}}"#.to_vec(),
+        pages: None,
+        then: Some(edit("repeated.json", r#""b": {"#, r#""d": {"#)),
+    });
 }

@@ -195,8 +195,8 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         })
     };
     let text = &loaded.file.text;
-    let notebook: Value =
-        serde_json::from_str(text).map_err(|err| not_notebook(format!("not JSON: {err}")))?;
+    let notebook = crate::notebook::parse(text.as_bytes())
+        .map_err(|err| not_notebook(format!("not JSON: {err}")))?;
     // The scan below splices the bytes of the first `cells` array and keeps
     // other bytes as they are, while readers take the last of a repeated
     // key: only a notebook without repeats edits what they see.
@@ -208,7 +208,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     }
     validate(&notebook).map_err(not_notebook)?;
     let layout = layout(text).ok_or_else(|| not_notebook("no cells array".to_owned()))?;
-    let cells = notebook["cells"].as_array().cloned().unwrap_or_default();
+    let (cells, minor) = into_cells(notebook);
     if layout.cells.len() != cells.len() {
         return Err(not_notebook(format!(
             "its text holds {} cells where JSON readers see {}",
@@ -216,8 +216,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
             cells.len()
         )));
     }
-    let uses_ids = cells.iter().any(|c| c.get("id").is_some())
-        || notebook["nbformat_minor"].as_u64().is_some_and(|m| m >= 5);
+    let uses_ids = cells.iter().any(|c| c.get("id").is_some()) || minor.is_some_and(|m| m >= 5);
     let index = match &edit.cell {
         Some(cell) => Some(find(&cells, cell).ok_or_else(|| {
             ToolError::Cells(CellError::NoCell {
@@ -259,9 +258,10 @@ pub(crate) fn run<F: HostFs + ?Sized>(
             (position + 1, cell, false)
         }
     };
+    drop(cells);
     let new_text = splice(text, &layout, &pieces);
-    let reparsed: Value =
-        serde_json::from_str(&new_text).map_err(|err| not_notebook(format!("not JSON: {err}")))?;
+    let reparsed = crate::notebook::parse(new_text.as_bytes())
+        .map_err(|err| not_notebook(format!("not JSON: {err}")))?;
     validate(&reparsed).map_err(not_notebook)?;
     if reparsed["cells"].as_array().map(Vec::len) != Some(pieces.len()) {
         return Err(not_notebook(format!(
@@ -286,6 +286,21 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         text,
         json!({"path": target.rel, "action": "notebook_edited", "cells": pieces.len(), "estimated_tokens": tokens}),
     ))
+}
+
+/// The cells of `notebook` and its `nbformat_minor`, the rest of the tree
+/// dropped: a notebook of 100,000 cells is parsed twice per edit, never
+/// held twice.
+fn into_cells(notebook: Value) -> (Vec<Value>, Option<u64>) {
+    let minor = notebook["nbformat_minor"].as_u64();
+    let cells = match notebook {
+        Value::Object(mut map) => match map.remove("cells") {
+            Some(Value::Array(cells)) => cells,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    (cells, minor)
 }
 
 fn had_outputs(cell: &Value) -> bool {

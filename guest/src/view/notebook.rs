@@ -196,6 +196,130 @@ impl<'de> Visitor<'de> for &mut Walk {
     }
 }
 
+/// Depth in a notebook's JSON where the payloads of outputs lie: the
+/// document, `cells`, a cell, `outputs`, an output, `data`, then a payload.
+const PAYLOAD_DEPTH: usize = 6;
+
+/// Strings of one payload list kept at most; the rest are skipped.
+pub const MAX_PAYLOAD_ITEMS: usize = 100_000;
+
+/// A notebook's JSON as a tree, without what no rendering or edit needs:
+/// a payload of an output (or anything as deep) is kept only as far as it
+/// is text — a string, or a list of strings up to [`MAX_PAYLOAD_ITEMS`] —
+/// and anything else there is skipped as it is parsed and stands as null.
+/// Millions of numbers in a plot's output then cost no memory.
+pub(crate) fn parse(text: &[u8]) -> Result<Value, serde_json::Error> {
+    let mut json = serde_json::Deserializer::from_slice(text);
+    let value = Slim { depth: 0 }.deserialize(&mut json)?;
+    json.end()?;
+    Ok(value)
+}
+
+/// Builds a [`Value`] at `depth`, as [`parse`] says.
+#[derive(Clone, Copy)]
+struct Slim {
+    depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Slim {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, json: D) -> Result<Value, D::Error> {
+        json.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Slim {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("JSON")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(self.shallow(Value::Bool(b)))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(self.shallow(Value::from(n)))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(self.shallow(Value::from(n)))
+    }
+
+    fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
+        Ok(self.shallow(Value::from(n)))
+    }
+
+    fn visit_str<E>(self, text: &str) -> Result<Value, E> {
+        Ok(Value::String(text.to_owned()))
+    }
+
+    fn visit_string<E>(self, text: String) -> Result<Value, E> {
+        Ok(Value::String(text))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Value, A::Error> {
+        let inner = Slim {
+            depth: self.depth + 1,
+        };
+        let mut kept = Vec::new();
+        if self.depth < PAYLOAD_DEPTH {
+            while let Some(item) = items.next_element_seed(inner)? {
+                kept.push(item);
+            }
+            return Ok(Value::Array(kept));
+        }
+        // A payload: its strings, while there is nothing but strings.
+        let mut text = true;
+        while let Some(item) = items.next_element_seed(inner)? {
+            text &= item.is_string() && kept.len() < MAX_PAYLOAD_ITEMS;
+            if text {
+                kept.push(item);
+            }
+        }
+        Ok(if text {
+            Value::Array(kept)
+        } else {
+            Value::Null
+        })
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<Value, A::Error> {
+        let inner = Slim {
+            depth: self.depth + 1,
+        };
+        let mut kept = serde_json::Map::new();
+        while let Some(key) = entries.next_key::<String>()? {
+            let value = entries.next_value_seed(inner)?;
+            if self.depth < PAYLOAD_DEPTH {
+                kept.insert(key, value);
+            }
+        }
+        Ok(if self.depth < PAYLOAD_DEPTH {
+            Value::Object(kept)
+        } else {
+            Value::Null
+        })
+    }
+}
+
+impl Slim {
+    /// `value` where it is kept: above the payloads.
+    fn shallow(self, value: Value) -> Value {
+        if self.depth < PAYLOAD_DEPTH {
+            value
+        } else {
+            Value::Null
+        }
+    }
+}
+
 /// An image output waiting to be attached.
 struct Pending {
     mime: &'static str,
@@ -317,11 +441,15 @@ fn render_output(
                     ".data[\"text/plain\"]".to_owned(),
                 )
             } else if let Some((mime, value)) = data.as_object().and_then(|m| m.iter().next()) {
-                let size = text_of(value).chars().count();
-                let _ = writeln!(
-                    out,
-                    ">>> {label}: {mime} output of {size} characters, not shown"
-                );
+                if value.is_null() {
+                    let _ = writeln!(out, ">>> {label}: {mime} output, not shown");
+                } else {
+                    let size = text_of(value).chars().count();
+                    let _ = writeln!(
+                        out,
+                        ">>> {label}: {mime} output of {size} characters, not shown"
+                    );
+                }
                 return;
             } else {
                 return;
@@ -357,7 +485,7 @@ pub(crate) fn read<F: HostFs + ?Sized>(
         return Ok(None);
     }
     let data = image::read_all(fs, rel, &args.file_path, config.chunk_bytes)?;
-    let Ok(notebook) = serde_json::from_slice::<Value>(&data) else {
+    let Ok(notebook) = parse(&data) else {
         return Ok(None);
     };
     if notebook.get("nbformat").is_none() {

@@ -1,7 +1,8 @@
 //! Hostile files read by one session (the corpus of [`crate::hostile`]).
 //!
-//! The session first reads a small file; then, after each hostile read, it
-//! edits that file without reading it again. Each hostile read must answer
+//! The session first reads a small file; then, after each hostile read
+//! (and, for the files that ask for it, a change of the hostile file), it
+//! edits that first file without reading it again. Each hostile read must answer
 //! — an error is fine, a trap is not — and each edit must succeed: the
 //! session still remembers what it read.
 
@@ -17,6 +18,9 @@ use serde_json::json;
 use super::Rng;
 use crate::cli::{SessionProcess, error_code, succeeded};
 use crate::hostile::{Class, Counts, corpus};
+
+/// The tool sets offered: the notebook's too, for the edits of notebooks.
+const TOOLS: [&str; 2] = ["--tools", "filetools,notebook"];
 
 /// A hostile read unanswered for this long is taken to hang.
 pub const HANG_AFTER: Duration = Duration::from_mins(2);
@@ -73,7 +77,7 @@ impl fmt::Display for Report {
 pub fn cli(bin: &Path, dir: &Path, counts: Counts, rng: &mut Rng) -> Result<Report> {
     let files = corpus(rng, counts)?;
     fs::write(dir.join("memory.txt"), "remember 0\n")?;
-    let mut session = SessionProcess::start(bin, dir, &[])?;
+    let mut session = SessionProcess::start(bin, dir, &TOOLS)?;
     let first = session.call("read", &json!({"file_path": "memory.txt"}))?;
     if !succeeded(&first) {
         bail!("the first read failed: {first}");
@@ -90,7 +94,13 @@ pub fn cli(bin: &Path, dir: &Path, counts: Counts, rng: &mut Rng) -> Result<Repo
         entry.tried += 1;
         let started = Instant::now();
         session.send_raw(format!("{}\n", json!({"tool": "read", "args": args})).as_bytes())?;
-        let answer = session.answer_within(HANG_AFTER);
+        let mut answer = session.answer_within(HANG_AFTER);
+        if let (Ok(Some(read)), Some((tool, args))) = (&answer, &file.then)
+            && error_code(read) != Some("guest_trap")
+        {
+            session.send_raw(format!("{}\n", json!({"tool": tool, "args": args})).as_bytes())?;
+            answer = session.answer_within(HANG_AFTER);
+        }
         entry.slowest = entry.slowest.max(started.elapsed());
         let _ = fs::remove_file(dir.join(&file.name));
         match answer {
@@ -136,7 +146,7 @@ pub fn cli(bin: &Path, dir: &Path, counts: Counts, rng: &mut Rng) -> Result<Repo
 
 /// A new session that has read the memory file.
 fn restart(bin: &Path, dir: &Path) -> Result<SessionProcess> {
-    let mut session = SessionProcess::start(bin, dir, &[])?;
+    let mut session = SessionProcess::start(bin, dir, &TOOLS)?;
     session.call("read", &json!({"file_path": "memory.txt"}))?;
     Ok(session)
 }

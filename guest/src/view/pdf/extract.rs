@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use lopdf::content::Content;
 use lopdf::{Dictionary, Document, Encoding, Object, ObjectId, Stream};
 
-use super::scan::{self, MAX_NESTING, MAX_STREAM_BYTES, nesting};
+use super::scan::{self, MAX_NESTING, MAX_STREAM_BYTES, content_shape};
 
 /// Form XObjects followed inside one another.
 const MAX_FORM_DEPTH: usize = 4;
@@ -23,6 +23,10 @@ const MAX_FORM_DEPTH: usize = 4;
 const TJ_SPACE: f32 = 250.0;
 /// Characters of one page's text kept; the rest is dropped.
 const MAX_PAGE_CHARS: usize = 1 << 20;
+/// Operators one page's content (its forms included, each time one is
+/// drawn) may hold before its text is not extracted: decoded, each costs
+/// memory, and a form drawn a thousand times is followed a thousand times.
+const MAX_PAGE_OPERATORS: usize = 250_000;
 
 /// A 2-D affine transformation `[a b c d e f]`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -169,6 +173,8 @@ struct Text {
     last_y: Option<f32>,
     /// Whether the text position moved since the last text shown.
     moved: bool,
+    /// Operators met so far, forms included.
+    operations: usize,
 }
 
 impl Text {
@@ -222,9 +228,15 @@ fn run(
     depth: usize,
     text: &mut Text,
 ) -> Result<(), String> {
-    let deep = nesting(content);
+    let (deep, operators) = content_shape(content);
     if deep > MAX_NESTING {
         return Err(format!("its content nests {deep} levels deep"));
+    }
+    text.operations += operators;
+    if text.operations > MAX_PAGE_OPERATORS {
+        return Err(format!(
+            "its content holds over {MAX_PAGE_OPERATORS} operators, more than a page is read for"
+        ));
     }
     let operations = Content::decode(content)
         .map_err(|e| format!("its content cannot be parsed ({e})"))?

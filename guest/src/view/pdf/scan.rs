@@ -96,9 +96,28 @@ pub fn check(pdf: &[u8]) -> Result<(), Refused> {
 /// The deepest nesting of dictionaries and arrays in `bytes` (a PDF, or a
 /// page's content stream).
 pub fn nesting(bytes: &[u8]) -> usize {
+    content_shape(bytes).0
+}
+
+/// How deep the content stream `bytes` nests, and how many operators it
+/// holds (words that are not numbers, names or strings): what decoding it
+/// would cost, known before it is decoded.
+///
+/// ```
+/// use filetools_core::pdf::scan::content_shape;
+/// assert_eq!(content_shape(b"BT /F1 12 Tf (Hi) Tj [(a) -300 (b)] TJ ET"), (1, 5));
+/// ```
+pub fn content_shape(bytes: &[u8]) -> (usize, usize) {
     let mut lexer = Lexer::new(bytes);
-    while lexer.next().is_some() {}
-    lexer.deepest
+    let mut operators = 0;
+    while let Some(token) = lexer.next() {
+        if let Token::Word([first, ..]) = token
+            && (first.is_ascii_alphabetic() || matches!(first, b'\'' | b'"'))
+        {
+            operators += 1;
+        }
+    }
+    (lexer.deepest, operators)
 }
 
 /// Whether stream data starts like a zlib stream (deflate, any window).
@@ -205,6 +224,12 @@ impl<'a> Lexer<'a> {
                     self.at += 1;
                 }
                 self.at += 1;
+            }
+            b'/' => {
+                self.at += 1;
+                while self.at < bytes.len() && is_regular(bytes[self.at]) {
+                    self.at += 1;
+                }
             }
             b'[' => {
                 self.at += 1;
