@@ -187,6 +187,16 @@ pub enum Report {
         /// Each file, root-relative, with what undo did to it.
         files: Vec<(String, Undone)>,
     },
+    /// `undo` of a move whose content the history did not keep (a
+    /// directory, a file over the edit limit) moved it back.
+    MovedBack {
+        /// Where it stood, as the model named it.
+        path: String,
+        /// Where it is again, spelled as `path` is.
+        from: String,
+        /// Whether it is a directory.
+        directory: bool,
+    },
 }
 
 /// What undo did to one file of a change made together.
@@ -334,6 +344,17 @@ impl fmt::Display for Report {
             } => {
                 write!(f, "Undid the creation of {path}: the file was removed.")?;
                 remaining(f, *left)
+            }
+            Report::MovedBack {
+                path,
+                from,
+                directory,
+            } => {
+                let what = if *directory { "directory" } else { "file" };
+                write!(
+                    f,
+                    "Undid the move of {from} to {path}: the {what} is back at {from}."
+                )
             }
             Report::UndidTogether { files } => {
                 let said: Vec<String> = files

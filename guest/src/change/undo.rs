@@ -17,7 +17,7 @@ use crate::args::{Tool, UndoArgs};
 use crate::batch::{self, After, Step};
 use crate::error::ToolError;
 use crate::fingerprint::Fingerprint;
-use crate::fs::{FsError, Precondition};
+use crate::fs::{FileKind, FsError, Precondition};
 use crate::fs::{HostFs, Metadata};
 use crate::guard;
 use crate::history::{Before, Entry};
@@ -41,6 +41,9 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     let Some(entry) = ctx.state.history.last(&rel).cloned() else {
         return Err(Refusal::NothingToUndo { path: path.into() }.into());
     };
+    if let Before::MovedFrom { path: from } = &entry.before {
+        return moved_back(ctx, path, &rel, from, &entry);
+    }
     if entry.group.is_some() || entry.removed {
         return together(ctx, path, &rel, &entry);
     }
@@ -122,6 +125,59 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     };
     Ok(answer(
         ctx.config, &report, &rel, "restored", lines, meta.size,
+    ))
+}
+
+/// Moves what a move left at `rel` back to `from`: a directory as it is
+/// now, a file only while it holds what was moved.
+fn moved_back<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    path: &str,
+    rel: &str,
+    from: &str,
+    entry: &Entry,
+) -> Result<ToolResult, ToolError> {
+    let stale = |change| -> ToolError {
+        Refusal::Stale {
+            path: path.to_owned(),
+            tool: Tool::Undo,
+            change,
+        }
+        .into()
+    };
+    let (precondition, directory) = match ctx.fs.stat(rel) {
+        Err(FsError::NotFound) => return Err(stale(Change::Deleted)),
+        Err(err) => return Err(ToolError::from_fs(path, err)),
+        Ok(meta) if meta.kind == FileKind::Directory => (Precondition::Any, true),
+        Ok(meta) => {
+            let chunk = ctx.config.chunk_bytes;
+            let current = guard::load(ctx.fs, rel, path, meta, chunk, 0)?;
+            if current.fingerprint != entry.after || current.len != entry.after_size {
+                return Err(stale(Change::Content));
+            }
+            (current.precondition(), false)
+        }
+    };
+    ctx.fs
+        .rename(rel, from, &precondition)
+        .map_err(|err| ToolError::from_write(path, Tool::Undo, err))?;
+    ctx.state.history.pop(rel);
+    for known in ctx.state.ledger.paths_under(rel) {
+        ctx.state.ledger.remove(&known);
+    }
+    ctx.state.ledger.remove(rel);
+    // The old place, spelled as the model spelled the new one.
+    let prefix = path.strip_suffix(rel).unwrap_or("");
+    let report = Report::MovedBack {
+        path: path.to_owned(),
+        from: format!("{prefix}{from}"),
+        directory,
+    };
+    let text = report.to_string();
+    let tokens = ctx.config.estimate_tokens(text.len() as u64);
+    Ok(ToolResult::from_text(
+        text,
+        serde_json::json!({"path": rel, "action": "moved_back", "to": from, "estimated_tokens": tokens}),
     ))
 }
 
@@ -261,6 +317,8 @@ fn step_back<F: HostFs + ?Sized>(
             Undone::Restored,
         ),
         Before::Lost { size } => return Err(not_kept(size)),
+        // A move back is never part of a group.
+        Before::MovedFrom { .. } => return Err(not_kept(0)),
     };
     let step = Step {
         rel: rel.to_owned(),

@@ -43,6 +43,12 @@ pub enum Before {
         /// Its size.
         size: u64,
     },
+    /// It was moved here from this path (a directory, or a file whose
+    /// content was not kept): undo moves it back.
+    MovedFrom {
+        /// The root-relative path it came from.
+        path: String,
+    },
 }
 
 /// One change of one file.
@@ -185,6 +191,16 @@ impl History {
     ) {
         self.changes += 1;
         self.push_entry(path, Before::Lost { size }, record, after, cap);
+    }
+
+    /// Records that what stands at `path` was moved there from `from`;
+    /// `after` is its fingerprint and size (zeros for a directory).
+    pub fn push_moved(&mut self, path: &str, from: &str, after: (u64, u64), cap: u64) {
+        self.changes += 1;
+        let before = Before::MovedFrom {
+            path: from.to_owned(),
+        };
+        self.push_entry(path, before, None, after, cap);
     }
 
     fn push_entry(

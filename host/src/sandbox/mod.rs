@@ -18,6 +18,7 @@
 //! Host work within a call stops at the call's [`Deadline`].
 
 mod deadline;
+mod names;
 mod node;
 mod replace;
 mod resolve;
@@ -175,8 +176,15 @@ impl Sandbox {
         }
     }
 
-    fn stat_by(&self, path: &str, deadline: Deadline) -> Result<Metadata, FsError> {
+    /// The guest's `path`, checked, with escaped names read back (see
+    /// [`names`]).
+    fn named<'p>(&self, path: &'p str) -> Result<std::borrow::Cow<'p, Path>, FsError> {
         let path = resolve::checked(path)?;
+        Ok(names::named(path, |p| self.dir.symlink_metadata(p).is_ok()))
+    }
+
+    fn stat_by(&self, path: &str, deadline: Deadline) -> Result<Metadata, FsError> {
+        let path = &*self.named(path)?;
         let meta = self.with_links(path, deadline, |p| self.dir.metadata(p))?;
         Ok(self.metadata_of(&meta))
     }
@@ -209,7 +217,7 @@ impl Sandbox {
 
     /// Opens the regular file `path` for reading, refusing anything else.
     fn open_for_reading(&self, path: &str, deadline: Deadline) -> Result<File, FsError> {
-        let path = resolve::checked(path)?;
+        let path = &*self.named(path)?;
         let mut options = OpenOptions::new();
         options.read(true).custom_flags(node::read_flags());
         let file = self.with_links(path, deadline, |p| self.dir.open_with(p, &options))?;
@@ -224,7 +232,7 @@ impl Sandbox {
     }
 
     fn list_dir_by(&self, path: &str, deadline: Deadline) -> Result<Vec<DirEntry>, FsError> {
-        let path = resolve::checked(path)?;
+        let path = &*self.named(path)?;
         let dir = self.with_links(path, deadline, |p| self.dir.open_dir(p))?;
         self.refuse_kernel_files(&dir)?;
         let mut entries = Vec::new();
@@ -234,7 +242,7 @@ impl Sandbox {
             let meta = entry.metadata().map_err(fs_error)?;
             let kind = kind_of(&meta);
             entries.push(DirEntry {
-                name: entry.file_name().to_string_lossy().into_owned(),
+                name: names::shown(&entry.file_name()),
                 kind,
                 size: if kind == FileKind::File {
                     meta.len()
@@ -257,7 +265,7 @@ impl Sandbox {
         if self.read_only {
             return Err(FsError::ReadOnly);
         }
-        let path = resolve::checked(path)?;
+        let path = &*self.named(path)?;
         let target = self.change_target(path, true, deadline)?;
         self.refuse_kernel_files(&target.parent)?;
         self.sweep(&target, deadline)?;
@@ -273,7 +281,7 @@ impl Sandbox {
         if self.read_only {
             return Err(FsError::ReadOnly);
         }
-        let path = resolve::checked(path)?;
+        let path = &*self.named(path)?;
         let target = self.change_target(path, false, deadline)?;
         self.refuse_kernel_files(&target.parent)?;
         replace::remove(self, &target, precondition, deadline)
@@ -283,7 +291,7 @@ impl Sandbox {
         if self.read_only {
             return Err(FsError::ReadOnly);
         }
-        let path = resolve::checked(path)?;
+        let path = &*self.named(path)?;
         let target = self.change_target(path, true, deadline)?;
         self.refuse_kernel_files(&target.parent)?;
         match target.parent.create_dir(&target.name) {
@@ -308,8 +316,8 @@ impl Sandbox {
         if self.read_only {
             return Err(FsError::ReadOnly);
         }
-        let from = self.change_target(resolve::checked(source)?, false, deadline)?;
-        let to = self.change_target(resolve::checked(destination)?, true, deadline)?;
+        let from = self.change_target(&self.named(source)?, false, deadline)?;
+        let to = self.change_target(&self.named(destination)?, true, deadline)?;
         self.refuse_kernel_files(&from.parent)?;
         self.refuse_kernel_files(&to.parent)?;
         replace::rename(self, &from, &to, precondition, deadline)?;

@@ -248,7 +248,7 @@ fn replace(
         reverify(dir, name, temp_name, precondition, deadline)
     };
     // On success this is the displaced version, checked; else see above.
-    let _ = rustix::fs::unlinkat(dir, temp_name, AtFlags::empty());
+    discard(dir, temp_name, name);
     outcome.map(|()| temp.file)
 }
 
@@ -358,7 +358,7 @@ fn take_away(
     if verdict.is_err() {
         let _ = rustix::fs::renameat_with(dir, &taken, dir, name, RenameFlags::NOREPLACE);
     }
-    let _ = rustix::fs::unlinkat(dir, &taken, AtFlags::empty());
+    discard(dir, &taken, name);
     Ok(verdict.map(|_| ()))
 }
 
@@ -370,6 +370,22 @@ fn take_away(
     _deadline: Deadline,
 ) -> Result<Result<(), FsError>, Unsupported> {
     Err(Unsupported)
+}
+
+/// Removes what is left under this host's temporary name `temp_name`: a
+/// regular file only. Anything else came from outside in a race (a FIFO, a
+/// device, a directory renamed in): it goes back to `name` when that name
+/// is free, and otherwise stays where it is — never removed.
+fn discard(dir: &Dir, temp_name: &OsStr, name: &OsStr) {
+    match dir.symlink_metadata(temp_name) {
+        Ok(meta) if meta.is_file() => {
+            let _ = rustix::fs::unlinkat(dir, temp_name, AtFlags::empty());
+        }
+        Ok(_) => {
+            let _ = move_free(dir, temp_name, dir, name);
+        }
+        Err(_) => {}
+    }
 }
 
 /// Exchanges the entries `a` and `b` of `dir` atomically.

@@ -427,3 +427,29 @@ fn patch_time(root: &Path, outside: &Path) -> u64 {
     assert!(!answer.is_error, "{}", answer.text());
     started.elapsed().as_micros() as u64
 }
+
+#[test]
+fn a_file_name_that_is_not_utf8_is_listed_escaped_and_named_back() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let (root, _) = root_and_outside("non-utf8-names");
+    let raw = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+    std::fs::write(root.join(raw), "latin-1 name\n").unwrap();
+    std::fs::write(root.join("café.txt"), "utf-8 name\n").unwrap();
+    let mut session = tools(&root).session().unwrap();
+    let listing = session.call("read", &read_args(".")).text();
+    assert!(
+        listing.contains("caf\\xe9.txt\t13 bytes\ncafé.txt\t11 bytes\n"),
+        "{listing}"
+    );
+    let read = session.call("read", &read_args("caf\\xe9.txt"));
+    assert_eq!(
+        read.text(),
+        "1\tlatin-1 name\n[lines 1-1 of 1; end of file]"
+    );
+    let edit = session.call(
+        "edit",
+        r#"{"file_path": "caf\\xe9.txt", "old_string": "latin-1", "new_string": "escaped"}"#,
+    );
+    assert!(!edit.is_error, "{}", edit.text());
+    assert_eq!(std::fs::read(root.join(raw)).unwrap(), b"escaped name\n");
+}

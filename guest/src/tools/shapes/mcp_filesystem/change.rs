@@ -137,7 +137,8 @@ pub(super) fn create_directory<F: HostFs>(session: &mut Session<F>, args: &Args)
 
 /// `move_file`: a rename that never replaces. A moved file's history and
 /// what the session knew of it move along, and `undo` of either path
-/// moves it back.
+/// moves it back; `undo` of the new path of a directory, or of a file too
+/// large for the history to keep, moves it back too.
 pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
     session.run(|ctx| {
         let source = args.string("source")?;
@@ -165,6 +166,12 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
             ctx.fs
                 .rename(&from.rel, &to.rel, &current.precondition())
                 .map_err(failed)?;
+            if current.bytes.is_none() {
+                let cap = ctx.config.history_bytes;
+                let after = (current.fingerprint, current.len);
+                ctx.state.ledger.remove(&from.rel);
+                ctx.state.history.push_moved(&to.rel, &from.rel, after, cap);
+            }
             if let Some(bytes) = &current.bytes {
                 let record = ctx.state.ledger.remove(&from.rel);
                 let cap = ctx.config.history_bytes;
@@ -192,6 +199,10 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
             for path in ctx.state.ledger.paths_under(&from.rel) {
                 ctx.state.ledger.remove(&path);
             }
+            let cap = ctx.config.history_bytes;
+            ctx.state
+                .history
+                .push_moved(&to.rel, &from.rel, (0, 0), cap);
         }
         let text = format!("Successfully moved {source} to {destination}");
         Ok(ToolResult::from_text(text, json!({})))
