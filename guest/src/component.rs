@@ -299,12 +299,14 @@ impl wit::GuestSession for SessionResource {
             generations: to_wit_generations(checkpoint.generations),
             ledger: checkpoint.ledger.map(|change| wit::LedgerChange {
                 changed: change.changed,
-                paths: change.paths,
+                removed: change.removed,
             }),
             history: checkpoint.history.map(|change| wit::HistoryChange {
-                index: change.index,
-                versions: change.versions,
+                changed: change.changed,
+                removed: change.removed,
+                seq: change.seq,
                 added: change.added.into_iter().map(kept).collect(),
+                dropped: change.dropped,
             }),
         }
     }
@@ -313,7 +315,8 @@ impl wit::GuestSession for SessionResource {
         let kept = Kept {
             core: kept.core,
             records: kept.records,
-            index: kept.index,
+            entries: kept.entries,
+            seq: kept.seq,
             versions: kept
                 .versions
                 .into_iter()

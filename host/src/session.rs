@@ -7,7 +7,7 @@
 //! brings a fresh instance back with it and answers with the instance's own
 //! account of what stopped, naming the file and the limit.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -112,9 +112,11 @@ struct Memory {
     core: Option<String>,
     /// Every ledger record, as JSON, by path.
     records: HashMap<String, String>,
-    /// The history's index.
-    index: String,
-    /// The content of the versions `index` names, by SHA-256.
+    /// Every file's history entries, as JSON, by path.
+    entries: HashMap<String, String>,
+    /// The history's newest sequence number.
+    seq: u64,
+    /// The content of the versions the entries name, by SHA-256.
     versions: HashMap<String, Vec<u8>>,
     /// The generations held of the live instance's ledger and history
     /// (0: none).
@@ -129,7 +131,8 @@ impl Default for Memory {
         Self {
             core: None,
             records: HashMap::new(),
-            index: String::new(),
+            entries: HashMap::new(),
+            seq: 0,
             versions: HashMap::new(),
             held: wit::Generations {
                 ledger: 0,
@@ -148,9 +151,8 @@ impl Memory {
         self.core = Some(checkpoint.core);
         self.held = checkpoint.generations;
         if let Some(change) = checkpoint.ledger {
-            if let Some(paths) = change.paths {
-                let kept: HashSet<String> = paths.into_iter().collect();
-                self.records.retain(|path, _| kept.contains(path));
+            for path in change.removed {
+                self.records.remove(&path);
             }
             for (path, record) in change.changed {
                 bytes += path.len() + record.len();
@@ -158,28 +160,37 @@ impl Memory {
             }
         }
         if let Some(change) = checkpoint.history {
-            bytes += change.index.len();
-            self.index = change.index;
+            self.seq = change.seq;
+            for path in change.removed {
+                self.entries.remove(&path);
+            }
+            for (path, entries) in change.changed {
+                bytes += path.len() + entries.len();
+                self.entries.insert(path, entries);
+            }
+            for sha256 in change.dropped {
+                self.versions.remove(&sha256);
+            }
             for version in change.added {
                 bytes += version.data.len();
                 self.versions.insert(version.sha256, version.data);
             }
-            let kept: HashSet<String> = change.versions.into_iter().collect();
-            self.versions.retain(|sha256, _| kept.contains(sha256));
         }
         bytes
     }
 
     /// Everything held, as `resume` takes it.
     fn kept(&self, core: &str) -> wit::KeptMemory {
+        let pairs = |map: &HashMap<String, String>| {
+            map.iter()
+                .map(|(path, json)| (path.clone(), json.clone()))
+                .collect()
+        };
         wit::KeptMemory {
             core: core.to_owned(),
-            records: self
-                .records
-                .iter()
-                .map(|(path, record)| (path.clone(), record.clone()))
-                .collect(),
-            index: self.index.clone(),
+            records: pairs(&self.records),
+            entries: pairs(&self.entries),
+            seq: self.seq,
             versions: self
                 .versions
                 .iter()

@@ -116,14 +116,15 @@ async function openSession({ fs, config = {}, getCoreModule }) {
 
   // The session's memory as of its last call that returned: after every
   // call the core (calls, repairs), the ledger records that changed, and
-  // the history's index and new versions when it changed. A trap (a guest
+  // the history's changed entries and versions when it changed. A trap (a guest
   // bug, running out of memory or stack) never reaches the caller as an
   // exception: a fresh instance is resumed from this memory and answers for
   // the call, as in the Rust host.
   const emptyMemory = (lost) => ({
     core: undefined,
     records: new Map(),
-    index: '',
+    entries: new Map(),
+    seq: 0n,
     versions: new Map(),
     held: { ledger: 0n, history: 0n },
     lost,
@@ -152,7 +153,8 @@ async function openSession({ fs, config = {}, getCoreModule }) {
       memory.held = session.resume({
         core: memory.core,
         records: [...memory.records],
-        index: memory.index,
+        entries: [...memory.entries],
+        seq: memory.seq,
         versions: [...memory.versions].map(([sha256, data]) => ({ sha256, data })),
       });
     } catch {
@@ -241,26 +243,26 @@ function take(memory, checkpoint) {
   memory.held = checkpoint.generations;
   const { ledger, history } = checkpoint;
   if (ledger !== undefined) {
-    if (ledger.paths !== undefined) {
-      retainKeys(memory.records, new Set(ledger.paths));
+    for (const path of ledger.removed) {
+      memory.records.delete(path);
     }
     for (const [path, record] of ledger.changed) {
       memory.records.set(path, record);
     }
   }
   if (history !== undefined) {
-    memory.index = history.index;
+    memory.seq = history.seq;
+    for (const path of history.removed) {
+      memory.entries.delete(path);
+    }
+    for (const [path, entries] of history.changed) {
+      memory.entries.set(path, entries);
+    }
+    for (const sha256 of history.dropped) {
+      memory.versions.delete(sha256);
+    }
     for (const { sha256, data } of history.added) {
       memory.versions.set(sha256, data);
-    }
-    retainKeys(memory.versions, new Set(history.versions));
-  }
-}
-
-function retainKeys(map, keep) {
-  for (const key of map.keys()) {
-    if (!keep.has(key)) {
-      map.delete(key);
     }
   }
 }

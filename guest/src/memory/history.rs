@@ -16,16 +16,27 @@
 //! assert!(matches!(entry.before, Before::Kept { .. }));
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::base64;
 use crate::digest::sha256_hex;
 use crate::ledger::Record;
+use crate::memory::stamps::Stamps;
 
 /// Entries kept per file; older ones are dropped.
 pub const MAX_DEPTH: usize = 32;
+
+/// What one entry costs, beside the version it keeps: its record and path
+/// as the guest and a host hold them. A history keeps at most one entry
+/// per this many bytes of its budget (and at least [`MIN_ENTRIES`]); past
+/// that its oldest entries go whole, so a long session's memory stays
+/// within about twice the budget however many files it changes.
+pub const ENTRY_BYTES: u64 = 1024;
+
+/// Entries a history keeps whatever its budget.
+pub const MIN_ENTRIES: u64 = 64;
 
 /// What a file was before a change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,48 +91,11 @@ fn is_false(value: &bool) -> bool {
 }
 
 /// Kept file content and how many entries point at it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Blob {
     #[serde(serialize_with = "to_base64", deserialize_with = "from_base64")]
     data: Vec<u8>,
     refs: u32,
-    /// The history's generation when it was kept, so a checkpoint gives a
-    /// host only the versions it does not hold yet; a restored one counts
-    /// as kept in the first generation.
-    #[serde(skip, default = "first_generation")]
-    born: u64,
-}
-
-/// Blobs are equal when they hold the same content for as many entries.
-impl PartialEq for Blob {
-    fn eq(&self, other: &Self) -> bool {
-        (&self.data, self.refs) == (&other.data, other.refs)
-    }
-}
-
-impl Eq for Blob {}
-
-fn first_generation() -> u64 {
-    1
-}
-
-/// A history's entries and counters without the content of its versions:
-/// what a checkpoint gives whenever the history changed.
-#[derive(Serialize)]
-struct IndexRef<'a> {
-    files: &'a BTreeMap<String, Vec<Entry>>,
-    refs: BTreeMap<&'a str, u32>,
-    bytes: u64,
-    seq: u64,
-}
-
-/// [`IndexRef`] read back.
-#[derive(Deserialize)]
-struct Index {
-    files: BTreeMap<String, Vec<Entry>>,
-    refs: BTreeMap<String, u32>,
-    bytes: u64,
-    seq: u64,
 }
 
 fn to_base64<S: Serializer>(data: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
@@ -140,10 +114,34 @@ pub struct History {
     blobs: BTreeMap<String, Blob>,
     bytes: u64,
     seq: u64,
-    /// Changes to the history since it was made or restored, for
-    /// [`History::generation`]; not part of what it holds.
+    /// What changed in which generation — files as `f:PATH`, versions as
+    /// `v:SHA256` — for [`History::generation`] and
+    /// [`History::changes_since`]; not part of what it holds.
     #[serde(skip)]
-    changes: u64,
+    stamps: Stamps,
+    /// The entries whose version is kept, oldest first, so the oldest goes
+    /// first without a look at the others; rebuilt when restored.
+    #[serde(skip)]
+    kept_order: BTreeSet<(u64, String)>,
+    /// Every entry, oldest first, so the oldest goes first when their
+    /// count passes the budget; rebuilt when restored.
+    #[serde(skip)]
+    order: BTreeSet<(u64, String)>,
+}
+
+/// What changed in a history since a generation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HistoryChange {
+    /// Each file whose entries changed: its entries, as JSON.
+    pub changed: Vec<(String, String)>,
+    /// Files whose entries are all gone.
+    pub removed: Vec<String>,
+    /// The sequence number of the newest change.
+    pub seq: u64,
+    /// The versions kept since, by SHA-256.
+    pub added: Vec<(String, Vec<u8>)>,
+    /// The SHA-256 of each version dropped since.
+    pub dropped: Vec<String>,
 }
 
 /// Histories are equal when they hold the same changes, however they came
@@ -161,7 +159,17 @@ impl History {
     /// A number that changes whenever the history does (never 0), so a host
     /// keeping a copy knows when to take a new one.
     pub fn generation(&self) -> u64 {
-        self.changes + 1
+        self.stamps.generation()
+    }
+
+    /// Notes that `path`'s entries changed (or are all gone) now.
+    fn touched(&mut self, path: &str) {
+        let key = format!("f:{path}");
+        if self.files.contains_key(path) {
+            self.stamps.changed(&key);
+        } else {
+            self.stamps.removed(&key);
+        }
     }
 
     /// Records a change of `path` that replaced `before` (`None`: the file
@@ -175,7 +183,6 @@ impl History {
         after: (u64, u64),
         cap: u64,
     ) {
-        self.changes += 1;
         let before = before.map_or(Before::Absent, |data| self.keep(data, cap));
         self.push_entry(path, before, record, after, cap);
     }
@@ -189,14 +196,12 @@ impl History {
         after: (u64, u64),
         cap: u64,
     ) {
-        self.changes += 1;
         self.push_entry(path, Before::Lost { size }, record, after, cap);
     }
 
     /// Records that what stands at `path` was moved there from `from`;
     /// `after` is its fingerprint and size (zeros for a directory).
     pub fn push_moved(&mut self, path: &str, from: &str, after: (u64, u64), cap: u64) {
-        self.changes += 1;
         let before = Before::MovedFrom {
             path: from.to_owned(),
         };
@@ -212,37 +217,46 @@ impl History {
         cap: u64,
     ) {
         self.seq += 1;
+        let seq = self.seq;
+        if matches!(before, Before::Kept { .. }) {
+            self.kept_order.insert((seq, path.to_owned()));
+        }
+        self.order.insert((seq, path.to_owned()));
         let entries = self.files.entry(path.to_owned()).or_default();
         entries.push(Entry {
             before,
             record,
             after: after.0,
             after_size: after.1,
-            seq: self.seq,
+            seq,
             removed: false,
             group: None,
         });
         if entries.len() > MAX_DEPTH {
             let dropped = entries.remove(0);
+            self.kept_order.remove(&(dropped.seq, path.to_owned()));
+            self.order.remove(&(dropped.seq, path.to_owned()));
             self.release(&dropped.before);
         }
+        self.touched(path);
         self.evict(cap);
     }
 
+    /// Keeps `data` (once per content) and names it; one larger than `cap`
+    /// is lost at once.
     fn keep(&mut self, data: &[u8], cap: u64) -> Before {
         let size = data.len() as u64;
         if size > cap {
             return Before::Lost { size };
         }
         let sha256 = sha256_hex(data);
-        let born = self.generation();
         let blob = self.blobs.entry(sha256.clone()).or_insert_with(|| Blob {
             data: data.to_vec(),
             refs: 0,
-            born,
         });
         if blob.refs == 0 {
             self.bytes += size;
+            self.stamps.changed(&format!("v:{sha256}"));
         }
         blob.refs += 1;
         Before::Kept { sha256 }
@@ -256,6 +270,7 @@ impl History {
             if blob.refs == 0 {
                 self.bytes -= blob.data.len() as u64;
                 self.blobs.remove(sha256);
+                self.stamps.removed(&format!("v:{sha256}"));
             }
         }
     }
@@ -263,20 +278,63 @@ impl History {
     /// Drops the oldest kept versions until at most `cap` bytes remain.
     fn evict(&mut self, cap: u64) {
         while self.bytes > cap {
-            let oldest = self
-                .files
-                .values_mut()
-                .flat_map(|entries| entries.iter_mut())
-                .filter(|e| matches!(e.before, Before::Kept { .. }))
-                .min_by_key(|e| e.seq);
-            let Some(entry) = oldest else { break };
-            let Before::Kept { sha256 } = &entry.before else {
+            let Some((seq, path)) = self.kept_order.pop_first() else {
                 break;
+            };
+            let Some(entry) = self
+                .files
+                .get_mut(&path)
+                .and_then(|entries| entries.iter_mut().find(|e| e.seq == seq))
+            else {
+                continue;
+            };
+            let Before::Kept { sha256 } = &entry.before else {
+                continue;
             };
             let size = self.blobs.get(sha256).map_or(0, |b| b.data.len() as u64);
             let before = std::mem::replace(&mut entry.before, Before::Lost { size });
             self.release(&before);
+            self.touched(&path);
         }
+        while self.order.len() as u64 > (cap / ENTRY_BYTES).max(MIN_ENTRIES) {
+            let Some((seq, path)) = self.order.first().cloned() else {
+                break;
+            };
+            let group = self
+                .files
+                .get(&path)
+                .and_then(|entries| entries.iter().find(|e| e.seq == seq).and_then(|e| e.group));
+            match group {
+                // A change of several files goes whole, or undo would take
+                // back part of it.
+                Some(group) => {
+                    for (member, _) in self.members(group) {
+                        self.drop_entries(&member, |e| e.group == Some(group));
+                    }
+                }
+                None => self.drop_entries(&path, |e| e.seq == seq),
+            }
+        }
+    }
+
+    /// Drops the entries of `path` that `which` picks.
+    fn drop_entries(&mut self, path: &str, which: impl Fn(&Entry) -> bool) {
+        let Some(entries) = self.files.get_mut(path) else {
+            return;
+        };
+        let (dropped, kept): (Vec<Entry>, Vec<Entry>) =
+            std::mem::take(entries).into_iter().partition(|e| which(e));
+        if kept.is_empty() {
+            self.files.remove(path);
+        } else {
+            *entries = kept;
+        }
+        for entry in dropped {
+            self.order.remove(&(entry.seq, path.to_owned()));
+            self.kept_order.remove(&(entry.seq, path.to_owned()));
+            self.release(&entry.before);
+        }
+        self.touched(path);
     }
 
     /// Marks the newest change of `path`: it `removed` the file, and it
@@ -285,7 +343,7 @@ impl History {
         if let Some(entry) = self.files.get_mut(path).and_then(|e| e.last_mut()) {
             entry.removed = removed;
             entry.group = group;
-            self.changes += 1;
+            self.touched(path);
         }
     }
 
@@ -334,10 +392,12 @@ impl History {
     pub fn pop(&mut self, path: &str) -> Option<(Entry, Option<Vec<u8>>)> {
         let entries = self.files.get_mut(path)?;
         let entry = entries.pop()?;
-        self.changes += 1;
         if entries.is_empty() {
             self.files.remove(path);
         }
+        self.kept_order.remove(&(entry.seq, path.to_owned()));
+        self.order.remove(&(entry.seq, path.to_owned()));
+        self.touched(path);
         let data = match &entry.before {
             Before::Kept { sha256 } => self.blobs.get(sha256).map(|b| b.data.clone()),
             _ => None,
@@ -351,62 +411,100 @@ impl History {
         self.bytes
     }
 
-    /// The entries and counters without the versions' content, as JSON.
-    pub fn index(&self) -> String {
-        serde_json::to_string(&IndexRef {
-            files: &self.files,
-            refs: self
-                .blobs
-                .iter()
-                .map(|(sha256, blob)| (sha256.as_str(), blob.refs))
-                .collect(),
-            bytes: self.bytes,
+    /// What changed after generation `held` (0: everything): the entries
+    /// of each file changed, the files gone, and the versions kept and
+    /// dropped — never what did not change.
+    pub fn changes_since(&self, held: u64) -> HistoryChange {
+        let entries = |path: &str| {
+            let json = serde_json::to_string(&self.files[path]).unwrap_or_default();
+            (path.to_owned(), json)
+        };
+        let version = |sha256: &str| (sha256.to_owned(), self.blobs[sha256].data.clone());
+        let mut change = HistoryChange {
             seq: self.seq,
-        })
-        .unwrap_or_default()
+            ..HistoryChange::default()
+        };
+        if held == 0 {
+            change.changed = self.files.keys().map(|path| entries(path)).collect();
+            change.added = self.blobs.keys().map(|sha256| version(sha256)).collect();
+            return change;
+        }
+        let since = self.stamps.since(held);
+        for key in since.changed {
+            match key.split_at(2) {
+                ("f:", path) if self.files.contains_key(path) => change.changed.push(entries(path)),
+                ("v:", sha256) if self.blobs.contains_key(sha256) => {
+                    change.added.push(version(sha256));
+                }
+                _ => {}
+            }
+        }
+        for key in since.removed {
+            match key.split_at(2) {
+                ("f:", path) => change.removed.push(path.to_owned()),
+                ("v:", sha256) => change.dropped.push(sha256.to_owned()),
+                _ => {}
+            }
+        }
+        change
     }
 
-    /// The SHA-256 of every version kept.
-    pub fn version_ids(&self) -> Vec<String> {
-        self.blobs.keys().cloned().collect()
-    }
-
-    /// The versions kept after `generation`, by SHA-256.
-    pub fn versions_since(&self, generation: u64) -> Vec<(String, Vec<u8>)> {
-        self.blobs
-            .iter()
-            .filter(|(_, blob)| blob.born > generation)
-            .map(|(sha256, blob)| (sha256.clone(), blob.data.clone()))
-            .collect()
-    }
-
-    /// A history from its [`History::index`] and the content of every
-    /// version it names; one missing is an error.
-    pub fn from_index(
-        index: &str,
+    /// A history from the entries of each file, as JSON, the newest
+    /// sequence number and the content of every version the entries name;
+    /// one missing is an error.
+    pub fn from_parts(
+        entries: Vec<(String, String)>,
+        seq: u64,
         mut versions: BTreeMap<String, Vec<u8>>,
     ) -> Result<Self, String> {
-        let index: Index =
-            serde_json::from_str(index).map_err(|err| format!("invalid session history: {err}"))?;
-        let mut blobs = BTreeMap::new();
-        for (sha256, refs) in index.refs {
-            let data = versions
-                .remove(&sha256)
-                .ok_or_else(|| format!("invalid session history: version {sha256} is missing"))?;
-            let blob = Blob {
-                data,
-                refs,
-                born: first_generation(),
-            };
-            blobs.insert(sha256, blob);
+        let mut files = BTreeMap::new();
+        for (path, json) in entries {
+            let list: Vec<Entry> = serde_json::from_str(&json)
+                .map_err(|err| format!("invalid session history: {err}"))?;
+            files.insert(path, list);
         }
-        Ok(Self {
-            files: index.files,
+        let mut blobs: BTreeMap<String, Blob> = BTreeMap::new();
+        for entry in files.values().flatten() {
+            if let Before::Kept { sha256 } = &entry.before {
+                if let Some(blob) = blobs.get_mut(sha256) {
+                    blob.refs += 1;
+                    continue;
+                }
+                let data = versions.remove(sha256).ok_or_else(|| {
+                    format!("invalid session history: version {sha256} is missing")
+                })?;
+                blobs.insert(sha256.clone(), Blob { data, refs: 1 });
+            }
+        }
+        let history = Self {
+            bytes: blobs.values().map(|b| b.data.len() as u64).sum(),
+            files,
             blobs,
-            bytes: index.bytes,
-            seq: index.seq,
-            changes: 0,
-        })
+            seq,
+            ..Self::default()
+        };
+        Ok(history.reindexed())
+    }
+
+    /// The history with its order of kept versions rebuilt (after it was
+    /// read back).
+    pub(crate) fn reindexed(mut self) -> Self {
+        self.order = self
+            .files
+            .iter()
+            .flat_map(|(path, entries)| entries.iter().map(move |e| (e.seq, path.clone())))
+            .collect();
+        self.kept_order = self
+            .files
+            .iter()
+            .flat_map(|(path, entries)| {
+                entries
+                    .iter()
+                    .filter(|e| matches!(e.before, Before::Kept { .. }))
+                    .map(move |e| (e.seq, path.clone()))
+            })
+            .collect();
+        self
     }
 }
 
@@ -448,6 +546,39 @@ mod tests {
         assert_eq!(history.last("a").unwrap().before, Before::Lost { size: 50 });
         history.push("n", None, None, (0, 0), 25);
         assert_eq!(history.last("n").unwrap().before, Before::Absent);
+    }
+
+    #[test]
+    fn past_the_budget_the_oldest_entries_go_whole_and_a_group_with_all_its_files() {
+        let cap = ENTRY_BYTES * 100;
+        let mut history = History::default();
+        history.push("g1", Some(b"1"), None, (0, 0), cap);
+        let group = history.last("g1").map(|e| e.seq);
+        history.mark("g1", false, group);
+        history.push("g2", Some(b"2"), None, (0, 0), cap);
+        history.mark("g2", false, group);
+        for n in 0..99 {
+            history.push(
+                &format!("f{n}"),
+                Some(n.to_string().as_bytes()),
+                None,
+                (0, 0),
+                cap,
+            );
+        }
+        assert!(history.last("g1").is_none() && history.last("g2").is_none());
+        assert!(history.last("f0").is_some());
+        assert_eq!(history.order.len(), 99);
+        for n in 99..1000 {
+            history.push(&format!("f{n}"), None, None, (0, 0), cap);
+        }
+        assert_eq!(history.order.len(), 100);
+        assert!(history.last("f899").is_none() && history.last("f900").is_some());
+        assert_eq!(
+            history.bytes(),
+            0,
+            "the versions of the entries dropped are gone"
+        );
     }
 
     #[test]

@@ -23,6 +23,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::memory::stamps::Stamps;
 use crate::read::Observation;
 use crate::textfile::{LineEnding, Style};
 
@@ -199,21 +200,11 @@ impl Record {
 #[serde(transparent)]
 pub struct Ledger {
     records: BTreeMap<String, Record>,
-    /// Changes since the ledger was made or restored, for
-    /// [`Ledger::generation`]; not part of what it holds.
+    /// Which records changed in which generation, for
+    /// [`Ledger::generation`] and [`Ledger::changes_since`]; not part of
+    /// what it holds.
     #[serde(skip)]
-    changes: u64,
-    /// The generation in which each record last changed; a record without
-    /// one has not changed since the ledger was restored.
-    #[serde(skip)]
-    stamps: BTreeMap<String, u64>,
-    /// `stamps` the other way round, so the records changed since a
-    /// generation are found without looking at the others.
-    #[serde(skip)]
-    stamped: BTreeMap<u64, String>,
-    /// The generation in which a record was last removed.
-    #[serde(skip)]
-    removed: u64,
+    stamps: Stamps,
 }
 
 /// Ledgers are equal when they hold the same records, however they came
@@ -227,34 +218,20 @@ impl PartialEq for Ledger {
 impl Eq for Ledger {}
 
 /// What changed in a ledger since a generation: the records that changed,
-/// and every path it holds when one was removed since.
+/// and the paths whose records were removed since.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LedgerChange {
     /// Changed records, as JSON, by path.
     pub changed: Vec<(String, String)>,
-    /// Every path the ledger holds, when a record was removed since.
-    pub paths: Option<Vec<String>>,
+    /// Paths whose records were removed since.
+    pub removed: Vec<String>,
 }
 
 impl Ledger {
     /// A number that changes whenever the ledger does (never 0), so a host
     /// keeping a copy knows when to take a new one.
     pub fn generation(&self) -> u64 {
-        self.changes + 1
-    }
-
-    /// Marks `path`'s record as changed now.
-    fn stamp(&mut self, path: &str) {
-        self.changes += 1;
-        let now = self.generation();
-        if let Some(stamp) = self.stamps.get_mut(path) {
-            let path = self.stamped.remove(stamp).unwrap_or_default();
-            *stamp = now;
-            self.stamped.insert(now, path);
-        } else {
-            self.stamps.insert(path.to_owned(), now);
-            self.stamped.insert(now, path.to_owned());
-        }
+        self.stamps.generation()
     }
 
     /// What changed after generation `held` (0: everything). Records not
@@ -265,18 +242,21 @@ impl Ledger {
             let json = serde_json::to_string(record).unwrap_or_default();
             (path.clone(), json)
         };
-        let changed = if held == 0 {
-            self.records.iter().map(as_json).collect()
-        } else {
-            self.stamped
-                .range(held + 1..)
-                .filter_map(|(_, path)| self.records.get_key_value(path))
-                .map(as_json)
-                .collect()
-        };
+        if held == 0 {
+            return LedgerChange {
+                changed: self.records.iter().map(as_json).collect(),
+                removed: Vec::new(),
+            };
+        }
+        let since = self.stamps.since(held);
         LedgerChange {
-            changed,
-            paths: (self.removed > held).then(|| self.records.keys().cloned().collect()),
+            changed: since
+                .changed
+                .into_iter()
+                .filter_map(|path| self.records.get_key_value(path))
+                .map(as_json)
+                .collect(),
+            removed: since.removed.into_iter().map(str::to_owned).collect(),
         }
     }
 
@@ -314,7 +294,7 @@ impl Ledger {
     /// The record of `path`, for changes.
     pub fn get_mut(&mut self, path: &str) -> Option<&mut Record> {
         if self.records.contains_key(path) {
-            self.stamp(path);
+            self.stamps.changed(path);
         }
         self.records.get_mut(path)
     }
@@ -331,7 +311,7 @@ impl Ledger {
                 self.remove(&oldest);
             }
         }
-        self.stamp(path);
+        self.stamps.changed(path);
         self.records.insert(path.to_owned(), record);
     }
 
@@ -378,11 +358,7 @@ impl Ledger {
     /// Forgets `path`.
     pub fn remove(&mut self, path: &str) -> Option<Record> {
         let removed = self.records.remove(path)?;
-        if let Some(stamp) = self.stamps.remove(path) {
-            self.stamped.remove(&stamp);
-        }
-        self.changes += 1;
-        self.removed = self.generation();
+        self.stamps.removed(path);
         Some(removed)
     }
 }
@@ -416,10 +392,10 @@ pub(crate) mod tests {
         let change = ledger.changes_since(held);
         assert_eq!(change.changed.len(), 1);
         assert_eq!(change.changed[0].0, "b");
-        assert_eq!(change.paths, None);
+        assert_eq!(change.removed, Vec::<String>::new());
         let held = ledger.generation();
         ledger.remove("a");
-        assert_eq!(ledger.changes_since(held).paths, Some(vec!["b".to_owned()]));
+        assert_eq!(ledger.changes_since(held).removed, ["a"]);
         let all = ledger.changes_since(0).changed;
         assert_eq!(Ledger::from_records(all).unwrap(), ledger);
     }

@@ -1,10 +1,11 @@
 //! What a session remembers between calls: the [`ledger`] of what was read
 //! (with each file's [`fingerprint`] and [`digest`]), the [`history`] of
 //! replaced versions for undo, and their saved and checkpointed form
-//! ([`state`]).
+//! ([`state`]), checkpointed by what changed (`stamps`).
 
 pub mod digest;
 pub mod fingerprint;
 pub mod history;
 pub mod ledger;
+pub(crate) mod stamps;
 pub mod state;

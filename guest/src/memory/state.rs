@@ -12,7 +12,7 @@
 //! assert!(State::restore("{\"version\": 99}").is_err());
 //! let checkpoint = state.checkpoint(Generations::default());
 //! let history = checkpoint.history.clone().unwrap();
-//! let kept = Kept { core: checkpoint.core, index: history.index, ..Kept::default() };
+//! let kept = Kept { core: checkpoint.core, seq: history.seq, ..Kept::default() };
 //! assert_eq!(State::resume(kept).unwrap(), state);
 //! assert_eq!(state.checkpoint(checkpoint.generations).history, None);
 //! ```
@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::history::History;
+use crate::history::{History, HistoryChange};
 use crate::ledger::{Ledger, LedgerChange};
 
 /// The version of the saved form this build writes and reads.
@@ -151,18 +151,6 @@ pub struct Checkpoint {
     pub history: Option<HistoryChange>,
 }
 
-/// What changed in a history: its index, and the versions it names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HistoryChange {
-    /// [`History::index`].
-    pub index: String,
-    /// The SHA-256 of every version the history keeps; a host drops the
-    /// others.
-    pub versions: Vec<String>,
-    /// The versions kept since the generation held, by SHA-256.
-    pub added: Vec<(String, Vec<u8>)>,
-}
-
 /// Everything a host holds of a session, to resume it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Kept {
@@ -170,9 +158,11 @@ pub struct Kept {
     pub core: String,
     /// Every ledger record, as JSON, by path.
     pub records: Vec<(String, String)>,
-    /// The last history index.
-    pub index: String,
-    /// The content of the versions it names, by SHA-256.
+    /// Every file's history entries, as JSON, by path.
+    pub entries: Vec<(String, String)>,
+    /// The history's newest sequence number.
+    pub seq: u64,
+    /// The content of the versions the entries name, by SHA-256.
     pub versions: BTreeMap<String, Vec<u8>>,
 }
 
@@ -204,14 +194,17 @@ impl State {
         check_version(text)?;
         let saved: Saved =
             serde_json::from_str(text).map_err(|err| format!("invalid session state: {err}"))?;
-        Ok(saved.state)
+        let mut state = saved.state;
+        state.history = state.history.reindexed();
+        Ok(state)
     }
 
     /// The memory for a host to keep after a call: the core always; the
-    /// ledger's changed records, and the history's index and new versions,
-    /// only when their generation is not the one `held`. A read costs its
-    /// record, whatever else the session holds; a change costs its record,
-    /// the history's index and the version it kept.
+    /// ledger's changed records, and the history's changed entries and
+    /// versions, only when their generation is not the one `held`. A read
+    /// costs its record, whatever else the session holds; a change costs
+    /// its record, its file's entries and the version it kept — never the
+    /// rest of the session.
     pub fn checkpoint(&self, held: Generations) -> Checkpoint {
         let core = serde_json::to_string(&CoreRef {
             version: STATE_VERSION,
@@ -228,11 +221,8 @@ impl State {
             generations,
             ledger: (generations.ledger != held.ledger)
                 .then(|| self.ledger.changes_since(held.ledger)),
-            history: (generations.history != held.history).then(|| HistoryChange {
-                index: self.history.index(),
-                versions: self.history.version_ids(),
-                added: self.history.versions_since(held.history),
-            }),
+            history: (generations.history != held.history)
+                .then(|| self.history.changes_since(held.history)),
         }
     }
 
@@ -244,7 +234,7 @@ impl State {
         Ok(Self {
             calls: core.calls,
             ledger: Ledger::from_records(kept.records)?,
-            history: History::from_index(&kept.index, kept.versions)?,
+            history: History::from_parts(kept.entries, kept.seq, kept.versions)?,
             repairs: core.repairs,
             recent_edits: Vec::new(),
         })
@@ -268,19 +258,25 @@ mod tests {
     fn hold(kept: &mut Kept, checkpoint: &Checkpoint) {
         kept.core.clone_from(&checkpoint.core);
         if let Some(change) = &checkpoint.ledger {
-            if let Some(paths) = &change.paths {
-                kept.records.retain(|(path, _)| paths.contains(path));
-            }
+            kept.records
+                .retain(|(path, _)| !change.removed.contains(path));
             for (path, json) in &change.changed {
                 kept.records.retain(|(p, _)| p != path);
                 kept.records.push((path.clone(), json.clone()));
             }
         }
         if let Some(change) = &checkpoint.history {
-            kept.index.clone_from(&change.index);
+            kept.seq = change.seq;
+            kept.entries
+                .retain(|(path, _)| !change.removed.contains(path));
+            for (path, json) in &change.changed {
+                kept.entries.retain(|(p, _)| p != path);
+                kept.entries.push((path.clone(), json.clone()));
+            }
+            for sha256 in &change.dropped {
+                kept.versions.remove(sha256);
+            }
             kept.versions.extend(change.added.iter().cloned());
-            kept.versions
-                .retain(|sha256, _| change.versions.contains(sha256));
         }
     }
 
@@ -320,10 +316,12 @@ mod tests {
         let second = state.checkpoint(first.generations);
         let ledger = second.ledger.as_ref().unwrap();
         assert_eq!(ledger.changed.len(), 1, "only the record changed since");
-        assert_eq!(ledger.paths.as_deref(), Some(&["b.txt".to_owned()][..]));
+        assert_eq!(ledger.removed, ["a.txt"]);
         let history = second.history.as_ref().unwrap();
         assert_eq!(history.added.len(), 1, "only the version kept since");
         assert_eq!(history.added[0].1, b"third");
+        assert_eq!(history.removed, ["a.txt"]);
+        assert_eq!(history.changed.len(), 1, "only the file changed since");
         hold(&mut kept, &second);
         assert_eq!(kept.versions.len(), 1, "the versions dropped are dropped");
         assert_eq!(kept.records.len(), 1, "the records removed are removed");

@@ -75,16 +75,18 @@ export interface Generations {
 }
 export interface LedgerChange {
   changed: Array<[string, string]>,
-  paths?: Array<string>,
+  removed: Array<string>,
 }
 export interface KeptVersion {
   sha256: string,
   data: Uint8Array,
 }
 export interface HistoryChange {
-  index: string,
-  versions: Array<string>,
+  changed: Array<[string, string]>,
+  removed: Array<string>,
+  seq: bigint,
   added: Array<KeptVersion>,
+  dropped: Array<string>,
 }
 export interface Checkpoint {
   core: string,
@@ -95,7 +97,8 @@ export interface Checkpoint {
 export interface KeptMemory {
   core: string,
   records: Array<[string, string]>,
-  index: string,
+  entries: Array<[string, string]>,
+  seq: bigint,
   versions: Array<KeptVersion>,
 }
 

@@ -4,6 +4,8 @@
 //! - per-call time of a 100 KB read, wasmtime host vs native core (ratio);
 //! - per-call time of an edit of that file (load, hash, match, atomic write);
 //! - session creation time;
+//! - a long session ([`long`]): 100,000 calls creating 30,000 files, the
+//!   per-call median of its first and last tenth, and its memory;
 //! - `Tools::build` when compiling vs when loading the precompiled component;
 //! - round trip of one read through `filetools mcp` vs `filetools session`
 //!   (the release CLI beside this binary);
@@ -12,6 +14,7 @@
 //! - the performance table ([`targets`]): every figure an agent waits on,
 //!   beside its reference, with the ratio and the target.
 
+mod long;
 mod targets;
 
 use std::fmt::Write as _;
@@ -65,6 +68,14 @@ fn main() -> Result<()> {
     {
         return child_first_page(Path::new(root));
     }
+    if let [flag, calls, files] = args.as_slice()
+        && flag == "--long"
+    {
+        // The long session alone, at a chosen length.
+        let dir = bench_dir();
+        fs::create_dir_all(&dir)?;
+        return long::run(&dir, calls.parse()?, files.parse()?);
+    }
     if let [flag, calls] = args.as_slice()
         && flag == "--native-loop"
     {
@@ -93,6 +104,7 @@ fn main() -> Result<()> {
     session_memory(&dir)?;
     image(&dir)?;
     sessions(&dir)?;
+    long::run(&dir, long::CALLS, long::FILES)?;
     build_times(&dir)?;
     protocols(&dir)?;
     big_file(&dir)?;
