@@ -292,7 +292,7 @@ impl wit::GuestSession for SessionResource {
             ledger: held.ledger,
             history: held.history,
         };
-        let checkpoint = self.0.borrow().checkpoint(held);
+        let checkpoint = self.0.borrow_mut().checkpoint(held);
         let kept = |(sha256, data)| wit::KeptVersion { sha256, data };
         wit::Checkpoint {
             core: checkpoint.core,

@@ -38,6 +38,7 @@ mod overlay;
 mod private_dir;
 pub mod protocol;
 pub mod sandbox;
+mod saved;
 mod served;
 mod session;
 pub mod store;
@@ -57,6 +58,7 @@ pub use filetools_core::schema::Format;
 pub use filetools_core::{Block, Config, HostFs, MemFs, ToolResult};
 pub use overlay::Overlay;
 pub use sandbox::Sandbox;
+pub use saved::LOG_HEADER as STATE_LOG_HEADER;
 pub use session::{CheckpointCost, Session};
 
 use bindings::{FiletoolsPre, StoreState};

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use serde_json::json;
 use wasmtime::component::{ResourceAny, ResourceTable};
 use wasmtime::{Store, Trap, UpdateDeadline};
@@ -21,6 +21,7 @@ use wasmtime_wasi::WasiCtx;
 use crate::bindings::{Filetools, StoreState, wit};
 use crate::limiter::MemoryCap;
 use crate::sandbox::{Deadline, KeptOpen};
+use crate::saved::{self, Delta, LOG_HEADER};
 use crate::{Definition, Inner};
 use filetools_core::ToolResult;
 use filetools_core::args::{EditArgs, ReadArgs, UndoArgs, WriteArgs};
@@ -124,6 +125,8 @@ struct Memory {
     /// Whether a trap cost the session its memory (a checkpoint that could
     /// not be resumed), so that a saved state would be a poorer one.
     lost: bool,
+    /// What changed since the last line of a state log was made.
+    pending: Delta,
 }
 
 impl Default for Memory {
@@ -139,6 +142,7 @@ impl Default for Memory {
                 history: 0,
             },
             lost: false,
+            pending: Delta::default(),
         }
     }
 }
@@ -148,35 +152,66 @@ impl Memory {
     /// the history. Returns the bytes it carried.
     fn take(&mut self, checkpoint: wit::Checkpoint) -> usize {
         let mut bytes = checkpoint.core.len();
+        let pending = &mut self.pending;
+        pending.core = Some(checkpoint.core.clone());
         self.core = Some(checkpoint.core);
         self.held = checkpoint.generations;
         if let Some(change) = checkpoint.ledger {
             for path in change.removed {
                 self.records.remove(&path);
+                pending.records.insert(path, None);
             }
             for (path, record) in change.changed {
                 bytes += path.len() + record.len();
+                pending.records.insert(path.clone(), Some(record.clone()));
                 self.records.insert(path, record);
             }
         }
         if let Some(change) = checkpoint.history {
             self.seq = change.seq;
+            pending.seq = Some(change.seq);
             for path in change.removed {
                 self.entries.remove(&path);
+                pending.entries.insert(path, None);
             }
             for (path, entries) in change.changed {
                 bytes += path.len() + entries.len();
+                pending.entries.insert(path.clone(), Some(entries.clone()));
                 self.entries.insert(path, entries);
             }
             for sha256 in change.dropped {
                 self.versions.remove(&sha256);
+                pending.versions.insert(sha256, None);
             }
             for version in change.added {
                 bytes += version.data.len();
+                pending
+                    .versions
+                    .insert(version.sha256.clone(), Some(Delta::version(&version.data)));
                 self.versions.insert(version.sha256, version.data);
             }
         }
         bytes
+    }
+
+    /// Everything held, as one change from nothing.
+    fn whole(&self) -> Delta {
+        let some = |map: &HashMap<String, String>| {
+            map.iter()
+                .map(|(key, value)| (key.clone(), Some(value.clone())))
+                .collect()
+        };
+        Delta {
+            core: self.core.clone(),
+            records: some(&self.records),
+            entries: some(&self.entries),
+            seq: Some(self.seq),
+            versions: self
+                .versions
+                .iter()
+                .map(|(sha256, data)| (sha256.clone(), Some(Delta::version(data))))
+                .collect(),
+        }
     }
 
     /// Everything held, as `resume` takes it.
@@ -380,6 +415,74 @@ impl Session {
             self.restart();
             trap.into()
         })
+    }
+
+    /// What changed in the session's memory since the last line this made
+    /// (everything, the first time), as one line to append to a state log
+    /// whose lines came from this session (see [`Session::save_log`]);
+    /// `None` when nothing changed. It costs what the calls since changed,
+    /// not what the session holds. Refused, like [`Session::save`], once a
+    /// trap cost the session its memory.
+    pub fn save_changes(&mut self) -> Result<Option<String>> {
+        self.refuse_lost()?;
+        let pending = std::mem::take(&mut self.memory.pending);
+        Ok((!pending.is_empty()).then(|| pending.line()))
+    }
+
+    /// The session's whole memory as a state log: its first line and one
+    /// line with everything; [`Session::save_changes`] then goes on from
+    /// it. Give the log to [`Session::restore_log`] in another process.
+    pub fn save_log(&mut self) -> Result<String> {
+        self.refuse_lost()?;
+        self.memory.pending = Delta::default();
+        Ok(format!(
+            "{LOG_HEADER}
+{}",
+            self.memory.whole().line()
+        ))
+    }
+
+    /// Replaces the session's memory with the one a state log describes;
+    /// gives the bytes of `log` replayed (a last line cut short by a kill
+    /// is left out: write after them) and the lines after the first.
+    pub fn restore_log(&mut self, log: &str) -> Result<(usize, usize)> {
+        let replayed = saved::replay(log)?;
+        let mut memory = Memory {
+            core: replayed.core,
+            records: replayed.records,
+            entries: replayed.entries,
+            seq: replayed.seq,
+            versions: replayed.versions,
+            ..Memory::default()
+        };
+        if let Some(core) = &memory.core {
+            self.arm();
+            let kept = memory.kept(core);
+            let live = &mut self.live;
+            let resumed = live.bindings.filetools_core_tools().session().call_resume(
+                &mut live.store,
+                live.handle,
+                &kept,
+            );
+            match resumed {
+                Ok(Ok(held)) => memory.held = held,
+                Ok(Err(why)) => bail!("the state log cannot be resumed: {why}"),
+                Err(trap) => {
+                    self.restart();
+                    bail!("the state log cannot be resumed: {trap}");
+                }
+            }
+        }
+        self.memory = memory;
+        Ok((replayed.valid, replayed.lines))
+    }
+
+    /// Refuses to save once a trap cost the session its memory.
+    fn refuse_lost(&self) -> Result<()> {
+        if self.memory.lost {
+            bail!("the session lost its memory when a call stopped, so its state is not saved");
+        }
+        Ok(())
     }
 
     /// Replaces the session's memory with a saved one; a state that is not

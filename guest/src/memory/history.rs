@@ -411,6 +411,11 @@ impl History {
         self.bytes
     }
 
+    /// Forgets what a host holding generation `held` no longer needs.
+    pub fn forget_held(&mut self, held: u64) {
+        self.stamps.forget_held(held);
+    }
+
     /// What changed after generation `held` (0: everything): the entries
     /// of each file changed, the files gone, and the versions kept and
     /// dropped — never what did not change.

@@ -234,6 +234,11 @@ impl Ledger {
         self.stamps.generation()
     }
 
+    /// Forgets what a host holding generation `held` no longer needs.
+    pub fn forget_held(&mut self, held: u64) {
+        self.stamps.forget_held(held);
+    }
+
     /// What changed after generation `held` (0: everything). Records not
     /// changed since the ledger was restored count as changed in its first
     /// generation.

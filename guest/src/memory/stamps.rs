@@ -3,7 +3,7 @@
 //! generation a host holds — its cost follows the call, not the length of
 //! the session.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Generations and the keys changed or removed in each.
 #[derive(Debug, Clone, Default)]
@@ -14,6 +14,9 @@ pub(crate) struct Stamps {
     last: BTreeMap<String, (u64, bool)>,
     /// `last` the other way round: the key stamped in each generation.
     stamped: BTreeMap<u64, String>,
+    /// The generations whose stamp is a key's removal, so that those a
+    /// host holds are forgotten without a look at the others.
+    removals: BTreeSet<u64>,
 }
 
 /// The keys stamped after a generation.
@@ -46,8 +49,26 @@ impl Stamps {
         let now = self.generation();
         if let Some((before, _)) = self.last.insert(key.to_owned(), (now, removal)) {
             self.stamped.remove(&before);
+            self.removals.remove(&before);
         }
         self.stamped.insert(now, key.to_owned());
+        if removal {
+            self.removals.insert(now);
+        }
+    }
+
+    /// Forgets the removals of generation `held` and before: a host that
+    /// holds `held` never asks about them again, and a session that
+    /// removes many keys over its life keeps no trace of each.
+    pub fn forget_held(&mut self, held: u64) {
+        while let Some(&generation) = self.removals.first()
+            && generation <= held
+        {
+            self.removals.pop_first();
+            if let Some(key) = self.stamped.remove(&generation) {
+                self.last.remove(&key);
+            }
+        }
     }
 
     /// The keys stamped after generation `held`.
@@ -82,5 +103,10 @@ mod tests {
         assert_eq!(since.changed, ["a", "c"]);
         assert_eq!(since.removed, ["b"]);
         assert_eq!(stamps.since(0).changed, ["a", "c"]);
+        let now = stamps.generation();
+        stamps.forget_held(now);
+        assert_eq!(stamps.since(held).removed, Vec::<&str>::new());
+        assert_eq!(stamps.since(held).changed, ["a", "c"]);
+        assert_eq!(stamps.last.len(), 2, "the removal of b is forgotten");
     }
 }

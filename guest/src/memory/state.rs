@@ -226,6 +226,14 @@ impl State {
         }
     }
 
+    /// Forgets what a host that holds `held` never asks about again (the
+    /// removals it already took in), so a long session keeps no trace of
+    /// every file it ever forgot.
+    pub fn forget_held(&mut self, held: Generations) {
+        self.ledger.forget_held(held.ledger);
+        self.history.forget_held(held.history);
+    }
+
     /// A state from what a host kept of its checkpoints.
     pub fn resume(kept: Kept) -> Result<Self, String> {
         check_version(&kept.core)?;

@@ -95,7 +95,8 @@ impl<F: HostFs> Session<F> {
 
     /// The session's memory for a host to keep after each call (see
     /// [`State::checkpoint`]).
-    pub fn checkpoint(&self, held: Generations) -> Checkpoint {
+    pub fn checkpoint(&mut self, held: Generations) -> Checkpoint {
+        self.state.forget_held(held);
         self.state.checkpoint(held)
     }
 

@@ -221,3 +221,42 @@ fn writes_never_leave_the_root() {
             .is_symlink()
     );
 }
+
+#[test]
+fn a_state_file_grows_by_what_each_command_changed_and_survives_a_cut_last_line() {
+    let (root, outside) = root_and_outside("changes-state-log");
+    let state = outside.join("session.log");
+    for n in 0..50 {
+        fs::write(root.join(format!("f{n}.txt")), format!("file {n}\n")).unwrap();
+        assert!(one_shot(&root, &state, &["read", &format!("f{n}.txt")]).0);
+    }
+    let before = fs::read_to_string(&state).unwrap();
+    assert!(before.starts_with(filetools::STATE_LOG_HEADER), "{before}");
+    let (ok, out) = one_shot(&root, &state, &["read", "f49.txt"]);
+    assert!(ok, "{out}");
+    let after = fs::read_to_string(&state).unwrap();
+    // A read of one file adds its record (and the call count), never the
+    // other 49 records again.
+    let added = &after[before.len()..];
+    assert_eq!(added.lines().count(), 1, "{added}");
+    assert!(
+        added.contains("f49.txt") && !added.contains("f48.txt"),
+        "{added}"
+    );
+    // A kill while a line was written leaves it cut: the next command
+    // reads the lines before it and carries on.
+    let mut cut = after.clone().into_bytes();
+    cut.extend_from_slice(br#"{"core":"{\"vers"#);
+    fs::write(&state, &cut).unwrap();
+    let (ok, out) = one_shot(
+        &root,
+        &state,
+        &["edit", "f3.txt", "--old", "file 3", "--new", "file three"],
+    );
+    assert!(ok, "{out}");
+    let repaired = fs::read_to_string(&state).unwrap();
+    assert!(repaired.starts_with(&after), "the cut line is gone");
+    assert!(repaired.ends_with('\n'));
+    assert!(one_shot(&root, &state, &["undo", "f3.txt"]).0);
+    assert_eq!(fs::read(root.join("f3.txt")).unwrap(), b"file 3\n");
+}

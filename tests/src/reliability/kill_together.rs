@@ -35,7 +35,7 @@ const SESSION_ARGS: [&str; 6] = [
     "--tools",
     "filetools,apply-patch,mcp-filesystem",
     "--config",
-    r#"{"history_bytes": 134217728}"#,
+    r#"{"history_bytes": 134217728, "max_edit_bytes": 33554432}"#,
     "--memory-mib",
     "1024",
 ];

@@ -49,12 +49,16 @@ fn main() -> ExitCode {
 /// (the emergency switch every cache should have).
 const DEDUP_ENV: &str = "FILETOOLS_DEDUP";
 
-/// Builds the tools, saying on stderr why the precompiled-component cache
-/// is not used when it was refused.
+/// Builds the tools, saying on stderr why the precompiled-component cache,
+/// or the state directory of changes under way, is not used when it was
+/// refused.
 #[expect(clippy::print_stderr, reason = "the CLI reports to its user on stderr")]
 pub fn build(builder: Builder) -> Result<Tools> {
     let tools = builder.build()?;
-    if let Some(why) = tools.cache_refusal() {
+    for why in [tools.cache_refusal(), tools.state_refusal()]
+        .into_iter()
+        .flatten()
+    {
         eprintln!("filetools: warning: {why}.");
     }
     Ok(tools)

@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use filetools::mcp::{AfterCall, Server};
 
 use crate::cli::McpArgs;
@@ -21,11 +21,7 @@ pub fn run(args: &McpArgs) -> Result<ExitCode> {
             // while the last one ends; two servers of one state are a mistake.
             let wait = Duration::from_secs(args.lock_wait);
             let (mut state, saved) = StateFile::lock(path.clone(), wait)?;
-            if !saved.trim().is_empty() {
-                session
-                    .restore(&saved)
-                    .with_context(|| format!("restoring --state {}", path.display()))?;
-            }
+            state.restore(&mut session, &saved)?;
             Box::new(move |session| save(&mut state, session))
         }
         None => Box::new(|_| {}),
@@ -44,8 +40,7 @@ pub fn run(args: &McpArgs) -> Result<ExitCode> {
     reason = "the server reports to its user on stderr"
 )]
 fn save(state: &mut StateFile, session: &mut filetools::Session) {
-    let saved = session.save().and_then(|text| state.save(&text));
-    if let Err(err) = saved {
+    if let Err(err) = state.save(session) {
         eprintln!(
             "filetools: warning: {} was left as it was: {err:#}.",
             state.path.display()

@@ -44,12 +44,8 @@ impl OneShot {
         let state = match &args.state {
             Some(path) => {
                 let wait = Duration::from_secs(args.lock_wait);
-                let (state, saved) = StateFile::lock(path.clone(), wait)?;
-                if !saved.trim().is_empty() {
-                    session
-                        .restore(&saved)
-                        .with_context(|| format!("restoring --state {}", path.display()))?;
-                }
+                let (mut state, saved) = StateFile::lock(path.clone(), wait)?;
+                state.restore(&mut session, &saved)?;
                 Some(state)
             }
             None => None,
@@ -68,11 +64,8 @@ impl OneShot {
         // A session that lost its memory in a trap is not saved over the
         // state it was restored from; the call's answer is still printed.
         let unsaved = match &mut self.state {
-            Some(state) => match self.session.save() {
-                Ok(text) => {
-                    state.save(&text)?;
-                    None
-                }
+            Some(state) => match state.save(&mut self.session) {
+                Ok(()) => None,
                 Err(err) => Some(format!(
                     "{} was left as it was: {err:#}",
                     state.path.display()

@@ -1,16 +1,21 @@
 //! A session's memory kept in a file between processes (`--state`): the
 //! file is locked while a command or server uses it, so two sharing it run
-//! one after the other and neither's record is lost; it is saved whole (a
-//! temporary file renamed over it) and private to its owner, since its
-//! undo history holds file contents.
+//! one after the other and neither's record is lost; it is private to its
+//! owner, since its undo history holds file contents. It is a state log
+//! (see `Session::save_log`): each save appends one line with what the
+//! calls since the last changed, synced, so a save costs what a call
+//! changed; every [`MAX_LOG_LINES`] lines it is written whole again (a
+//! temporary file renamed over it). A state saved whole by an older
+//! version is read, and replaced by a log at the first save.
 
 use std::fs::File;
-use std::io::Read as _;
+use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
 use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail};
+use filetools::Session;
 use rustix::fs::FlockOperation;
 
 /// The `--state` file, locked while the command runs.
@@ -20,7 +25,12 @@ pub struct StateFile {
     /// Holds the lock until the command ends: the file the path names,
     /// taken over from each save.
     lock: File,
+    /// Lines of the log after its first, when the file is one.
+    log_lines: Option<usize>,
 }
+
+/// Lines a log grows to before it is written whole again.
+const MAX_LOG_LINES: usize = 1000;
 
 /// How often a wait for the lock looks again.
 const LOCK_POLL: Duration = Duration::from_millis(20);
@@ -81,16 +91,55 @@ impl StateFile {
                 let mut saved = String::new();
                 file.read_to_string(&mut saved)
                     .with_context(|| format!("reading {}", path.display()))?;
-                return Ok((Self { path, lock: file }, saved));
+                let state = Self {
+                    path,
+                    lock: file,
+                    log_lines: None,
+                };
+                return Ok((state, saved));
             }
         }
     }
 
-    /// Saves `text` whole, private to its owner; the lock moves to the new
-    /// file before it takes the path's place, so it is held throughout.
-    pub fn save(&mut self, text: &str) -> Result<()> {
-        self.lock = filetools::store::replace_locked(&self.path, text.as_bytes())
-            .with_context(|| format!("saving {}", self.path.display()))?;
+    /// Gives `session` the memory `saved` (what [`StateFile::lock`] read):
+    /// a log, or a state saved whole by an older version; nothing when it
+    /// is empty. A log's last line cut short by a kill is cut off.
+    pub fn restore(&mut self, session: &mut Session, saved: &str) -> Result<()> {
+        let context = || format!("restoring --state {}", self.path.display());
+        if saved.starts_with(filetools::STATE_LOG_HEADER) {
+            let (valid, lines) = session.restore_log(saved).with_context(context)?;
+            if valid < saved.len() {
+                self.lock.set_len(valid as u64).with_context(context)?;
+            }
+            self.log_lines = Some(lines);
+        } else if !saved.trim().is_empty() {
+            session.restore(saved).with_context(context)?;
+        }
+        Ok(())
+    }
+
+    /// Saves what `session` changed since the last save: one line appended
+    /// to the log, or the whole log when the file is not one yet or has
+    /// grown long.
+    pub fn save(&mut self, session: &mut Session) -> Result<()> {
+        let context = || format!("saving {}", self.path.display());
+        match self.log_lines {
+            Some(lines) if lines < MAX_LOG_LINES => {
+                let Some(line) = session.save_changes()? else {
+                    return Ok(());
+                };
+                self.lock.seek(SeekFrom::End(0)).with_context(context)?;
+                self.lock.write_all(line.as_bytes()).with_context(context)?;
+                self.lock.sync_data().with_context(context)?;
+                self.log_lines = Some(lines + 1);
+            }
+            _ => {
+                let log = session.save_log()?;
+                self.lock = filetools::store::replace_locked(&self.path, log.as_bytes())
+                    .with_context(context)?;
+                self.log_lines = Some(1);
+            }
+        }
         Ok(())
     }
 }
