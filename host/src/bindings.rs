@@ -241,11 +241,9 @@ impl host_fs::Host for StoreState {
         if self.served.read_only() {
             return Err(FsError::ReadOnly);
         }
-        if self.change.is_some() {
-            return Err(FsError::Io(
-                "this call already holds the record of a change".to_owned(),
-            ));
-        }
+        // A record the call claimed and could not settle is let go, for
+        // a later call.
+        self.change = None;
         self.change = Some(self.journal.begin(&intent)?);
         self.begin_changing();
         Ok(())

@@ -45,6 +45,10 @@ const ROOT_KEY_HEX_DIGITS: usize = 32;
 /// What a record file's name ends with.
 const RECORD_SUFFIX: &str = ".change";
 
+/// What a record being written is named with, until it is whole and
+/// locked: a claim never takes it.
+const WRITING_SUFFIX: &str = ".writing";
+
 /// Records kept in memory at most; past that, `begin` fails (a process
 /// whose calls keep trapping mid-change).
 const MAX_MEMORY_RECORDS: usize = 64;
@@ -129,18 +133,23 @@ impl Journal {
                 let dir = open_root_dir(changes, key, true)
                     .map_err(|err| kept_error(&err))?
                     .ok_or_else(|| kept_error(&Errno::NOENT))?;
-                let name = record_name();
+                let name = record_name(RECORD_SUFFIX);
+                let writing = record_name(WRITING_SUFFIX);
                 let flags = OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::CLOEXEC;
-                let fd = rustix::fs::openat(&dir, &name, flags, Mode::from_raw_mode(0o600))
+                let fd = rustix::fs::openat(&dir, &writing, flags, Mode::from_raw_mode(0o600))
                     .map_err(|err| kept_error(&err))?;
                 let mut file = File::from(fd);
+                // Locked and whole before it takes a name a claim looks at.
                 let written = rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive)
                     .map_err(std::io::Error::from)
                     .and_then(|()| file.write_all(record))
                     .and_then(|()| file.sync_all())
+                    .and_then(|()| {
+                        rustix::fs::renameat(&dir, &writing, &dir, &name).map_err(Into::into)
+                    })
                     .and_then(|()| rustix::fs::fsync(&dir).map_err(Into::into));
                 if let Err(err) = written {
-                    let _ = rustix::fs::unlinkat(&dir, &name, AtFlags::empty());
+                    let _ = rustix::fs::unlinkat(&dir, &writing, AtFlags::empty());
                     return Err(kept_error(&err));
                 }
                 Ok(Held::File {
@@ -173,7 +182,15 @@ impl Journal {
                 let Some(dir) = open_root_dir(changes, key, false).map_err(fs_error)? else {
                     return Ok(None);
                 };
-                for name in record_names(&dir).map_err(fs_error)? {
+                let (records, writing) = record_names(&dir).map_err(fs_error)?;
+                // A record a kill cut off while it was written was never
+                // acted on: it goes once nobody holds it.
+                for name in writing {
+                    if take(&dir, &name).is_some() {
+                        let _ = rustix::fs::unlinkat(&dir, &name, AtFlags::empty());
+                    }
+                }
+                for name in records {
                     if let Some((file, record)) = take(&dir, &name) {
                         let held = Held::File {
                             dir,
@@ -251,19 +268,22 @@ fn open_root_dir(changes: &Dir, key: &str, create: bool) -> Result<Option<OwnedF
 }
 
 /// The record files in `dir`, oldest first (their names start with the
-/// time they were made).
-fn record_names(dir: &OwnedFd) -> Result<Vec<OsString>, Errno> {
-    let mut names = Vec::new();
+/// time they were made), and those still being written.
+fn record_names(dir: &OwnedFd) -> Result<(Vec<OsString>, Vec<OsString>), Errno> {
+    let (mut records, mut writing) = (Vec::new(), Vec::new());
     let listing = rustix::fs::Dir::read_from(dir)?;
     for entry in listing {
         let entry = entry?;
         let name = entry.file_name().to_bytes();
+        let owned = || OsString::from(String::from_utf8_lossy(name).into_owned());
         if name.ends_with(RECORD_SUFFIX.as_bytes()) {
-            names.push(OsString::from(String::from_utf8_lossy(name).into_owned()));
+            records.push(owned());
+        } else if name.ends_with(WRITING_SUFFIX.as_bytes()) {
+            writing.push(owned());
         }
     }
-    names.sort();
-    Ok(names)
+    records.sort();
+    Ok((records, writing))
 }
 
 /// The record `name` with its lock, when no live call holds it and it is
@@ -281,16 +301,14 @@ fn take(dir: &OwnedFd, name: &OsString) -> Option<(File, Vec<u8>)> {
     Some((file, record))
 }
 
-/// A fresh record name: the time, the process and a counter.
-fn record_name() -> OsString {
+/// A fresh record name ending in `suffix`: the time, the process and a
+/// counter.
+fn record_name(suffix: &str) -> OsString {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let n = NEXT_RECORD.fetch_add(1, Ordering::Relaxed);
-    OsString::from(format!(
-        "{nanos:020}-{}-{n}{RECORD_SUFFIX}",
-        std::process::id()
-    ))
+    OsString::from(format!("{nanos:020}-{}-{n}{suffix}", std::process::id()))
 }
 
 /// The error of a record that could not be kept: the guest then changes

@@ -127,6 +127,9 @@ struct Memory {
     lost: bool,
     /// What changed since the last line of a state log was made.
     pending: Delta,
+    /// Whether a state log is kept: until then `pending` holds only the
+    /// last call's changes.
+    logging: bool,
 }
 
 impl Default for Memory {
@@ -143,6 +146,7 @@ impl Default for Memory {
             },
             lost: false,
             pending: Delta::default(),
+            logging: false,
         }
     }
 }
@@ -152,6 +156,9 @@ impl Memory {
     /// the history. Returns the bytes it carried.
     fn take(&mut self, checkpoint: wit::Checkpoint) -> usize {
         let mut bytes = checkpoint.core.len();
+        if !self.logging {
+            self.pending = Delta::default();
+        }
         let pending = &mut self.pending;
         pending.core = Some(checkpoint.core.clone());
         self.core = Some(checkpoint.core);
@@ -425,6 +432,11 @@ impl Session {
     /// trap cost the session its memory.
     pub fn save_changes(&mut self) -> Result<Option<String>> {
         self.refuse_lost()?;
+        if !self.memory.logging {
+            self.memory.logging = true;
+            self.memory.pending = Delta::default();
+            return Ok(Some(self.memory.whole().line()));
+        }
         let pending = std::mem::take(&mut self.memory.pending);
         Ok((!pending.is_empty()).then(|| pending.line()))
     }
@@ -435,11 +447,8 @@ impl Session {
     pub fn save_log(&mut self) -> Result<String> {
         self.refuse_lost()?;
         self.memory.pending = Delta::default();
-        Ok(format!(
-            "{LOG_HEADER}
-{}",
-            self.memory.whole().line()
-        ))
+        self.memory.logging = true;
+        Ok(format!("{LOG_HEADER}\n{}", self.memory.whole().line()))
     }
 
     /// Replaces the session's memory with the one a state log describes;
@@ -453,6 +462,7 @@ impl Session {
             entries: replayed.entries,
             seq: replayed.seq,
             versions: replayed.versions,
+            logging: true,
             ..Memory::default()
         };
         if let Some(core) = &memory.core {

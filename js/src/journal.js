@@ -8,25 +8,34 @@ import { FsError } from './fserror.js';
 export function memoryJournal({ readOnly = false } = {}) {
   /** { intent: Uint8Array, held: boolean }, oldest first. */
   const records = [];
+  /** The record the current call holds. */
+  let current;
   return {
     beginChange: (intent) => {
       if (readOnly) {
         throw new FsError('read-only');
       }
-      records.push({ intent: new Uint8Array(intent), held: true });
+      // A record the call claimed and left unsettled goes to a later call.
+      if (current !== undefined) {
+        current.held = false;
+      }
+      current = { intent: new Uint8Array(intent), held: true };
+      records.push(current);
     },
     endChange: () => {
-      const at = records.findIndex((r) => r.held);
+      const at = records.indexOf(current);
       if (at !== -1) {
         records.splice(at, 1);
       }
+      current = undefined;
     },
     claimUnfinished: () => {
-      const found = readOnly ? undefined : records.find((r) => !r.held);
+      const found = readOnly || current !== undefined ? undefined : records.find((r) => !r.held);
       if (found === undefined) {
         return undefined;
       }
       found.held = true;
+      current = found;
       return found.intent;
     },
     /** The call is over: what it still holds may be claimed by the next. */
@@ -34,6 +43,7 @@ export function memoryJournal({ readOnly = false } = {}) {
       for (const record of records) {
         record.held = false;
       }
+      current = undefined;
     },
   };
 }

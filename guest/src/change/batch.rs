@@ -165,9 +165,11 @@ pub(crate) fn land<F: HostFs + ?Sized, R>(
             .map_err(|err| ToolError::from_write(&steps[0].path, tool, err))?;
     }
     let landed = run_all(ctx.fs, steps, tool).map(|metas| record(ctx, metas));
-    if kept {
-        // A record left behind is claimed by the next call, which finds the
-        // change landed and already counted, or taken back.
+    // A change some of whose steps could not be taken back keeps its
+    // record, the only copy of what those files held: the next call tries
+    // again. Otherwise the record goes; one left behind by a failed end is
+    // claimed by the next call, which finds the change counted already.
+    if kept && !matches!(landed, Err(ToolError::PartlyWritten { .. })) {
         let _ = ctx.fs.end_change();
     }
     landed

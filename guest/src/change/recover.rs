@@ -47,6 +47,9 @@ pub(crate) enum Fate {
 pub(crate) enum Outcome {
     /// Every file holds the new version: the change is kept.
     Landed,
+    /// The change ran to its last step, and some of its files changed
+    /// since: kept as it stands.
+    LandedThenChanged,
     /// No file holds it: nothing to do.
     NothingLanded,
     /// Some did; they were put back, and every file is as before.
@@ -62,6 +65,9 @@ pub(crate) struct Recovery {
     pub undo: bool,
     /// What became of it.
     pub outcome: Outcome,
+    /// Whether one `undo` takes it back (a change that landed and is now
+    /// in the session's history).
+    pub undoable: bool,
     /// Each file with where it stands.
     pub files: Vec<(String, Fate)>,
 }
@@ -88,7 +94,17 @@ pub(crate) fn recover<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>) -> Vec<Recovery>
         };
         // A record cut short was cut before the change's first step.
         if let Some(intent) = Intent::decode(&record) {
-            done.push(settle(ctx, &intent));
+            let settled = settle(ctx, &intent);
+            let stuck = settled
+                .files
+                .iter()
+                .any(|(_, fate)| matches!(fate, Fate::Stuck(_)));
+            done.push(settled);
+            // The record is the only copy of what a stuck file held: it
+            // stays, for the next call to try again.
+            if stuck {
+                break;
+            }
         }
         if ctx.fs.end_change().is_err() {
             break;
@@ -102,9 +118,28 @@ fn settle<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent) -> Recovery
     let now: Vec<Now> = intent.files.iter().map(|file| look(ctx, file)).collect();
     let landed = now.iter().all(|n| matches!(n, Now::After(_) | Now::Both));
     let untouched = now.iter().all(|n| matches!(n, Now::Before | Now::Both));
+    // The steps run in order, and a failed one takes back those before it
+    // newest first: when the last file the change reached holds its new
+    // version, every step ran, and a file otherwise is someone else's
+    // change since.
+    let ran_all = matches!(
+        now.iter().rev().find(|n| !matches!(n, Now::Both)),
+        Some(Now::After(_))
+    );
+    let mut undoable = false;
     let (outcome, fates): (Outcome, Vec<Fate>) = if landed {
-        adopt(ctx, intent, &now);
+        undoable = adopt(ctx, intent, &now) && !intent.undo;
         (Outcome::Landed, vec![Fate::Changed; now.len()])
+    } else if ran_all {
+        let fates = now
+            .iter()
+            .map(|n| match n {
+                Now::After(_) | Now::Both => Fate::Changed,
+                Now::Before => Fate::Moved("as before the change; put back since".to_owned()),
+                Now::Else(what) => Fate::Moved(what.clone()),
+            })
+            .collect();
+        (Outcome::LandedThenChanged, fates)
     } else if untouched {
         (Outcome::NothingLanded, vec![Fate::Untouched; now.len()])
     } else {
@@ -137,6 +172,7 @@ fn settle<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent) -> Recovery
     Recovery {
         undo: intent.undo,
         outcome,
+        undoable,
         files: intent
             .files
             .iter()
@@ -204,8 +240,8 @@ fn put_back<F: HostFs + ?Sized>(fs: &F, file: &Planned) -> Result<(), FsError> {
 
 /// Counts a change that landed whole as the session's own, unless the
 /// session already does: a change goes into the history as one group, an
-/// undo takes its group out.
-fn adopt<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent, now: &[Now]) {
+/// undo takes its group out. Whether the history now holds the change.
+fn adopt<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent, now: &[Now]) -> bool {
     let history = &ctx.state.history;
     let newest = |rel: &str| {
         history
@@ -230,11 +266,12 @@ fn adopt<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent, now: &[Now])
                 ctx.state.ledger.remove(&file.rel);
             }
         }
-        return;
+        return false;
     }
     let known = intent.files.iter().zip(now).all(|(file, now)| match now {
         Now::After(Some(bytes)) => newest(&file.rel) == Some(version(Some(bytes))),
-        _ => newest(&file.rel).is_some(),
+        Now::After(None) if file.after.is_none() => newest(&file.rel) == Some(version(None)),
+        _ => false,
     });
     let mut steps = Vec::new();
     for (file, now) in intent.files.iter().zip(now) {
@@ -242,8 +279,8 @@ fn adopt<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent, now: &[Now])
             (Now::After(Some(bytes)), _) => After::plain(bytes.clone()),
             (Now::After(None) | Now::Both, None) => After::Nothing,
             (Now::Both, Some(_)) => After::plain(file.before.clone().unwrap_or_default()),
-            // Too large to keep, or unchanged: the history cannot hold it.
-            _ => return,
+            // Too large to keep: the history cannot hold it.
+            _ => return false,
         };
         steps.push(Step {
             rel: file.rel.clone(),
@@ -254,7 +291,7 @@ fn adopt<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent, now: &[Now])
         });
     }
     if known {
-        return;
+        return true;
     }
     let metas = steps
         .iter()
@@ -264,6 +301,7 @@ fn adopt<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent, now: &[Now])
         })
         .collect::<Vec<_>>();
     batch::record_all(ctx, &steps, &metas, Tool::Edit);
+    true
 }
 
 impl fmt::Display for Recovery {
@@ -276,12 +314,19 @@ impl fmt::Display for Recovery {
                 f,
                 "Note: {what} of {count} files was cut off before its answer, after it had landed whole: {}. They keep it{}.",
                 named(&paths),
-                if self.undo {
-                    ""
-                } else {
+                if self.undoable {
                     "; undo takes it back"
+                } else {
+                    ""
                 }
             ),
+            Outcome::LandedThenChanged => {
+                write!(
+                    f,
+                    "Note: {what} of {count} files was cut off before its answer, after it had landed whole; some of its files changed since, and all are left as they stand:"
+                )?;
+                self.list(f)
+            }
             Outcome::NothingLanded => write!(
                 f,
                 "Note: {what} of {count} files was cut off before its first step: no file was changed ({}).",
@@ -308,15 +353,23 @@ impl fmt::Display for Recovery {
                     f,
                     "Note: {what} of {count} files was cut off midway, and not every file could be put back:"
                 )?;
-                for (path, fate) in self.files.iter().take(MAX_FILES_NAMED) {
-                    write!(f, "\n- {path}: {}", fate.describe())?;
-                }
-                if count > MAX_FILES_NAMED {
-                    write!(f, "\n- and {} more", count - MAX_FILES_NAMED)?;
-                }
+                self.list(f)?;
                 write!(f, "\nRead the files not restored before changing them.")
             }
         }
+    }
+}
+
+impl Recovery {
+    /// Each file with where it stands, one per line.
+    fn list(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (path, fate) in self.files.iter().take(MAX_FILES_NAMED) {
+            write!(f, "\n- {path}: {}", fate.describe())?;
+        }
+        if self.files.len() > MAX_FILES_NAMED {
+            write!(f, "\n- and {} more", self.files.len() - MAX_FILES_NAMED)?;
+        }
+        Ok(())
     }
 }
 
@@ -349,6 +402,7 @@ impl Outcome {
     fn name(&self) -> &'static str {
         match self {
             Outcome::Landed => "landed",
+            Outcome::LandedThenChanged => "landed_then_changed",
             Outcome::NothingLanded => "nothing_landed",
             Outcome::TakenBack => "taken_back",
             Outcome::Mixed => "mixed",
@@ -389,6 +443,7 @@ pub(crate) fn told(mut result: ToolResult, recovered: &[Recovery]) -> ToolResult
                 json!({
                     "outcome": r.outcome.name(),
                     "undo": r.undo,
+                    "undoable": r.undoable,
                     "files": r.files.iter().map(|(path, fate)| json!({"path": path, "state": fate.name()})).collect::<Vec<_>>(),
                 })
             })
@@ -495,6 +550,21 @@ mod tests {
         );
         assert_eq!(content(&session, "a.txt"), "old a.txt\n");
         assert_eq!(content(&session, "b.txt"), "someone else\n");
+    }
+
+    #[test]
+    fn a_change_that_ran_to_its_last_step_is_kept_though_a_file_changed_since() {
+        let fs = cut_off(3);
+        fs.add_file("b.txt", b"edited by someone\n");
+        let mut session = Session::open("{}", fs).unwrap();
+        let answer = session.call("read", r#"{"file_path": "a.txt"}"#);
+        assert!(
+            answer.text().starts_with("Note: A change of 3 files was cut off before its answer, after it had landed whole; some of its files changed since, and all are left as they stand:\n- a.txt: holds the change\n- b.txt: changed since by someone else; left as found\n- c.txt: holds the change\n"),
+            "{}",
+            answer.text()
+        );
+        assert_eq!(content(&session, "a.txt"), "new a.txt\n");
+        assert_eq!(content(&session, "c.txt"), "new c.txt\n");
     }
 
     #[test]

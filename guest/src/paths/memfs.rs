@@ -361,6 +361,10 @@ impl HostFs for MemFs {
             return Err(FsError::ReadOnly);
         }
         let mut changes = self.changes.borrow_mut();
+        // A record the call held is let go, for a later call.
+        if let Some(at) = self.current.get() {
+            changes[at].0 = false;
+        }
         self.current.set(Some(changes.len()));
         changes.push((true, record.to_vec()));
         Ok(())

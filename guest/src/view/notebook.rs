@@ -196,29 +196,80 @@ impl<'de> Visitor<'de> for &mut Walk {
     }
 }
 
-/// Depth in a notebook's JSON where the payloads of outputs lie: the
-/// document, `cells`, a cell, `outputs`, an output, `data`, then a payload.
-const PAYLOAD_DEPTH: usize = 6;
-
 /// Strings of one payload list kept at most; the rest are skipped.
 pub const MAX_PAYLOAD_ITEMS: usize = 100_000;
 
 /// A notebook's JSON as a tree, without what no rendering or edit needs:
-/// a payload of an output (or anything as deep) is kept only as far as it
-/// is text — a string, or a list of strings up to [`MAX_PAYLOAD_ITEMS`] —
-/// and anything else there is skipped as it is parsed and stands as null.
-/// Millions of numbers in a plot's output then cost no memory.
+/// the payloads of outputs (`cells[*].outputs[*].data[*]`) are kept only
+/// as far as they are text — a string, or a list of strings up to
+/// [`MAX_PAYLOAD_ITEMS`] — and anything else there is skipped as it is
+/// parsed and stands as null. Millions of numbers in a plot's output then
+/// cost no memory; everything else, cell metadata included, is kept as it
+/// is.
 pub(crate) fn parse(text: &[u8]) -> Result<Value, serde_json::Error> {
     let mut json = serde_json::Deserializer::from_slice(text);
-    let value = Slim { depth: 0 }.deserialize(&mut json)?;
+    let value = Slim(Place::Root).deserialize(&mut json)?;
     json.end()?;
     Ok(value)
 }
 
-/// Builds a [`Value`] at `depth`, as [`parse`] says.
+/// Where in a notebook a value stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// The document.
+    Root,
+    /// `cells`.
+    Cells,
+    /// One cell.
+    Cell,
+    /// A cell's `outputs`.
+    Outputs,
+    /// One output.
+    Output,
+    /// An output's `data`: payloads by MIME type.
+    Bundle,
+    /// One payload.
+    Payload,
+    /// Anywhere else: kept whole.
+    Other,
+}
+
+impl Place {
+    /// The place of the value under `key` of a map here.
+    fn under(self, key: &str) -> Place {
+        match (self, key) {
+            (Place::Root, "cells") => Place::Cells,
+            (Place::Cell, "outputs") => Place::Outputs,
+            (Place::Output, "data") => Place::Bundle,
+            (Place::Bundle | Place::Payload, _) => Place::Payload,
+            _ => Place::Other,
+        }
+    }
+
+    /// The place of an item of a list here.
+    fn item(self) -> Place {
+        match self {
+            Place::Cells => Place::Cell,
+            Place::Outputs => Place::Output,
+            Place::Payload => Place::Payload,
+            _ => Place::Other,
+        }
+    }
+}
+
+/// Builds a [`Value`] at a place, as [`parse`] says.
 #[derive(Clone, Copy)]
-struct Slim {
-    depth: usize,
+struct Slim(Place);
+
+impl Slim {
+    /// `value`, unless it stands in a payload, where only text is kept.
+    fn scalar(self, value: Value) -> Value {
+        if self.0 == Place::Payload {
+            Value::Null
+        } else {
+            value
+        }
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for Slim {
@@ -237,19 +288,19 @@ impl<'de> Visitor<'de> for Slim {
     }
 
     fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
-        Ok(self.shallow(Value::Bool(b)))
+        Ok(self.scalar(Value::Bool(b)))
     }
 
     fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
-        Ok(self.shallow(Value::from(n)))
+        Ok(self.scalar(Value::from(n)))
     }
 
     fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
-        Ok(self.shallow(Value::from(n)))
+        Ok(self.scalar(Value::from(n)))
     }
 
     fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
-        Ok(self.shallow(Value::from(n)))
+        Ok(self.scalar(Value::from(n)))
     }
 
     fn visit_str<E>(self, text: &str) -> Result<Value, E> {
@@ -265,11 +316,9 @@ impl<'de> Visitor<'de> for Slim {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Value, A::Error> {
-        let inner = Slim {
-            depth: self.depth + 1,
-        };
+        let inner = Slim(self.0.item());
         let mut kept = Vec::new();
-        if self.depth < PAYLOAD_DEPTH {
+        if self.0 != Place::Payload {
             while let Some(item) = items.next_element_seed(inner)? {
                 kept.push(item);
             }
@@ -291,32 +340,18 @@ impl<'de> Visitor<'de> for Slim {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<Value, A::Error> {
-        let inner = Slim {
-            depth: self.depth + 1,
-        };
         let mut kept = serde_json::Map::new();
         while let Some(key) = entries.next_key::<String>()? {
-            let value = entries.next_value_seed(inner)?;
-            if self.depth < PAYLOAD_DEPTH {
+            let value = entries.next_value_seed(Slim(self.0.under(&key)))?;
+            if self.0 != Place::Payload {
                 kept.insert(key, value);
             }
         }
-        Ok(if self.depth < PAYLOAD_DEPTH {
+        Ok(if self.0 == Place::Payload {
+            Value::Null
+        } else {
             Value::Object(kept)
-        } else {
-            Value::Null
         })
-    }
-}
-
-impl Slim {
-    /// `value` where it is kept: above the payloads.
-    fn shallow(self, value: Value) -> Value {
-        if self.depth < PAYLOAD_DEPTH {
-            value
-        } else {
-            Value::Null
-        }
     }
 }
 
@@ -635,6 +670,31 @@ mod tests {
             text.contains("[its JSON holds the key \"cells\" twice at the top level: shown as Jupyter reads it, with the last; remove the other before editing cells]"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn only_the_payloads_of_outputs_are_trimmed() {
+        let text = serde_json::json!({
+            "metadata": {"a": {"b": {"c": {"d": {"e": {"f": 1}}}}}},
+            "cells": [{"cell_type": "code", "source": [],
+                "metadata": {"nteract": {"transient": {"deleting": false, "n": [1, 2]}}},
+                "outputs": [{"output_type": "display_data", "metadata": {"deep": {"x": {"y": 3}}},
+                    "data": {"text/plain": ["a", "b"], "application/json": {"v": [1, 2, 3]},
+                        "numbers": [1, 2, 3], "text/html": "<b>"}}]}]
+        });
+        let parsed = parse(text.to_string().as_bytes()).unwrap();
+        assert_eq!(parsed["metadata"], text["metadata"]);
+        let cell = &parsed["cells"][0];
+        assert_eq!(cell["metadata"], text["cells"][0]["metadata"]);
+        let output = &cell["outputs"][0];
+        assert_eq!(
+            output["metadata"],
+            text["cells"][0]["outputs"][0]["metadata"]
+        );
+        assert_eq!(output["data"]["text/plain"], serde_json::json!(["a", "b"]));
+        assert_eq!(output["data"]["text/html"], "<b>");
+        assert!(output["data"]["application/json"].is_null());
+        assert!(output["data"]["numbers"].is_null());
     }
 
     #[test]

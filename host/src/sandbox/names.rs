@@ -2,8 +2,9 @@
 //! listed with each byte that is not part of a UTF-8 character written
 //! `\xNN` (and a backslash `\\`), so two such names never look alike, nor
 //! like their U+FFFD spelling; and named back in that form. A component is
-//! read back as bytes only when no entry bears it literally and its bytes
-//! are not UTF-8, so every UTF-8 name keeps meaning itself.
+//! read back as bytes only when its bytes are not UTF-8, an entry bears
+//! those bytes and none bears the component literally: every UTF-8 name
+//! keeps meaning itself, and a new file always gets the name as spelled.
 
 use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
@@ -63,8 +64,9 @@ fn unescaped(component: &str) -> Option<OsString> {
         .then(|| OsString::from_vec(bytes))
 }
 
-/// `path` with each escaped component that no entry bears literally read
-/// back as its bytes; `exists` says whether a path (so far) exists.
+/// `path` with each escaped component read back as its bytes where an
+/// entry bears them and none bears the component literally; `exists` says
+/// whether a path exists.
 pub(super) fn named(path: &Path, exists: impl Fn(&Path) -> bool) -> Cow<'_, Path> {
     if !path.as_os_str().as_bytes().windows(2).any(|w| w == b"\\x") {
         return Cow::Borrowed(path);
@@ -73,7 +75,7 @@ pub(super) fn named(path: &Path, exists: impl Fn(&Path) -> bool) -> Cow<'_, Path
     for component in path {
         let literal = named.join(component);
         match component.to_str().and_then(unescaped) {
-            Some(bytes) if !exists(&literal) => named.push(bytes),
+            Some(bytes) if !exists(&literal) && exists(&named.join(&bytes)) => named.push(bytes),
             _ => named = literal,
         }
     }
@@ -91,8 +93,14 @@ mod tests {
         assert_eq!(shown, "caf\\xe9 \\\\ \\xff.txt");
         assert_ne!(shown, raw.to_string_lossy());
         let path = PathBuf::from(format!("dir/{shown}"));
-        let back = named(&path, |_| false);
-        assert_eq!(back.as_os_str().as_bytes(), b"dir/caf\xe9 \\ \xff.txt");
+        let raw_path = Path::new(OsStr::from_bytes(b"dir/caf\xe9 \\ \xff.txt"));
+        let back = named(&path, |p| p == raw_path || p == Path::new("dir"));
+        assert_eq!(back.as_os_str().as_bytes(), raw_path.as_os_str().as_bytes());
+        assert_eq!(
+            named(&path, |_| false),
+            path,
+            "a new file gets the name as spelled"
+        );
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! once and cached; a trap or a deadline is a tool error and a fresh session,
 //! never a dead host; the component imports nothing beyond the allowed set.
 
-use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
@@ -323,109 +322,21 @@ fn another_component_can_be_given_and_a_broken_one_is_refused() {
     );
 }
 
-/// Six files of 1.5 MB each, their first lines named, and the patch that
-/// changes every first line.
-fn six_files(root: &Path) -> (Vec<(String, String, String)>, String) {
-    let mut files = Vec::new();
-    let mut patch = String::from("*** Begin Patch\n");
-    for n in 0..6 {
-        let name = format!("part-{n}.txt");
-        let mut old = format!("first version of {name}\n");
-        while old.len() < 1_500_000 {
-            old.push_str("a line of a file that one patch changes with five others\n");
-        }
-        let new = old.replacen("first version", "final version", 1);
-        std::fs::write(root.join(&name), &old).unwrap();
-        let _ = write!(
-            patch,
-            "*** Update File: {name}\n@@\n-first version of {name}\n+final version of {name}\n"
-        );
-        files.push((name, old, new));
-    }
-    patch.push_str("*** End Patch");
-    (files, patch)
-}
-
 #[test]
 fn a_deadline_never_cuts_a_change_of_several_files_between_its_steps() {
     let (root, outside) = root_and_outside("deadline-patch");
-    let mut mixed = Vec::new();
-    let (mut landed, mut stopped) = (0, 0);
-    let took = patch_time(&root, &outside);
-    // From a deadline that passes before the first step to one that
-    // passes after the last, through every moment between.
-    for micros in (1..=40).map(|k| took * k / 30) {
-        let (files, patch) = six_files(&root);
-        let tools = Tools::builder()
-            .root(&root)
-            .state_dir(outside.join("state"))
-            .config_json(r#"{"tools": ["filetools", "apply-patch"], "history_bytes": 67108864}"#)
-            .unwrap()
-            .call_timeout(Duration::from_micros(micros))
-            .build()
-            .unwrap();
-        let mut session = tools.session().unwrap();
-        for (name, _, _) in &files {
-            session.call("read", &format!(r#"{{"file_path": "{name}", "limit": 1}}"#));
-        }
-        let answer = session.call(
-            "apply_patch",
-            &serde_json::json!({"input": patch}).to_string(),
-        );
-        let new = files
-            .iter()
-            .filter(|(name, _, new)| std::fs::read_to_string(root.join(name)).unwrap() == *new)
-            .count();
-        match new {
-            0 => stopped += 1,
-            6 => landed += 1,
-            _ => mixed.push((micros, new, answer.text())),
-        }
-        assert_eq!(
-            new == 6,
-            !answer.is_error,
-            "{micros} µs: {new} files changed, answer: {}",
-            answer.text()
-        );
-        let next = tools
-            .session()
-            .unwrap()
-            .call("read", &read_args(&files[0].0));
-        assert!(
-            !next.text().starts_with("Note:"),
-            "{micros} µs: {}",
-            next.text()
-        );
-    }
-    assert!(mixed.is_empty(), "cut between steps: {mixed:?}");
+    let report =
+        filetools_tests::reliability::deadline::sweep(&root, &outside.join("state"), 24).unwrap();
+    println!("{report}");
+    assert_eq!(
+        report.mixed + report.wrong_answers + report.left_to_settle,
+        0,
+        "{report}"
+    );
     assert!(
-        landed > 0 && stopped > 0,
-        "{landed} landed, {stopped} stopped"
+        report.stopped > 0 && report.landed > 0,
+        "the sweep missed a side: {report}"
     );
-}
-
-/// Microseconds an unhurried patch of [`six_files`] takes, its reads
-/// included.
-fn patch_time(root: &Path, outside: &Path) -> u64 {
-    let (files, patch) = six_files(root);
-    let tools = Tools::builder()
-        .root(root)
-        .state_dir(outside.join("state"))
-        .config_json(r#"{"tools": ["filetools", "apply-patch"], "history_bytes": 67108864}"#)
-        .unwrap()
-        .build()
-        .unwrap();
-    let mut session = tools.session().unwrap();
-    let started = std::time::Instant::now();
-    for (name, _, _) in &files {
-        session.call("read", &format!(r#"{{"file_path": "{name}", "limit": 1}}"#));
-    }
-    let answer = session.call(
-        "apply_patch",
-        &serde_json::json!({"input": patch}).to_string(),
-    );
-    assert!(!answer.is_error, "{}", answer.text());
-    started.elapsed().as_micros() as u64
 }
 
 #[test]

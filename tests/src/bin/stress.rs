@@ -1,19 +1,19 @@
 //! `cargo xtask stress`: the reliability suite at full counts, with its
 //! figures. `--bin PATH` measures another build of the CLI (an older one,
-//! say); `--seed N` replays a run; `--only race,swap,kill,together,fuzz,cache,roots,hostile`
+//! say); `--seed N` replays a run; `--only race,swap,kill,together,deadline,fuzz,cache,roots,hostile`
 //! picks scenarios; `--percent P` runs `P`% of every count.
 //!
 //! ```text
 //! cargo run --release -p filetools-tests --bin stress -- --bin target/release/filetools
 //! ```
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context as _, Result, bail};
 use filetools_tests::hostile::Counts;
 use filetools_tests::reliability::{
-    Rng, cache, fresh_dir, fuzz, hostile, kill, kill_together,
+    Rng, cache, deadline, fresh_dir, fuzz, hostile, kill, kill_together,
     race::{self, Op, Writer},
     roots, swap,
 };
@@ -25,8 +25,10 @@ const SWAP_TRIALS: u64 = 300;
 const KILL_TRIALS: u64 = 1000;
 const KILL_MAX_BYTES: u64 = 20 * 1024 * 1024;
 /// Kills per kind of change of several files (patch, undo of a patch,
-/// undo of a move).
-const KILL_TOGETHER_TRIALS: u64 = 340;
+/// undo of a move, move).
+const KILL_TOGETHER_TRIALS: u64 = 260;
+/// Deadlines swept across a patch of six files.
+const DEADLINE_RUNS: u64 = 120;
 const FUZZ_LINES: u64 = 20_000;
 const FUZZ_LONG_LINE: u64 = 400 * 1024 * 1024;
 const CACHE_TRIALS: u64 = 10;
@@ -42,7 +44,7 @@ struct Options {
     percent: u64,
 }
 
-fn options(workspace: &std::path::Path) -> Result<Options> {
+fn options(workspace: &Path) -> Result<Options> {
     let mut args = std::env::args().skip(1);
     let mut options = Options {
         bin: workspace.join("target/release/filetools"),
@@ -124,19 +126,7 @@ fn main() -> Result<()> {
         })?;
         println!("kill -9 during changes of 1 KB to 20 MB: {report}");
     }
-    if wanted("together") {
-        let dir = fresh_dir(&base, "kill-together")?;
-        let report = timed(|| {
-            kill_together::cli(
-                &bin,
-                &dir,
-                n(KILL_TOGETHER_TRIALS),
-                n(KILL_MAX_BYTES).max(4096),
-                &mut rng,
-            )
-        })?;
-        println!("kill -9 during changes of several files of 1 KB to 20 MB:\n{report}");
-    }
+    several_files(&bin, &base, &wanted, &n, &mut rng)?;
     if wanted("fuzz") {
         let dir = fresh_dir(&base, "fuzz")?;
         let report = timed(|| fuzz::cli(&bin, &dir, n(FUZZ_LINES), n(FUZZ_LONG_LINE), &mut rng))?;
@@ -162,6 +152,36 @@ fn main() -> Result<()> {
         let dir = fresh_dir(&base, "roots")?;
         let report = timed(|| roots::cli(&bin, &dir))?;
         println!("root and path spellings: {report}");
+    }
+    Ok(())
+}
+
+/// The scenarios of changes of several files: kills and deadlines.
+fn several_files(
+    bin: &Path,
+    base: &Path,
+    wanted: &impl Fn(&str) -> bool,
+    n: &impl Fn(u64) -> u64,
+    rng: &mut Rng,
+) -> Result<()> {
+    if wanted("together") {
+        let dir = fresh_dir(base, "kill-together")?;
+        let report = timed(|| {
+            kill_together::cli(
+                bin,
+                &dir,
+                n(KILL_TOGETHER_TRIALS),
+                n(KILL_MAX_BYTES).max(4096),
+                rng,
+            )
+        })?;
+        println!("kill -9 during changes of several files of 1 KB to 20 MB:\n{report}");
+    }
+    if wanted("deadline") {
+        let dir = fresh_dir(base, "deadline")?;
+        let state = fresh_dir(base, "deadline-state")?;
+        let report = timed(|| deadline::sweep(&dir, &state, n(DEADLINE_RUNS)))?;
+        println!("deadlines swept across a patch: {report}");
     }
     Ok(())
 }

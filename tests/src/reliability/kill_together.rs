@@ -2,8 +2,9 @@
 //!
 //! Each trial makes two to seven files of 1 KB up to the largest size asked
 //! for, starts a session, and begins one change of all of them — a patch
-//! over every file, the undo of such a patch, or the undo of a move (two
-//! files: the one put back and the one removed) — then kills the process
+//! over every file, the undo of such a patch, the undo of a move (two
+//! files: the one put back and the one removed), or a move itself — then
+//! kills the process
 //! at a random moment of it. The disk may then hold some files changed and
 //! some not; the next session's first call must leave every file all old or
 //! all new, say so when it put anything back or kept a change, and leave no
@@ -49,11 +50,13 @@ pub enum Kind {
     UndoPatch,
     /// `undo` of a `move_file`.
     UndoMove,
+    /// `move_file` itself (one rename: the control).
+    Move,
 }
 
 impl Kind {
     /// Every kind, in trial order.
-    pub const ALL: [Kind; 3] = [Kind::Patch, Kind::UndoPatch, Kind::UndoMove];
+    pub const ALL: [Kind; 4] = [Kind::Patch, Kind::UndoPatch, Kind::UndoMove, Kind::Move];
 }
 
 impl fmt::Display for Kind {
@@ -62,6 +65,7 @@ impl fmt::Display for Kind {
             Kind::Patch => "patches",
             Kind::UndoPatch => "undos of patches",
             Kind::UndoMove => "undos of moves",
+            Kind::Move => "moves",
         })
     }
 }
@@ -210,7 +214,7 @@ fn sides(dir: &Path, plan: &Plan) -> Sides {
 /// Writes the trial's files: for a patch, their old and new versions; for
 /// an undo, the versions before and after the undo.
 fn prepare(dir: &Path, kind: Kind, trial: u64, max_bytes: u64, rng: &mut Rng) -> Result<Plan> {
-    let count = if kind == Kind::UndoMove {
+    let count = if matches!(kind, Kind::UndoMove | Kind::Move) {
         1
     } else {
         rng.between(2, MAX_FILES)
@@ -226,12 +230,21 @@ fn prepare(dir: &Path, kind: Kind, trial: u64, max_bytes: u64, rng: &mut Rng) ->
         let new = old.replacen("first version", "final version", 1);
         plan.push((name, Some(old), Some(new)));
     }
-    if kind == Kind::UndoMove {
-        let (name, old, _) = plan.remove(0);
-        let moved = format!("moved-{name}");
-        // Before the undo: moved there; after it: back here.
-        plan.push((name, None, old.clone()));
-        plan.push((moved, old, None));
+    match kind {
+        Kind::UndoMove => {
+            let (name, old, _) = plan.remove(0);
+            let moved = format!("moved-{name}");
+            // Before the undo: moved there; after it: back here.
+            plan.push((name, None, old.clone()));
+            plan.push((moved, old, None));
+        }
+        Kind::Move => {
+            let (name, old, _) = plan.remove(0);
+            let moved = format!("moved-{name}");
+            plan.push((name, old.clone(), None));
+            plan.push((moved, None, old));
+        }
+        Kind::Patch | Kind::UndoPatch => {}
     }
     Ok(plan)
 }
@@ -262,6 +275,12 @@ fn staged(bin: &Path, dir: &Path, kind: Kind, plan: &Plan) -> Result<(SessionPro
             call("apply_patch", json!({"input": patch}))?;
             let undo = json!({"tool": "undo", "args": {"file_path": plan[0].0}});
             Ok((session, undo))
+        }
+        Kind::Move => {
+            let (from, to) = (&plan[0].0, &plan[1].0);
+            call("read", json!({"file_path": from, "limit": 1}))?;
+            let call = json!({"tool": "move_file", "args": {"source": from, "destination": to}});
+            Ok((session, call))
         }
         Kind::UndoMove => {
             let (back, moved) = (&plan[0].0, &plan[1].0);
@@ -313,7 +332,11 @@ fn log_spread(rng: &mut Rng, max: u64) -> u64 {
 /// than an unkilled change; and the bytes changed.
 fn calibrate(bin: &Path, dir: &Path, kind: Kind, size: u64, files: u64) -> Result<(u64, u64)> {
     let mut plan = Vec::new();
-    let files = if kind == Kind::UndoMove { 1 } else { files };
+    let files = if matches!(kind, Kind::UndoMove | Kind::Move) {
+        1
+    } else {
+        files
+    };
     let size = size.min(MAX_TOTAL_BYTES / files);
     for n in 0..files {
         let name = format!("calibration-{n}.txt");
@@ -322,10 +345,16 @@ fn calibrate(bin: &Path, dir: &Path, kind: Kind, size: u64, files: u64) -> Resul
         let new = old.replacen("first version", "final version", 1);
         plan.push((name, Some(old), Some(new)));
     }
-    if kind == Kind::UndoMove {
+    if matches!(kind, Kind::UndoMove | Kind::Move) {
         let (name, old, _) = plan.remove(0);
-        plan.push((name.clone(), None, old.clone()));
-        plan.push((format!("moved-{name}"), old, None));
+        let moved = format!("moved-{name}");
+        if kind == Kind::Move {
+            plan.push((name, old.clone(), None));
+            plan.push((moved, None, old));
+        } else {
+            plan.push((name, None, old.clone()));
+            plan.push((moved, old, None));
+        }
     }
     let (mut session, call) = staged(bin, dir, kind, &plan)?;
     let started = Instant::now();

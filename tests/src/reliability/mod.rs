@@ -11,6 +11,8 @@
 //! - [`kill_together`]: `kill -9` during patches, group undos and undos of
 //!   moves over files of up to 20 MB: files left mixed after the next
 //!   session's first call, and recoveries it did not report.
+//! - [`deadline`]: call deadlines swept across a patch of six files in the
+//!   Rust host: files left mixed, answers that say otherwise.
 //! - [`fuzz`]: protocol lines of every wrong kind: lines left unanswered,
 //!   answer sizes, a session that dies or forgets.
 //! - [`cache`]: a precompiled component damaged on disk: failed starts.
@@ -23,6 +25,7 @@
 //! measure an older build too.
 
 pub mod cache;
+pub mod deadline;
 pub mod fuzz;
 pub mod hostile;
 pub mod kill;

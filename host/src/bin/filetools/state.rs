@@ -128,9 +128,18 @@ impl StateFile {
                 let Some(line) = session.save_changes()? else {
                     return Ok(());
                 };
-                self.lock.seek(SeekFrom::End(0)).with_context(context)?;
-                self.lock.write_all(line.as_bytes()).with_context(context)?;
-                self.lock.sync_data().with_context(context)?;
+                let end = self.lock.seek(SeekFrom::End(0)).with_context(context)?;
+                let appended = self
+                    .lock
+                    .write_all(line.as_bytes())
+                    .and_then(|()| self.lock.sync_data());
+                if let Err(err) = appended {
+                    // No half line stays to spoil the next, and the next
+                    // save writes the log whole: nothing of this one is lost.
+                    let _ = self.lock.set_len(end);
+                    self.log_lines = None;
+                    return Err(err).with_context(context);
+                }
                 self.log_lines = Some(lines + 1);
             }
             _ => {
