@@ -315,7 +315,7 @@ fn record_name(suffix: &str) -> OsString {
 /// nothing.
 fn kept_error(err: &dyn std::fmt::Display) -> FsError {
     FsError::Io(format!(
-        "the record that makes a change of several files all-or-none could not be kept ({err}); no file was changed"
+        "the record that makes a change of several files all-or-none could not be kept ({err}); no file was changed. Change the files one at a time instead"
     ))
 }
 

@@ -30,6 +30,16 @@ use crate::session::Ctx;
 use crate::textfile::{TextFile, line_count};
 use crate::write::answer;
 
+/// The refusal of an undo of `path`, which changed since: `change` says how.
+fn stale(path: &str, change: Change) -> ToolError {
+    Refusal::Stale {
+        path: path.to_owned(),
+        tool: Tool::Undo,
+        change,
+    }
+    .into()
+}
+
 /// Runs `undo` on `target`, the repaired path.
 pub(crate) fn run<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
@@ -54,14 +64,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         }
         .into());
     }
-    let stale = |change| -> ToolError {
-        Refusal::Stale {
-            path: path.to_owned(),
-            tool: Tool::Undo,
-            change,
-        }
-        .into()
-    };
+    let stale = |change| stale(path, change);
     let Some(meta) = guard::target_kind(&target.stat, path)? else {
         return Err(stale(Change::Deleted));
     };
@@ -137,14 +140,7 @@ fn moved_back<F: HostFs + ?Sized>(
     from: &str,
     entry: &Entry,
 ) -> Result<ToolResult, ToolError> {
-    let stale = |change| -> ToolError {
-        Refusal::Stale {
-            path: path.to_owned(),
-            tool: Tool::Undo,
-            change,
-        }
-        .into()
-    };
+    let stale = |change| stale(path, change);
     let (precondition, directory) = match ctx.fs.stat(rel) {
         Err(FsError::NotFound) => return Err(stale(Change::Deleted)),
         Err(err) => return Err(ToolError::from_fs(path, err)),
@@ -260,14 +256,7 @@ fn step_back<F: HostFs + ?Sized>(
     rel: &str,
     entry: &Entry,
 ) -> Result<(Step, Undone), ToolError> {
-    let stale = |change| -> ToolError {
-        Refusal::Stale {
-            path: rel.to_owned(),
-            tool: Tool::Undo,
-            change,
-        }
-        .into()
-    };
+    let stale = |change| stale(rel, change);
     let kept = ctx.state.history.kept(entry).map(<[u8]>::to_vec);
     let not_kept = |size| -> ToolError {
         Refusal::UndoNotKept {

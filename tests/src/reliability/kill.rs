@@ -21,7 +21,7 @@ use super::{Rng, debris};
 use crate::cli::{SessionProcess, succeeded};
 
 /// Smallest change tried, in bytes.
-const MIN_BYTES: u64 = 1024;
+pub(super) const MIN_BYTES: u64 = 1024;
 
 /// Largest file an edit loads (the session's default `max_edit_bytes`).
 const MAX_EDIT_BYTES: u64 = 16 * 1024 * 1024;
@@ -58,7 +58,7 @@ impl fmt::Display for Report {
 }
 
 /// `size` bytes of numbered lines; the first line says `tag`.
-fn content(size: u64, tag: &str) -> String {
+pub(super) fn content(size: u64, tag: &str) -> String {
     let mut text = format!("{tag}\n");
     let mut n = 0u64;
     while (text.len() as u64) < size {
@@ -133,7 +133,7 @@ pub fn cli(bin: &Path, dir: &Path, trials: u64, max_bytes: u64, rng: &mut Rng) -
 
 /// A size from 1 KB to `max`, as likely in each doubling: small and large
 /// changes are tried alike.
-fn log_spread(rng: &mut Rng, max: u64) -> u64 {
+pub(super) fn log_spread(rng: &mut Rng, max: u64) -> u64 {
     let max = max.max(MIN_BYTES);
     let doublings = (max / MIN_BYTES).ilog2();
     let low = MIN_BYTES << rng.below(u64::from(doublings) + 1);

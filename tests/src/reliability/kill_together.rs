@@ -19,10 +19,8 @@ use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
 use super::Rng;
+use super::kill::{MIN_BYTES, content, log_spread};
 use crate::cli::{SessionProcess, succeeded, text};
-
-/// Smallest file tried, in bytes.
-const MIN_BYTES: u64 = 1024;
 
 /// Most files in one change.
 const MAX_FILES: u64 = 7;
@@ -117,19 +115,6 @@ impl fmt::Display for Report {
         }
         Ok(())
     }
-}
-
-/// `size` bytes of numbered lines; the first line says `tag`.
-fn content(size: u64, tag: &str) -> String {
-    let mut text = format!("{tag}\n");
-    let mut n = 0u64;
-    while (text.len() as u64) < size {
-        n += 1;
-        let _ = writeln!(text, "line {n:08} of a file changed together");
-    }
-    text.truncate(size as usize - 1);
-    text.push('\n');
-    text
 }
 
 /// One trial's files: name, old and new content (`None`: absent).
@@ -230,23 +215,25 @@ fn prepare(dir: &Path, kind: Kind, trial: u64, max_bytes: u64, rng: &mut Rng) ->
         let new = old.replacen("first version", "final version", 1);
         plan.push((name, Some(old), Some(new)));
     }
-    match kind {
-        Kind::UndoMove => {
-            let (name, old, _) = plan.remove(0);
-            let moved = format!("moved-{name}");
-            // Before the undo: moved there; after it: back here.
+    Ok(for_kind(plan, kind))
+}
+
+/// `plan`, files written with their old and new versions, as `kind`
+/// changes them: for a move or its undo, its one file and the name it
+/// moves to (before the undo, moved there; after it, back).
+fn for_kind(mut plan: Plan, kind: Kind) -> Plan {
+    if matches!(kind, Kind::UndoMove | Kind::Move) {
+        let (name, old, _) = plan.remove(0);
+        let moved = format!("moved-{name}");
+        if kind == Kind::Move {
+            plan.push((name, old.clone(), None));
+            plan.push((moved, None, old));
+        } else {
             plan.push((name, None, old.clone()));
             plan.push((moved, old, None));
         }
-        Kind::Move => {
-            let (name, old, _) = plan.remove(0);
-            let moved = format!("moved-{name}");
-            plan.push((name, old.clone(), None));
-            plan.push((moved, None, old));
-        }
-        Kind::Patch | Kind::UndoPatch => {}
     }
-    Ok(plan)
+    plan
 }
 
 /// A session that has read the files and, for an undo, made the change;
@@ -319,14 +306,6 @@ fn clear(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// A size from 1 KB to `max`, as likely in each doubling.
-fn log_spread(rng: &mut Rng, max: u64) -> u64 {
-    let max = max.max(MIN_BYTES);
-    let doublings = (max / MIN_BYTES).ilog2();
-    let low = MIN_BYTES << rng.below(u64::from(doublings) + 1);
-    rng.between(low, (low * 2).min(max)).min(max)
-}
-
 /// The window, in microseconds, a kill lands in for `files` files of
 /// `size` (as far as the change allows: one for a move), a little longer
 /// than an unkilled change; and the bytes changed.
@@ -345,17 +324,7 @@ fn calibrate(bin: &Path, dir: &Path, kind: Kind, size: u64, files: u64) -> Resul
         let new = old.replacen("first version", "final version", 1);
         plan.push((name, Some(old), Some(new)));
     }
-    if matches!(kind, Kind::UndoMove | Kind::Move) {
-        let (name, old, _) = plan.remove(0);
-        let moved = format!("moved-{name}");
-        if kind == Kind::Move {
-            plan.push((name, old.clone(), None));
-            plan.push((moved, None, old));
-        } else {
-            plan.push((name, None, old.clone()));
-            plan.push((moved, old, None));
-        }
-    }
+    let plan = for_kind(plan, kind);
     let (mut session, call) = staged(bin, dir, kind, &plan)?;
     let started = Instant::now();
     session.send_raw(format!("{call}\n").as_bytes())?;
