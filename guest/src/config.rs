@@ -59,6 +59,10 @@ pub const DEFAULT_MAX_OUTLINE_BYTES: u64 = 4 * 1024 * 1024;
 pub const DEFAULT_MAX_SYNTAX_CHECK_BYTES: u64 = 1024 * 1024;
 /// Bytes of replaced file versions a session keeps for `undo`.
 pub const DEFAULT_HISTORY_BYTES: u64 = 8 * 1024 * 1024;
+/// Bytes of file text a session keeps as the model last saw it, to show
+/// what changed since (SPEC V3) and to merge an edit with another
+/// writer's change (SPEC V4).
+pub const DEFAULT_VIEW_BYTES: u64 = 4 * 1024 * 1024;
 
 /// A session's caps and policies.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,6 +106,15 @@ pub struct Config {
     pub max_edit_bytes: u64,
     /// Bytes of replaced versions kept for undo; the oldest go first.
     pub history_bytes: u64,
+    /// Bytes of file text kept as the model last saw it (files up to
+    /// `max_edit_bytes`; the oldest go first), so a file changed since is
+    /// answered with what changed rather than "read it again"; 0 keeps
+    /// none.
+    pub view_bytes: u64,
+    /// Let an edit of a file someone changed since the model's view land
+    /// when the text it replaces, and the lines around it, did not change
+    /// (SPEC V4); off, such an edit is refused with what changed.
+    pub merge: bool,
     /// Entries of a directory listed by one read.
     pub max_dir_entries: u64,
     /// Longest edge of an image sent to the model, in pixels.
@@ -192,6 +205,8 @@ impl Default for Config {
             kernel_files: false,
             max_edit_bytes: DEFAULT_MAX_EDIT_BYTES,
             history_bytes: DEFAULT_HISTORY_BYTES,
+            view_bytes: DEFAULT_VIEW_BYTES,
+            merge: true,
             max_dir_entries: DEFAULT_MAX_DIR_ENTRIES,
             max_image_edge: DEFAULT_MAX_IMAGE_EDGE,
             max_image_pixels: DEFAULT_MAX_IMAGE_PIXELS,

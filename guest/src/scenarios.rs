@@ -29,12 +29,12 @@ fn write_creates_parents_and_then_overwrites_what_it_wrote() {
     let mut s = session();
     assert_eq!(
         write(&mut s, "a/b/c.txt", "x\n").text(),
-        "Created a/b/c.txt: 1 line, 2 bytes."
+        "Created a/b/c.txt: 1 line, 2 bytes.\n[version 5c86dd76b239dbde-2]"
     );
     let second = write(&mut s, "a/b/c.txt", "x\ny\n");
     assert_eq!(
         second.text(),
-        "Updated a/b/c.txt: 2 lines, 4 bytes (was 1 line). Inserted line 2."
+        "Updated a/b/c.txt: 2 lines, 4 bytes (was 1 line). Inserted line 2.\n[version 2612ae4252ac4586-4]"
     );
 }
 
@@ -58,7 +58,7 @@ fn an_existing_file_must_be_read_whole_and_unchanged() {
     let ok = write(&mut s, "f.txt", "one\nTWO\nthree\n");
     assert_eq!(
         ok.text(),
-        "Updated f.txt: 3 lines, 14 bytes (was 3 lines). Changed line 2 (were line 2); the rest is unchanged."
+        "Updated f.txt: 3 lines, 14 bytes (was 3 lines). Changed line 2 (were line 2); the rest is unchanged.\n[version b419833a713e461c-14]"
     );
     assert_eq!(s.fs().contents("f.txt").unwrap(), b"one\nTWO\nthree\n");
 }
@@ -109,7 +109,7 @@ fn crlf_bom_files_keep_both_through_write() {
     assert!(
         result
             .text()
-            .ends_with("Kept its CRLF line endings and BOM."),
+            .ends_with("Kept its CRLF line endings and BOM.\n[version aa9ee5cf50fc7935-12]"),
         "{}",
         result.text()
     );
@@ -130,7 +130,7 @@ fn an_unchanged_repeat_read_is_a_stub_once() {
     let mut s = session();
     s.fs().add_file("d.txt", LONG.as_bytes());
     let first = read(&mut s, "d.txt");
-    assert!(first.text().ends_with("[lines 1-4 of 4; end of file]"));
+    assert!(first.text().contains("[lines 1-4 of 4; end of file]\n[version "));
     let second = read(&mut s, "d.txt");
     assert_eq!(
         second.text(),
@@ -194,7 +194,7 @@ fn undo_walks_back_and_refuses_over_outside_changes() {
     let undo = call(&mut s, "undo", &json!({"file_path": "u.txt"}));
     assert_eq!(
         undo.text(),
-        "Undid the last change to u.txt: restored the version before it (1 line, 3 bytes). 1 earlier change can still be undone."
+        "Undid the last change to u.txt: restored the version before it (1 line, 3 bytes). 1 earlier change can still be undone.\n[version b05ff8ae5364db67-3]"
     );
     assert_eq!(s.fs().contents("u.txt").unwrap(), b"v2\n");
     s.fs().add_file("u.txt", b"outside\n");

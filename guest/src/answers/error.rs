@@ -216,6 +216,14 @@ impl ToolError {
         }
     }
 
+    /// Facts for the metadata beside the code, when there are some.
+    pub fn facts(&self) -> Option<Value> {
+        match self {
+            ToolError::Refused(refusal) => refusal.facts(),
+            _ => None,
+        }
+    }
+
     /// The call that moves the model forward, as `{"tool", "args"}`, when
     /// there is one.
     pub fn next_call(&self) -> Option<Value> {

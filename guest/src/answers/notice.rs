@@ -15,6 +15,7 @@
 use std::fmt;
 
 use crate::outline::Stopped;
+use crate::version::Version;
 
 /// What is known of a count that may have been cut short.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +147,8 @@ impl Decoding {
 pub enum Notice {
     /// The file has no content (a BOM alone counts as empty).
     Empty,
+    /// The file's version, for `expect` (SPEC V1).
+    Version(Version),
     /// The requested first line does not exist.
     PastEnd {
         /// Lines in the file.
@@ -317,6 +320,7 @@ impl fmt::Display for Notice {
             } => lines_cut(f, *count, *max_chars, *budget_cut_at),
             Notice::Decoded { encoding, how } => how.say(f, encoding),
             Notice::Lossy(encoding) => lossy(f, encoding),
+            Notice::Version(version) => write!(f, "[version {version}]"),
             Notice::Binary {
                 mime,
                 size,

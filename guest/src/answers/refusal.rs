@@ -21,6 +21,7 @@ use crate::encoding::{Unmappable, describe_chars};
 use crate::ledger::Coverage;
 use crate::notice::Size;
 use crate::textfile::NotText;
+use crate::version::Version;
 
 /// How a file differs from what the session last saw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +54,22 @@ impl fmt::Display for Change {
             Change::Recreated => f.write_str("a file was created there again"),
         }
     }
+}
+
+/// Why a change of a file that moved since the model's view was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moved {
+    /// The change is not merged (merging is off, or the change is not
+    /// one of text): the model redoes it against the file now.
+    NotMerged,
+    /// The change touches lines that changed, or the lines next to them.
+    Overlap,
+    /// The text an edit replaces no longer matches one place.
+    Unmatched,
+    /// `write` replaces the whole file: it never merges.
+    Whole,
+    /// The file is not at the version `expect` named.
+    Expected(Version),
 }
 
 /// Why the nearest candidate of an edit did not match.
@@ -143,6 +160,31 @@ pub enum Refusal {
         tool: Tool,
         /// What changed.
         change: Change,
+    },
+    /// The file changed since the model's view; the answer shows how.
+    Moved {
+        /// The path as sent.
+        path: String,
+        /// The tool refused.
+        tool: Tool,
+        /// Why the change did not land.
+        why: Moved,
+        /// What changed, as a diff of the view against the file now.
+        diff: String,
+        /// The file's version now.
+        version: Version,
+    },
+    /// The file is not at the version `expect` named, and the session
+    /// keeps no text of that version to show what changed.
+    Unexpected {
+        /// The path as sent.
+        path: String,
+        /// The tool refused.
+        tool: Tool,
+        /// The version named.
+        expected: Version,
+        /// The version now; `None` when there is no file.
+        now: Option<Version>,
     },
     /// `write` over a file the session has seen only in part.
     PartialView {
@@ -343,11 +385,27 @@ impl Refusal {
         }
     }
 
+    /// `expect` named `expected` for `path`, where there is no file.
+    pub fn absent(path: &str, tool: Tool, expected: Version) -> Self {
+        Refusal::Unexpected {
+            path: path.to_owned(),
+            tool,
+            expected,
+            now: None,
+        }
+    }
+
     /// A stable machine-readable name for metadata.
     pub fn code(&self) -> &'static str {
         match self {
             Refusal::NotRead { .. } => "not_read",
             Refusal::Stale { .. } => "stale",
+            Refusal::Moved {
+                why: Moved::Expected(_),
+                ..
+            }
+            | Refusal::Unexpected { .. } => "conflict",
+            Refusal::Moved { .. } => "stale",
             Refusal::PartialView { .. } => "partial_view",
             Refusal::Conflict { .. } => "conflict",
             Refusal::GutterContent { .. } | Refusal::StubContent { .. } => "display_text",
@@ -369,6 +427,25 @@ impl Refusal {
         }
     }
 
+    /// Facts for the metadata beside the error code: the file's version
+    /// now and the one expected (SPEC V2).
+    pub fn facts(&self) -> Option<Value> {
+        match self {
+            Refusal::Moved { why, version, .. } => {
+                let mut facts = json!({"version": version.to_string()});
+                if let Moved::Expected(expected) = why {
+                    facts["expected"] = json!(expected.to_string());
+                }
+                Some(facts)
+            }
+            Refusal::Unexpected { expected, now, .. } => Some(json!({
+                "version": now.map(|v| v.to_string()),
+                "expected": expected.to_string(),
+            })),
+            _ => None,
+        }
+    }
+
     /// The read that moves the model forward, as `{"tool", "args"}`.
     pub fn next_call(&self) -> Option<Value> {
         let read = |path: &str| json!({"tool": "read", "args": {"file_path": path}});
@@ -387,10 +464,35 @@ impl Refusal {
             }})),
             Refusal::NotRead { path, .. }
             | Refusal::Stale { path, .. }
+            | Refusal::Unexpected { path, .. }
             | Refusal::Conflict { path, .. }
             | Refusal::NoMatch { path, .. } => Some(read(path)),
             _ => None,
         }
+    }
+}
+
+/// The refusal of a change to `path`, which moved since the model's view:
+/// why, then the diff, then the way forward.
+fn moved(
+    f: &mut fmt::Formatter<'_>,
+    path: &str,
+    tool: &str,
+    why: Moved,
+    diff: &str,
+    version: Version,
+) -> fmt::Result {
+    match why {
+        Moved::NotMerged => write!(f, "Error: {path} changed since you last saw it; nothing was written.")?,
+        Moved::Overlap => write!(f, "Error: your {tool} of {path} touches lines that changed since you last saw it (or the lines next to them); nothing was written.")?,
+        Moved::Unmatched => write!(f, "Error: the text your {tool} replaces no longer matches exactly one place in {path}, which changed since you last saw it; nothing was written.")?,
+        Moved::Whole => write!(f, "Error: {path} changed since you last saw it, and write replaces the whole file, so it does not merge; nothing was written.")?,
+        Moved::Expected(expected) => write!(f, "Error: {path} is at version {version}, not {expected}; nothing was written.")?,
+    }
+    write!(f, " What changed, from your view to the file now (version {version}):\n{diff}\n")?;
+    match why {
+        Moved::Whole => f.write_str("Write it again with these changes in, or make your change with edit."),
+        _ => write!(f, "The lines shown now count as read: redo the {tool} against the file as it is now."),
     }
 }
 
@@ -434,6 +536,29 @@ impl fmt::Display for Refusal {
                     tool.name()
                 ),
             },
+            Refusal::Moved {
+                path,
+                tool,
+                why,
+                diff,
+                version,
+            } => moved(f, path, tool.name(), *why, diff, *version),
+            Refusal::Unexpected {
+                path,
+                tool,
+                expected,
+                now,
+            } => {
+                match now {
+                    Some(now) => write!(f, "Error: {path} is at version {now}, not {expected}")?,
+                    None => write!(f, "Error: {path} does not exist, so it is not at version {expected}")?,
+                }
+                write!(
+                    f,
+                    "; nothing was written. Read it to see what changed, then redo the {}.",
+                    tool.name()
+                )
+            }
             Refusal::PartialView {
                 path,
                 seen,

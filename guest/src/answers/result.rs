@@ -70,11 +70,26 @@ impl ToolResult {
         if let Some(next) = err.next_call() {
             metadata["next_call"] = next;
         }
+        if let Some(Value::Object(facts)) = err.facts() {
+            for (key, value) in facts {
+                metadata[key] = value;
+            }
+        }
         Self {
             content: vec![Block::Text(err.to_string())],
             is_error: true,
             metadata,
         }
+    }
+
+    /// The result with `note` before its text.
+    #[must_use]
+    pub fn prefixed(mut self, note: &str) -> Self {
+        match self.content.first_mut() {
+            Some(Block::Text(text)) => text.insert_str(0, note),
+            _ => self.content.insert(0, Block::Text(note.trim_end().to_owned())),
+        }
+        self
     }
 
     /// A failure found outside the tool logic (a host that lost its guest,

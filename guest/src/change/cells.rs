@@ -24,7 +24,7 @@ use std::fmt::{self, Write as _};
 use serde_json::{Map, Value, json};
 
 use crate::answers::sorted::Sorted;
-use crate::args::Tool;
+use crate::args::{Tool, checked_version};
 use crate::batch;
 use crate::digest::sha256_hex;
 use crate::error::ToolError;
@@ -60,6 +60,8 @@ pub struct CellEdit {
     pub kind: Option<String>,
     /// What to do.
     pub mode: Mode,
+    /// The version the notebook must be at (SPEC V2).
+    pub expect: Option<String>,
 }
 
 /// Why a cell edit was refused; nothing was written.
@@ -184,10 +186,17 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     path: &str,
     edit: &CellEdit,
 ) -> Result<ToolResult, ToolError> {
+    let expect = checked_version(Tool::Edit, edit.expect.as_deref())?;
     let Some(meta) = guard::target_kind(&target.stat, path)? else {
+        if let Some(expected) = expect {
+            return Err(Refusal::absent(path, Tool::Edit, expected).into());
+        }
         return Err(Refusal::NoFile { path: path.into() }.into());
     };
-    let loaded = rewrite::load(ctx, &target.rel, path, meta, Tool::Edit, Seen::Required)?;
+    let loaded = rewrite::load(ctx, &target.rel, path, meta, Tool::Edit, (Seen::Required, expect))?;
+    // Cells are named by number or id in the model's view: a notebook
+    // someone changed since is shown, never merged into.
+    loaded.unmerged(ctx, Tool::Edit)?;
     let not_notebook = |why: String| -> ToolError {
         ToolError::Cells(CellError::NotNotebook {
             path: path.to_owned(),
@@ -269,7 +278,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
             pieces.len()
         )));
     }
-    let step = loaded.step(&new_text)?;
+    let step = loaded.step(&new_text, None)?;
     batch::commit_all(ctx, &[step], Tool::Edit)?;
     let outcome = Edited {
         path: path.to_owned(),

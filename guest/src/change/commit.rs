@@ -87,6 +87,8 @@ pub(crate) fn remember<F: HostFs + ?Sized>(
             style: change.style,
             call: ctx.state.calls,
             dedup: None,
+            view: None,
         },
     );
+    ctx.state.keep_view(change.rel, change.bytes, ctx.config);
 }

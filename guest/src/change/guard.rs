@@ -206,6 +206,7 @@ mod tests {
             style: Style::default(),
             call: 1,
             dedup: None,
+            view: None,
         }
     }
 

@@ -22,17 +22,18 @@ use std::fmt;
 
 use serde_json::json;
 
-use crate::args::Tool;
+use crate::args::{Tool, checked_version};
 use crate::batch;
 use crate::edit::snippet;
 use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::guard;
-use crate::refusal::Refusal;
+use crate::refusal::{Moved, Refusal};
 use crate::repair::Target;
 use crate::result::ToolResult;
 use crate::rewrite::{self, Seen};
 use crate::session::Ctx;
+use crate::since::Since;
 use crate::syntax_check;
 use crate::textfile::line_count;
 
@@ -84,13 +85,27 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
     target: &Target,
     path: &str,
-    after: u64,
-    text: &str,
+    (after, text): (u64, &str),
+    expect: Option<&str>,
 ) -> Result<ToolResult, ToolError> {
+    let expect = checked_version(Tool::Edit, expect)?;
     let Some(meta) = guard::target_kind(&target.stat, path)? else {
+        if let Some(expected) = expect {
+            return Err(Refusal::absent(path, Tool::Edit, expected).into());
+        }
         return Err(Refusal::NoFile { path: path.into() }.into());
     };
-    let loaded = rewrite::load(ctx, &target.rel, path, meta, Tool::Edit, Seen::Required)?;
+    let loaded = rewrite::load(ctx, &target.rel, path, meta, Tool::Edit, (Seen::Required, expect))?;
+    // On a file that moved since the model's view, its line numbers are
+    // the view's: the gap moves with the lines around it (SPEC V4).
+    let after = match &loaded.behind {
+        Some(behind) => match Since::new(&behind.view, &loaded.file.text).moved_gap(after) {
+            Some(moved) if ctx.config.merge && behind.expected.is_none() => moved,
+            Some(_) => return Err(loaded.refused(ctx, Tool::Edit, Moved::NotMerged)),
+            None => return Err(loaded.refused(ctx, Tool::Edit, Moved::Overlap)),
+        },
+        None => after,
+    };
     let lines = loaded.lines();
     let total = lines.len() as u64;
     if after > total {
@@ -134,7 +149,8 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     new_text.push_str(&old[split..]);
     let syntax = syntax_check::check(ctx.config, &target.rel, old, &new_text);
     syntax_check::refuse_broken(ctx.config, path, syntax.as_ref())?;
-    let step = loaded.step(&new_text)?;
+    let merged = loaded.land(ctx, &new_text, Tool::Edit)?;
+    let step = loaded.step(&new_text, merged.as_ref())?;
     batch::commit_all(ctx, &[step], Tool::Edit)?;
     let lf = new_text.replace("\r\n", "\n");
     let start: usize = lf
@@ -156,7 +172,11 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         text,
         json!({"path": target.rel, "action": "inserted", "lines": report.total, "inserted": report.lines, "estimated_tokens": tokens}),
     );
-    Ok(syntax_check::noted(result, syntax.as_ref()))
+    let result = syntax_check::noted(result, syntax.as_ref());
+    Ok(match merged {
+        Some(merged) => result.prefixed(&merged.note(path)),
+        None => result,
+    })
 }
 
 impl fmt::Display for PastTheEnd {

@@ -2,7 +2,9 @@
 //! a [`textfile`] (strictly decoded, with its style), passes the
 //! `guard` (read in this session, unchanged since, a regular file), and
 //! ends in one `commit` (an atomic write whose precondition is what the
-//! guard checked, then the history). [`echo`] catches the tools' own display
+//! guard checked, then the history). [`hunks`] finds where a file changed
+//! since the model's view, and `since` says so or merges a change with it.
+//! [`echo`] catches the tools' own display
 //! text sent back as content; [`diff`] finds what a write changed.
 //!
 //! The operations the other tool shapes need sit beside them on the same
@@ -18,6 +20,8 @@ pub mod diff;
 pub mod echo;
 pub(crate) mod edit;
 pub(crate) mod guard;
+pub(crate) mod moved;
+pub mod hunks;
 pub mod insert;
 pub(crate) mod intent;
 #[cfg(test)]
@@ -25,6 +29,7 @@ mod legacy_tests;
 pub mod patch;
 pub(crate) mod recover;
 pub(crate) mod rewrite;
+pub(crate) mod since;
 pub(crate) mod syntax_check;
 pub mod textfile;
 pub(crate) mod touched;

@@ -585,7 +585,10 @@ mod tests {
         fs.release_changes();
         let mut session = Session::open("{}", fs).unwrap();
         let answer = session.call("read", r#"{"file_path": "a.txt"}"#);
-        assert_eq!(answer.text(), "1\ta\n[lines 1-1 of 1; end of file]");
+        assert_eq!(
+            answer.text(),
+            "1\ta\n[lines 1-1 of 1; end of file]\n[version f6f879a0a59b54da-2]"
+        );
         assert_eq!(session.fs().change_records(), 0);
     }
 

@@ -11,8 +11,10 @@ use crate::batch::{After, Step};
 use crate::error::ToolError;
 use crate::fs::{HostFs, Metadata};
 use crate::guard::{self, Current};
+use crate::moved::{self, Basis, Behind, Merged};
+use crate::version::Version;
 use crate::ledger::{Coverage, Record};
-use crate::refusal::Refusal;
+use crate::refusal::{Moved, Refusal};
 use crate::session::Ctx;
 use crate::textfile::{Style, TextFile, line_count};
 
@@ -37,18 +39,21 @@ pub(crate) struct Loaded {
     pub current: Current,
     /// Its text and style.
     pub file: TextFile,
-    /// What the session knew of it.
+    /// What the session knew of it, when that is this version.
     pub record: Option<Record>,
+    /// The model's view, when the file moved since (SPEC V4).
+    pub behind: Option<Behind>,
 }
 
-/// Loads the regular file `rel` (metadata `meta`) for a change by `tool`.
+/// Loads the regular file `rel` (metadata `meta`) for a change by `tool`,
+/// which must find it at version `expect` when that is given.
 pub(crate) fn load<F: HostFs + ?Sized>(
     ctx: &Ctx<'_, F>,
     rel: &str,
     path: &str,
     meta: Metadata,
     tool: Tool,
-    seen: Seen,
+    (seen, expect): (Seen, Option<Version>),
 ) -> Result<Loaded, ToolError> {
     let max = ctx.config.max_edit_bytes;
     let too_large = |size| -> ToolError {
@@ -64,23 +69,33 @@ pub(crate) fn load<F: HostFs + ?Sized>(
     }
     let current = guard::load(ctx.fs, rel, path, meta, ctx.config.chunk_bytes, max)?;
     current.text_only(path)?;
-    let record = ctx.state.ledger.get(rel);
-    let record = match (record, seen) {
-        (None, Seen::IfRecorded) => None,
-        (record, _) => Some(guard::fresh(record, &current, path, tool)?.clone()),
-    };
     let bytes = current
         .bytes
         .as_deref()
         .ok_or_else(|| too_large(current.len))?;
     let file =
         TextFile::decode_as(bytes, ctx.encoding).map_err(|err| Refusal::not_text(path, err))?;
+    let required = seen == Seen::Required;
+    let (record, behind) = match moved::basis(
+        ctx,
+        rel,
+        path,
+        &current,
+        tool,
+        expect,
+        required,
+        moved::decoder(&file),
+    )? {
+        Basis::Fresh(record) => (record, None),
+        Basis::Moved(behind) => (None, Some(behind)),
+    };
     Ok(Loaded {
         rel: rel.to_owned(),
         path: path.to_owned(),
         current,
         file,
         record,
+        behind,
     })
 }
 
@@ -100,14 +115,66 @@ impl Loaded {
         }
     }
 
+    /// Lands the change of this file's text into `next` by `tool`: when
+    /// the file moved since the model's view, merged with that change
+    /// (what the model is told of it), or refused with what changed.
+    pub fn land<F: HostFs + ?Sized>(
+        &self,
+        ctx: &mut Ctx<'_, F>,
+        next: &str,
+        tool: Tool,
+    ) -> Result<Option<Merged>, ToolError> {
+        let Some(behind) = &self.behind else {
+            return Ok(None);
+        };
+        let texts = (self.file.text.as_str(), next);
+        let (rel, path) = (self.rel.as_str(), self.path.as_str());
+        let style = self.file.style;
+        moved::merge(ctx, rel, path, tool, behind, &self.current, texts, style).map(Some)
+    }
+
+    /// The refusal of a change by `tool` that does not merge, when the
+    /// file moved since the model's view.
+    pub fn unmerged<F: HostFs + ?Sized>(
+        &self,
+        ctx: &mut Ctx<'_, F>,
+        tool: Tool,
+    ) -> Result<(), ToolError> {
+        match self.behind {
+            Some(_) => Err(self.refused(ctx, tool, Moved::NotMerged)),
+            None => Ok(()),
+        }
+    }
+
+    /// The refusal of a change by `tool` for `why`, with what changed
+    /// since the model's view (only when the file moved since).
+    pub fn refused<F: HostFs + ?Sized>(
+        &self,
+        ctx: &mut Ctx<'_, F>,
+        tool: Tool,
+        why: Moved,
+    ) -> ToolError {
+        let Some(behind) = &self.behind else {
+            return ToolError::Refused(Refusal::Conflict {
+                path: self.path.clone(),
+                tool,
+            });
+        };
+        let now = self.file.text.as_str();
+        let (rel, path, style) = (self.rel.as_str(), self.path.as_str(), self.file.style);
+        moved::refuse(ctx, rel, path, tool, why, behind, &self.current, now, style)
+    }
+
     /// The step that writes `text` (already in the file's line ends) over
     /// the file, encoded in its style; the model has seen all of it when it
-    /// had seen all of the old one. Refused when the file's encoding cannot
-    /// represent the text.
-    pub fn step(&self, text: &str) -> Result<Step, ToolError> {
+    /// had seen all of the old one (or what `merged` says it has). Refused
+    /// when the file's encoding cannot represent the text.
+    pub fn step(&self, text: &str, merged: Option<&Merged>) -> Result<Step, ToolError> {
         let style = Style::of_text(text, self.file.style.encoding, self.file.style.bom);
         let total_lines = line_count(text);
-        let seen = if self.record.as_ref().is_some_and(Record::full) {
+        let seen = if let Some(merged) = merged {
+            merged.seen.clone()
+        } else if self.record.as_ref().is_some_and(Record::full) {
             Coverage::all(total_lines)
         } else {
             Coverage::default()

@@ -13,7 +13,7 @@
 //! assert!(session.fs().contents("n.txt").is_none());
 //! ```
 
-use crate::args::{Tool, UndoArgs};
+use crate::args::{Tool, UndoArgs, checked_version};
 use crate::batch::{self, After, Step};
 use crate::error::ToolError;
 use crate::fingerprint::Fingerprint;
@@ -27,10 +27,36 @@ use crate::report::Report;
 use crate::report::Undone;
 use crate::result::ToolResult;
 use crate::session::Ctx;
+use crate::moved::version_of;
 use crate::textfile::{TextFile, line_count};
+use crate::version::Version;
 use crate::write::answer;
 
 /// The refusal of an undo of `path`, which changed since: `change` says how.
+/// Refuses unless `target` is at version `expected` (SPEC V2).
+fn expect<F: HostFs + ?Sized>(
+    ctx: &Ctx<'_, F>,
+    target: &Target,
+    path: &str,
+    expected: Version,
+) -> Result<(), ToolError> {
+    let Some(meta) = guard::target_kind(&target.stat, path)? else {
+        return Err(Refusal::absent(path, Tool::Undo, expected).into());
+    };
+    let current = guard::load(ctx.fs, &target.rel, path, meta, ctx.config.chunk_bytes, 0)?;
+    let now = version_of(&current);
+    if now == expected {
+        return Ok(());
+    }
+    Err(Refusal::Unexpected {
+        path: path.to_owned(),
+        tool: Tool::Undo,
+        expected,
+        now: Some(now),
+    }
+    .into())
+}
+
 fn stale(path: &str, change: Change) -> ToolError {
     Refusal::Stale {
         path: path.to_owned(),
@@ -51,6 +77,9 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     let Some(entry) = ctx.state.history.last(&rel).cloned() else {
         return Err(Refusal::NothingToUndo { path: path.into() }.into());
     };
+    if let Some(expected) = checked_version(Tool::Undo, args.expect.as_deref())? {
+        expect(ctx, target, path, expected)?;
+    }
     if let Before::MovedFrom { path: from } = &entry.before {
         return moved_back(ctx, path, &rel, from, &entry);
     }

@@ -12,7 +12,7 @@
 
 use serde_json::json;
 
-use crate::args::{Tool, WriteArgs};
+use crate::args::{Tool, WriteArgs, checked_version};
 use crate::commit::{Commit, Replaced, commit};
 use crate::config::Config;
 use crate::decode::Encoding;
@@ -22,7 +22,9 @@ use crate::error::ToolError;
 use crate::fs::{HostFs, Metadata, Precondition};
 use crate::guard;
 use crate::ledger::Coverage;
-use crate::refusal::Refusal;
+use crate::moved::{self, Basis};
+use crate::refusal::{Change, Moved, Refusal};
+use crate::version::Version;
 use crate::repair::Target;
 use crate::report::{Kept, Report};
 use crate::result::ToolResult;
@@ -44,9 +46,11 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     if echo::is_read_output(&args.content) {
         return Err(Refusal::GutterContent { path: path.into() }.into());
     }
-    match guard::target_kind(&target.stat, path)? {
-        None => create(ctx, &rel, path, &args.content, Tool::Write),
-        Some(meta) => replace(ctx, &rel, path, &args.content, meta),
+    let expect = checked_version(Tool::Write, args.expect.as_deref())?;
+    match (guard::target_kind(&target.stat, path)?, expect) {
+        (None, Some(expected)) => Err(Refusal::absent(path, Tool::Write, expected).into()),
+        (None, None) => create(ctx, &rel, path, &args.content, Tool::Write),
+        (Some(meta), _) => replace(ctx, &rel, path, &args.content, (meta, expect)),
     }
 }
 
@@ -95,7 +99,7 @@ fn replace<F: HostFs + ?Sized>(
     rel: &str,
     path: &str,
     content: &str,
-    meta: Metadata,
+    (meta, expect): (Metadata, Option<Version>),
 ) -> Result<ToolResult, ToolError> {
     let current = guard::load(
         ctx.fs,
@@ -106,8 +110,34 @@ fn replace<F: HostFs + ?Sized>(
         ctx.config.max_edit_bytes,
     )?;
     current.text_only(path)?;
-    let record = guard::fresh(ctx.state.ledger.get(rel), &current, path, Tool::Write)?;
-    if !record.full() {
+    let old = match current.bytes.as_deref().map(TextFile::decode) {
+        Some(Ok(file)) => Some(file),
+        // Never written in a guessed encoding: the model names one.
+        Some(Err(err @ NotText::Unsure(_))) if ctx.encoding.is_none() => {
+            return Err(Refusal::not_text(path, err).into());
+        }
+        _ => None,
+    };
+    let decode = |bytes: &[u8]| TextFile::decode(bytes).ok().map(|f| f.text);
+    let basis = moved::basis(ctx, rel, path, &current, Tool::Write, expect, true, decode)?;
+    let record = match (basis, &old) {
+        (Basis::Fresh(record), _) => record,
+        // A whole-file replacement never merges: the model is shown what
+        // changed (SPEC V4).
+        (Basis::Moved(behind), Some(old)) => {
+            let why = Moved::Whole;
+            let (text, style) = (old.text.as_str(), old.style);
+            return Err(moved::refuse(ctx, rel, path, Tool::Write, why, &behind, &current, text, style));
+        }
+        (Basis::Moved(_), None) => {
+            let change = Change::Content;
+            let tool = Tool::Write;
+            return Err(Refusal::Stale { path: path.to_owned(), tool, change }.into());
+        }
+    };
+    // The version `expect` names is the evidence; without it, every line
+    // must have been seen.
+    if let Some(record) = record.as_ref().filter(|r| expect.is_none() && !r.full()) {
         let next = record
             .seen
             .first_gap(record.total_lines.unwrap_or(u64::MAX))
@@ -120,18 +150,12 @@ fn replace<F: HostFs + ?Sized>(
         }
         .into());
     }
-    let old = match current.bytes.as_deref().map(TextFile::decode) {
-        Some(Ok(file)) => Some(file),
-        // Never written in a guessed encoding: the model names one.
-        Some(Err(err @ NotText::Unsure(_))) if ctx.encoding.is_none() => {
-            return Err(Refusal::not_text(path, err).into());
-        }
-        _ => None,
-    };
-    let was_lines = old
-        .as_ref()
-        .map_or(record.total_lines.unwrap_or(0), |f| line_count(&f.text));
-    let mut old_style = old.as_ref().map_or(record.style, |f| f.style);
+    let was_lines = old.as_ref().map_or_else(
+        || record.as_ref().and_then(|r| r.total_lines).unwrap_or(0),
+        |f| line_count(&f.text),
+    );
+    let fallback = record.as_ref().map_or_else(Style::default, |r| r.style);
+    let mut old_style = old.as_ref().map_or(fallback, |f| f.style);
     let was = old_style.encoding;
     if let Some(encoding) = ctx.encoding {
         old_style.encoding = encoding;

@@ -96,6 +96,14 @@ struct Blob {
     #[serde(serialize_with = "to_base64", deserialize_with = "from_base64")]
     data: Vec<u8>,
     refs: u32,
+    /// Ledger records whose view (the text the model saw) this is.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    views: u32,
+}
+
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's signature")]
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 fn to_base64<S: Serializer>(data: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
@@ -212,10 +220,15 @@ impl History {
         &mut self,
         path: &str,
         before: Before,
-        record: Option<Record>,
+        mut record: Option<Record>,
         after: (u64, u64),
         cap: u64,
     ) {
+        // The text of that version is the entry's own when kept; the
+        // record's view belongs to the ledger.
+        if let Some(record) = record.as_mut() {
+            record.view = None;
+        }
         self.seq += 1;
         let seq = self.seq;
         if matches!(before, Before::Kept { .. }) {
@@ -250,16 +263,37 @@ impl History {
             return Before::Lost { size };
         }
         let sha256 = sha256_hex(data);
-        let blob = self.blobs.entry(sha256.clone()).or_insert_with(|| Blob {
-            data: data.to_vec(),
-            refs: 0,
-        });
-        if blob.refs == 0 {
+        let blob = self.blob(data, &sha256);
+        let first = blob.refs == 0;
+        blob.refs += 1;
+        if first {
             self.bytes += size;
+        }
+        Before::Kept { sha256 }
+    }
+
+    /// The blob of `data`, named `sha256`, made when new.
+    fn blob(&mut self, data: &[u8], sha256: &str) -> &mut Blob {
+        if !self.blobs.contains_key(sha256) {
             self.stamps.changed(&format!("v:{sha256}"));
         }
-        blob.refs += 1;
-        Before::Kept { sha256 }
+        self.blobs.entry(sha256.to_owned()).or_insert_with(|| Blob {
+            data: data.to_vec(),
+            refs: 0,
+            views: 0,
+        })
+    }
+
+    /// Removes the blob `sha256` once nothing refers to it.
+    fn drop_unused(&mut self, sha256: &str) {
+        if self
+            .blobs
+            .get(sha256)
+            .is_some_and(|blob| blob.refs == 0 && blob.views == 0)
+        {
+            self.blobs.remove(sha256);
+            self.stamps.removed(&format!("v:{sha256}"));
+        }
     }
 
     fn release(&mut self, before: &Before) {
@@ -269,10 +303,34 @@ impl History {
             blob.refs -= 1;
             if blob.refs == 0 {
                 self.bytes -= blob.data.len() as u64;
-                self.blobs.remove(sha256);
-                self.stamps.removed(&format!("v:{sha256}"));
+                self.drop_unused(sha256);
             }
         }
+    }
+
+    /// Keeps `data` as the view of a ledger record and names it by its
+    /// SHA-256; views do not count against the history's budget (the
+    /// session bounds them on its own).
+    pub(crate) fn hold_view(&mut self, data: &[u8]) -> String {
+        let sha256 = sha256_hex(data);
+        self.blob(data, &sha256).views += 1;
+        sha256
+    }
+
+    /// Lets go of the view `sha256`.
+    pub(crate) fn drop_view(&mut self, sha256: &str) {
+        if let Some(blob) = self.blobs.get_mut(sha256) {
+            blob.views = blob.views.saturating_sub(1);
+            self.drop_unused(sha256);
+        }
+    }
+
+    /// The text of the view `sha256`.
+    pub(crate) fn view(&self, sha256: &str) -> Option<&[u8]> {
+        self.blobs
+            .get(sha256)
+            .filter(|blob| blob.views > 0)
+            .map(|blob| blob.data.as_slice())
     }
 
     /// Drops the oldest kept versions until at most `cap` bytes remain.
@@ -455,12 +513,14 @@ impl History {
     }
 
     /// A history from the entries of each file, as JSON, the newest
-    /// sequence number and the content of every version the entries name;
-    /// one missing is an error.
+    /// sequence number and the content of every version the entries name
+    /// (one missing is an error) and of the `views` the ledger names (one
+    /// missing is left out: see [`History::view`]).
     pub fn from_parts(
         entries: Vec<(String, String)>,
         seq: u64,
         mut versions: BTreeMap<String, Vec<u8>>,
+        views: &[&str],
     ) -> Result<Self, String> {
         let mut files = BTreeMap::new();
         for (path, json) in entries {
@@ -478,11 +538,27 @@ impl History {
                 let data = versions.remove(sha256).ok_or_else(|| {
                     format!("invalid session history: version {sha256} is missing")
                 })?;
-                blobs.insert(sha256.clone(), Blob { data, refs: 1 });
+                blobs.insert(
+                    sha256.clone(),
+                    Blob {
+                        data,
+                        refs: 1,
+                        views: 0,
+                    },
+                );
+            }
+        }
+        let bytes = blobs.values().map(|b| b.data.len() as u64).sum();
+        for &sha256 in views {
+            if let Some(blob) = blobs.get_mut(sha256) {
+                blob.views += 1;
+            } else if let Some(data) = versions.remove(sha256) {
+                let views = 1;
+                blobs.insert(sha256.to_owned(), Blob { data, refs: 0, views });
             }
         }
         let history = Self {
-            bytes: blobs.values().map(|b| b.data.len() as u64).sum(),
+            bytes,
             files,
             blobs,
             seq,

@@ -86,6 +86,24 @@ impl Coverage {
         (next <= total).then_some(next)
     }
 
+    /// Marks lines `first..=last` as not seen.
+    pub fn remove(&mut self, first: u64, last: u64) {
+        let mut kept = Vec::with_capacity(self.0.len() + 1);
+        for &(a, b) in &self.0 {
+            if b < first || a > last {
+                kept.push((a, b));
+                continue;
+            }
+            if a < first {
+                kept.push((a, first - 1));
+            }
+            if b > last {
+                kept.push((last + 1, b));
+            }
+        }
+        self.0 = kept;
+    }
+
     /// Adjusts the ranges after lines `first..first+removed` were replaced by
     /// `added` lines: later lines move, and the new lines count as seen.
     pub fn replace(&mut self, first: u64, removed: u64, added: u64) {
@@ -176,6 +194,18 @@ pub struct Record {
     /// The last read's arguments while a repeat of it may be answered with a
     /// stub; cleared by a stub, a write or an edit.
     pub dedup: Option<ReadKey>,
+    /// The whole text at this version, when the session keeps it (SPEC V3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<View>,
+}
+
+/// Where the text a record describes is kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    /// The SHA-256 the history keeps it under.
+    pub sha256: String,
+    /// The call that kept it: the oldest goes first.
+    pub at: u64,
 }
 
 impl Record {
@@ -205,6 +235,10 @@ pub struct Ledger {
     /// what it holds.
     #[serde(skip)]
     stamps: Stamps,
+    /// Views of records replaced or removed since the session last took
+    /// them: `(path, view)`.
+    #[serde(skip)]
+    released: Vec<(String, View)>,
 }
 
 /// Ledgers are equal when they hold the same records, however they came
@@ -317,7 +351,24 @@ impl Ledger {
             }
         }
         self.stamps.changed(path);
-        self.records.insert(path.to_owned(), record);
+        if let Some(old) = self.records.insert(path.to_owned(), record)
+            && let Some(view) = old.view
+            && self.records[path].view.as_ref() != Some(&view)
+        {
+            self.released.push((path.to_owned(), view));
+        }
+    }
+
+    /// The views of the records replaced or removed since the last call.
+    pub(crate) fn take_released(&mut self) -> Vec<(String, View)> {
+        std::mem::take(&mut self.released)
+    }
+
+    /// Every record that keeps a view.
+    pub(crate) fn views(&self) -> impl Iterator<Item = (&String, &View)> {
+        self.records
+            .iter()
+            .filter_map(|(path, record)| Some((path, record.view.as_ref()?)))
     }
 
     /// Records what a read showed of `path` at call `call`. Lines add to
@@ -356,14 +407,18 @@ impl Ledger {
                 style: shown.style,
                 call,
                 dedup,
+                view: None,
             },
         );
     }
 
     /// Forgets `path`.
     pub fn remove(&mut self, path: &str) -> Option<Record> {
-        let removed = self.records.remove(path)?;
+        let mut removed = self.records.remove(path)?;
         self.stamps.removed(path);
+        if let Some(view) = removed.view.take() {
+            self.released.push((path.to_owned(), view));
+        }
         Some(removed)
     }
 }
@@ -383,6 +438,7 @@ pub(crate) mod tests {
             style: Style::default(),
             call,
             dedup: None,
+            view: None,
         }
     }
 

@@ -9,3 +9,5 @@ pub mod history;
 pub mod ledger;
 pub(crate) mod stamps;
 pub mod state;
+pub mod version;
+pub(crate) mod views;

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::history::{History, HistoryChange};
 use crate::ledger::{Ledger, LedgerChange};
+use crate::memory::views::ViewIndex;
 
 /// The version of the saved form this build writes and reads.
 pub const STATE_VERSION: u32 = 1;
@@ -45,6 +46,9 @@ pub struct State {
     /// again is recognised as already made (not kept in the saved form).
     #[serde(skip)]
     pub recent_edits: Vec<RecentEdit>,
+    /// The order and size of the views the ledger keeps.
+    #[serde(skip)]
+    pub(crate) views: ViewIndex,
 }
 
 /// Edits remembered to recognise a repeat.
@@ -196,7 +200,7 @@ impl State {
             serde_json::from_str(text).map_err(|err| format!("invalid session state: {err}"))?;
         let mut state = saved.state;
         state.history = state.history.reindexed();
-        Ok(state)
+        Ok(state.reindexed_views())
     }
 
     /// The memory for a host to keep after a call: the core always; the
@@ -239,13 +243,18 @@ impl State {
         check_version(&kept.core)?;
         let core: Core = serde_json::from_str(&kept.core)
             .map_err(|err| format!("invalid session state: {err}"))?;
-        Ok(Self {
+        let ledger = Ledger::from_records(kept.records)?;
+        let views: Vec<&str> = ledger.views().map(|(_, v)| v.sha256.as_str()).collect();
+        let history = History::from_parts(kept.entries, kept.seq, kept.versions, &views)?;
+        let state = Self {
             calls: core.calls,
-            ledger: Ledger::from_records(kept.records)?,
-            history: History::from_parts(kept.entries, kept.seq, kept.versions)?,
+            ledger,
+            history,
             repairs: core.repairs,
             recent_edits: Vec::new(),
-        })
+            views: ViewIndex::default(),
+        };
+        Ok(state.reindexed_views())
     }
 
     /// The generations now.

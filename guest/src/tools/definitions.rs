@@ -86,6 +86,7 @@ pub(crate) fn change_output() -> Value {
             "path": {"type": "string"},
             "bytes": {"type": "integer", "description": "Size of the file afterwards."},
             "lines": {"type": "integer", "description": "Lines of the file afterwards."},
+            "version": {"type": "string", "description": "The file's version afterwards, for expect."},
             "estimated_tokens": {"type": "integer"}
         },
         "required": ["action", "path"]
@@ -148,7 +149,8 @@ fn write_definition() -> Definition {
             "properties": {
                 "file_path": path_property(),
                 "content": {"type": "string", "description": "The complete new content of the file."},
-                "encoding": encoding_property("The encoding to write in, e.g. \"windows-1252\"; by default a replaced file keeps its own and a new file is UTF-8.")
+                "encoding": encoding_property("The encoding to write in, e.g. \"windows-1252\"; by default a replaced file keeps its own and a new file is UTF-8."),
+                "expect": expect_property()
             },
             "required": ["file_path", "content"],
             "additionalProperties": false
@@ -192,6 +194,7 @@ fn edit_definition() -> Definition {
         "encoding".to_owned(),
         encoding_property("Only for a file that is not UTF-8 and whose encoding the read called a guess: the encoding to edit it in."),
     );
+    properties.insert("expect".to_owned(), expect_property());
     let mut output = change_output();
     output["properties"]["replacements"] = json!({"type": "integer"});
     Definition {
@@ -219,6 +222,11 @@ fn edit_definition() -> Definition {
     }
 }
 
+/// The `expect` argument of every tool that changes a file (SPEC V2).
+pub(crate) fn expect_property() -> Value {
+    json!({"type": "string", "description": "Optional: the version the file must be at, as an answer showed it (e.g. \"3f9a0c2d41b7e865-1024\"); the change is refused with what changed if the file is at another."})
+}
+
 /// The `encoding` argument of read, write and edit.
 fn encoding_property(description: &str) -> Value {
     json!({"type": "string", "description": description})
@@ -233,7 +241,7 @@ fn undo_definition() -> Definition {
             .to_owned(),
         input_schema: json!({
             "type": "object",
-            "properties": {"file_path": path_property()},
+            "properties": {"file_path": path_property(), "expect": expect_property()},
             "required": ["file_path"],
             "additionalProperties": false
         }),
@@ -277,6 +285,7 @@ pub(crate) fn read_output() -> Value {
             "kind": {"type": "string", "description": "What was read: text, directory, image, pdf, notebook, outline, ..."},
             "path": {"type": "string"},
             "estimated_tokens": {"type": "integer"},
+            "version": {"type": "string", "description": "The file's version, for expect: a hash of its content and its size."},
             "next_offset": {"type": ["integer", "null"], "description": "The offset that continues the reading, when there is more."}
         },
         "required": ["kind"]

@@ -503,7 +503,8 @@ mod tests {
                 "new_string",
                 "replace_all",
                 "edits",
-                "encoding"
+                "encoding",
+                "expect"
             ]
         );
         assert_eq!(edit["required"][0], "file_path");

@@ -34,6 +34,7 @@ use crate::result::ToolResult;
 use crate::sets::ToolSet;
 use crate::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
 use crate::state::{Checkpoint, Generations, Kept, State};
+use crate::version::Version;
 use crate::{edit, read, recover, undo, write};
 
 /// What a tool that changes files works with.
@@ -135,6 +136,7 @@ impl<F: HostFs> Session<F> {
         };
         let recovered = recover::recover(&mut ctx);
         let result = call(self);
+        self.state.settle_views();
         self.inside = false;
         recover::told(result, &recovered)
     }
@@ -291,10 +293,14 @@ impl<F: HostFs> Session<F> {
         }
         let (result, shown) =
             read::dispatch(&self.config, &self.fs, args, &rel, meta, &mut self.pdf)?;
-        if let Some(shown) = shown {
+        if let Some(mut shown) = shown {
+            let text = shown.text.take();
             self.state
                 .ledger
                 .observe(&rel, &shown, self.state.calls, key);
+            if let Some(text) = text {
+                self.state.keep_view(&rel, &text, &self.config);
+            }
         }
         Ok(noted(result, &target))
     }
@@ -367,8 +373,32 @@ impl<F: HostFs> Session<F> {
         };
         let result =
             tool(&mut ctx, &target).unwrap_or_else(|err| ToolResult::error(&err, Some(path)));
+        let result = versioned(result, &self.state, &target.rel);
         noted(result, &target)
     }
+}
+
+/// A change's `result` with the version it left `rel` at (SPEC V1), in
+/// the metadata and as the answer's last line.
+fn versioned(mut result: ToolResult, state: &State, rel: &str) -> ToolResult {
+    let Some(record) = state.ledger.get(rel).filter(|r| r.call == state.calls) else {
+        return result;
+    };
+    let Some(hash) = record.fingerprint.filter(|_| !result.is_error) else {
+        return result;
+    };
+    let version = Version {
+        hash,
+        size: record.size,
+    };
+    if let Some(Block::Text(text)) = result.content.first_mut() {
+        text.push('\n');
+        text.push_str(&Notice::Version(version).to_string());
+    }
+    if result.metadata.is_object() {
+        result.metadata["version"] = json!(version.to_string());
+    }
+    result
 }
 
 /// `result` with the repair of its path said on its first line.

@@ -194,6 +194,7 @@ pub(crate) fn read<F: HostFs + ?Sized>(
         total: shown.total,
         style: shown.style,
         content: true,
+        text: None,
     };
     Ok((ToolResult::from_text(text, json!({})), observation))
 }

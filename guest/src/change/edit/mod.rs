@@ -26,7 +26,7 @@ mod view;
 
 use serde_json::json;
 
-use crate::args::{EditArgs, EditOp, Tool};
+use crate::args::{EditArgs, EditOp, Tool, checked_version};
 use crate::commit::{Commit, Replaced, commit};
 use crate::decode::Encoding;
 use crate::error::ToolError;
@@ -34,7 +34,8 @@ use crate::fingerprint::Fingerprint;
 use crate::fs::HostFs;
 use crate::guard::{self, Current};
 use crate::ledger::{Coverage, Record};
-use crate::refusal::{At, Refusal};
+use crate::moved::Merged;
+use crate::refusal::{At, Moved, Refusal};
 use crate::repair::Target;
 use crate::report::{Report, Tolerance};
 use crate::result::ToolResult;
@@ -57,7 +58,11 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     let rel = target.rel.clone();
     let ops = checked_ops(args)?;
     let count = ops.len();
+    let expect = checked_version(Tool::Edit, args.expect.as_deref())?;
     let Some(meta) = guard::target_kind(&target.stat, path)? else {
+        if let Some(expected) = expect {
+            return Err(Refusal::absent(path, Tool::Edit, expected).into());
+        }
         let Some((first, rest)) = ops.split_first().filter(|(f, _)| f.old_string.is_empty()) else {
             return Err(Refusal::NoFile { path: path.into() }.into());
         };
@@ -71,12 +76,13 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         )?;
         return create(ctx, &rel, path, &applied.view.file_text(), Tool::Edit);
     };
+    let loaded = rewrite::load(ctx, &rel, path, meta, Tool::Edit, (Seen::Required, expect))?;
     let Loaded {
         current,
         file,
         record,
         ..
-    } = rewrite::load(ctx, &rel, path, meta, Tool::Edit, Seen::Required)?;
+    } = &loaded;
     // The very edit this session made, sent again: certainly applied.
     if let Some(line) = ctx
         .state
@@ -114,7 +120,15 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         done,
         path,
         record.as_ref().map(|r| r.seen.clone()).unwrap_or_default(),
-    )?;
+    );
+    // On a file that moved since the model's view, text that no longer
+    // matches one place is shown what changed (SPEC V4).
+    let applied = match applied {
+        Err(Refusal::NoMatch { .. } | Refusal::Ambiguous { .. }) if loaded.behind.is_some() => {
+            return Err(loaded.refused(ctx, Tool::Edit, Moved::Unmatched));
+        }
+        applied => applied?,
+    };
     if applied.replacements == 0 && done.index == 0 {
         let line = applied.already.first().map_or(1, |&(_, line)| line);
         let lines = line_count(&file.text);
@@ -135,8 +149,13 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         }
         .into());
     }
+    let merged = loaded.land(ctx, &applied.view.file_text(), Tool::Edit)?;
     let full = record.as_ref().is_some_and(Record::full);
-    save(ctx, &rel, path, &current, &file, full, applied, &ops)
+    let result = save(ctx, &rel, path, (current, file), (full, merged.as_ref()), applied, &ops)?;
+    Ok(match merged {
+        Some(merged) => result.prefixed(&merged.note(path)),
+        None => result,
+    })
 }
 
 /// The answer to an edit found already made: nothing is written.
@@ -189,14 +208,12 @@ fn checked_ops(args: &EditArgs) -> Result<Vec<EditOp>, ToolError> {
 
 /// Writes the edited text in the file's style and answers with the changed
 /// lines.
-#[expect(clippy::too_many_arguments, reason = "one edit's whole outcome")]
 fn save<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
     rel: &str,
     path: &str,
-    current: &Current,
-    old: &TextFile,
-    full: bool,
+    (current, old): (&Current, &TextFile),
+    (full, merged): (bool, Option<&Merged>),
     applied: Applied,
     ops: &[EditOp],
 ) -> Result<ToolResult, ToolError> {
@@ -208,10 +225,10 @@ fn save<F: HostFs + ?Sized>(
         .encode(&new_text)
         .map_err(|err| Refusal::unmappable(path, &err))?;
     let lines = line_count(&new_text);
-    let seen = if full {
-        Coverage::all(lines)
-    } else {
-        applied.seen
+    let seen = match merged {
+        Some(merged) => merged.seen.clone(),
+        None if full => Coverage::all(lines),
+        None => applied.seen,
     };
     let meta = commit(
         ctx,

@@ -201,7 +201,7 @@ fn a_list_of_edits_is_all_or_nothing() {
     assert_eq!(contents(&s, "l.txt"), b"1\ntwo\n3\n");
     assert_eq!(
         good.text(),
-        "Edited l.txt: 2 replacements; the file has 3 lines.\n1\t1\n2\ttwo\n3\t3"
+        "Edited l.txt: 2 replacements; the file has 3 lines.\n1\t1\n2\ttwo\n3\t3\n[version 7efd092a903b322c-8]"
     );
 }
 
@@ -209,7 +209,10 @@ fn a_list_of_edits_is_all_or_nothing() {
 fn an_empty_old_string_creates_a_missing_file_only() {
     let mut s = Session::open("{}", MemFs::new()).unwrap();
     let created = edit(&mut s, "new/f.txt", "", "hello\n");
-    assert_eq!(created.text(), "Created new/f.txt: 1 line, 6 bytes.");
+    assert_eq!(
+        created.text(),
+        "Created new/f.txt: 1 line, 6 bytes.\n[version 04f610ad0a9e2fb2-6]"
+    );
     let refused = edit(&mut s, "new/f.txt", "", "again\n");
     assert_eq!(
         refused.text(),
@@ -247,9 +250,13 @@ fn a_file_changed_since_the_read_is_not_edited() {
     assert!(result.is_error);
     assert_eq!(
         result.text(),
-        "Error: c.txt changed on disk since you read it (same size, different content); nothing was written. Read it again, then redo the edit."
+        "Error: your edit of c.txt touches lines that changed since you last saw it (or the lines next to them); nothing was written. What changed, from your view to the file now (version 90e161b73349a0b1-4):\n@@ -1,1 +1,1 @@\n-abc\n+abd\nThe lines shown now count as read: redo the edit against the file as it is now."
     );
     assert_eq!(contents(&s, "c.txt"), b"abd\n");
+    // What the refusal showed is the model's view now: the edit goes through.
+    let again = edit(&mut s, "c.txt", "abd", "xyz");
+    assert!(!again.is_error, "{}", again.text());
+    assert_eq!(contents(&s, "c.txt"), b"xyz\n");
 }
 
 #[test]

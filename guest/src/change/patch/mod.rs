@@ -23,7 +23,7 @@ pub mod parse;
 pub mod scope;
 pub mod seek;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde_json::json;
@@ -33,7 +33,8 @@ use crate::batch::{self, After, Step};
 use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::guard;
-use crate::refusal::Refusal;
+use crate::refusal::{Moved, Refusal};
+use crate::version::Version;
 use crate::repair::{self, Target};
 use crate::result::ToolResult;
 use crate::rewrite::{self, Loaded, Seen};
@@ -200,6 +201,8 @@ struct Done {
     lines: u64,
     hunks: Vec<usize>,
     loose: Option<Level>,
+    /// What else changed in the file, when the change was merged.
+    note: Option<String>,
 }
 
 impl fmt::Display for Done {
@@ -249,10 +252,12 @@ fn plural(n: impl TryInto<u64>) -> &'static str {
     }
 }
 
-/// Applies the file operations `ops` all or none.
+/// Applies the file operations `ops` all or none; a file named in
+/// `expected` (by its path in the patch) must be at that version.
 pub(crate) fn run<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
     ops: &[FileOp],
+    expected: &BTreeMap<String, Version>,
 ) -> Result<ToolResult, ToolError> {
     let mut named = BTreeSet::new();
     let mut steps = Vec::new();
@@ -276,9 +281,10 @@ pub(crate) fn run<F: HostFs + ?Sized>(
             located.push(target);
         }
         let destination = (located.len() > 1).then(|| located.remove(1));
+        let expect = expected.get(op.path()).copied();
         done.push(plan(
             ctx,
-            op,
+            (op, expect),
             &located[0],
             destination.as_ref(),
             &mut steps,
@@ -291,13 +297,17 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     } else {
         format!("Done: {changed} file{} changed.", plural(changed))
     };
-    let text = format!(
+    let mut text = format!(
         "{head}\n{}",
         done.iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join("\n")
     );
+    for note in done.iter().filter_map(|d| d.note.as_deref()) {
+        text.push('\n');
+        text.push_str(note.trim_end());
+    }
     let files: Vec<_> = done
         .iter()
         .map(|d| {
@@ -319,8 +329,8 @@ pub(crate) fn run<F: HostFs + ?Sized>(
 /// `target` is where the operation's path leads, `destination` where its
 /// move leads.
 fn plan<F: HostFs + ?Sized>(
-    ctx: &Ctx<'_, F>,
-    op: &FileOp,
+    ctx: &mut Ctx<'_, F>,
+    (op, expect): (&FileOp, Option<Version>),
     target: &Target,
     destination: Option<&Target>,
     steps: &mut Vec<Step>,
@@ -334,7 +344,11 @@ fn plan<F: HostFs + ?Sized>(
         lines,
         hunks: Vec::new(),
         loose: None,
+        note: None,
     };
+    if let (Some(expected), None) = (expect, meta) {
+        return Err(Refusal::absent(&path, Tool::Edit, expected).into());
+    }
     match (op, meta) {
         (FileOp::Add { text, .. }, None) => {
             steps.push(rewrite::creation(&target.rel, &path, text));
@@ -347,7 +361,8 @@ fn plan<F: HostFs + ?Sized>(
         }
         .into()),
         (FileOp::Delete { .. }, Some(meta)) => {
-            let loaded = rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, Seen::IfRecorded)
+            let how = (Seen::IfRecorded, expect);
+            let loaded = rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, how)
                 .or_else(|err| match err {
                     // A binary file may be deleted too; its bytes are kept.
                     ToolError::Refused(Refusal::NotText { .. } | Refusal::Binary { .. }) => {
@@ -355,6 +370,7 @@ fn plan<F: HostFs + ?Sized>(
                     }
                     other => Err(other),
                 })?;
+            loaded.unmerged(ctx, Tool::Edit)?;
             steps.push(rewrite::removal(&loaded));
             Ok(done('D', 0))
         }
@@ -367,16 +383,24 @@ fn plan<F: HostFs + ?Sized>(
             },
             Some(meta),
         ) => {
-            let loaded =
-                rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, Seen::IfRecorded)?;
-            let changed = apply(&loaded, hunks, &path, *crlf)?;
+            let how = (Seen::IfRecorded, expect);
+            let loaded = rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, how)?;
+            let changed = match apply(&loaded, hunks, &path, *crlf) {
+                // Context that no longer matches a file someone changed
+                // since the model's view: shown what changed (SPEC V4).
+                Err(_) if loaded.behind.is_some() => {
+                    return Err(loaded.refused(ctx, Tool::Edit, Moved::Unmatched));
+                }
+                changed => changed?,
+            };
             if move_to.is_none() && changed.text == loaded.file.text {
                 // Nothing to write, and nothing to undo.
                 let mut outcome = done(UNCHANGED, crate::textfile::line_count(&changed.text));
                 outcome.hunks = changed.at;
                 return Ok(outcome);
             }
-            let mut step = loaded.step(&changed.text)?;
+            let merged = loaded.land(ctx, &changed.text, Tool::Edit)?;
+            let mut step = loaded.step(&changed.text, merged.as_ref())?;
             let lines = match &step.after {
                 After::Bytes { total_lines, .. } => *total_lines,
                 After::Nothing => 0,
@@ -384,6 +408,7 @@ fn plan<F: HostFs + ?Sized>(
             let mut outcome = done('M', lines);
             outcome.hunks = changed.at;
             outcome.loose = changed.loose;
+            outcome.note = merged.map(|m| m.note(&path));
             if let (Some(to), Some(dest)) = (move_to, destination) {
                 if guard::target_kind(&dest.stat, to)?.is_some() {
                     let (path, to) = (path.clone(), to.clone());
@@ -434,6 +459,7 @@ fn loaded_bytes<F: HostFs + ?Sized>(
             text: String::new(),
         },
         record: None,
+        behind: None,
     })
 }
 

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::{Tool, boolean, known_keys, object, required_string, string};
 use crate::error::ToolError;
+use crate::version::Version;
 
 /// Typed arguments of `write`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -26,6 +27,8 @@ pub struct WriteArgs {
     /// The encoding to write in (a label such as `"windows-1252"`); by
     /// default a replaced file keeps its own and a new one is UTF-8.
     pub encoding: Option<String>,
+    /// The version the file must be at (SPEC V2), as a read showed it.
+    pub expect: Option<String>,
 }
 
 /// One replacement of an edit.
@@ -48,6 +51,8 @@ pub struct EditArgs {
     pub edits: Vec<EditOp>,
     /// The encoding the file is in, for a file whose encoding is a guess.
     pub encoding: Option<String>,
+    /// The version the file must be at (SPEC V2), as a read showed it.
+    pub expect: Option<String>,
 }
 
 /// Typed arguments of `undo`.
@@ -55,6 +60,8 @@ pub struct EditArgs {
 pub struct UndoArgs {
     /// The path as the model sent it.
     pub file_path: String,
+    /// The version the file must be at (SPEC V2), as a change gave it.
+    pub expect: Option<String>,
 }
 
 impl WriteArgs {
@@ -66,6 +73,7 @@ impl WriteArgs {
             file_path: required_string(Tool::Write, &map, "file_path")?,
             content: required_string(Tool::Write, &map, "content")?,
             encoding: string(Tool::Write, &map, "encoding")?,
+            expect: expect(Tool::Write, &map)?,
         })
     }
 }
@@ -77,6 +85,7 @@ impl UndoArgs {
         known_keys(Tool::Undo, &map)?;
         Ok(Self {
             file_path: required_string(Tool::Undo, &map, "file_path")?,
+            expect: expect(Tool::Undo, &map)?,
         })
     }
 }
@@ -119,8 +128,31 @@ impl EditArgs {
             file_path,
             edits,
             encoding,
+            expect: expect(Tool::Edit, &map)?,
         })
     }
+}
+
+/// The `expect` argument, checked to be a version.
+fn expect(tool: Tool, map: &Map<String, Value>) -> Result<Option<String>, ToolError> {
+    let given = string(tool, map, "expect")?;
+    checked_version(tool, given.as_deref())?;
+    Ok(given)
+}
+
+/// `text` as a version, for `expect`; `None` when not given.
+pub fn checked_version(tool: Tool, text: Option<&str>) -> Result<Option<Version>, ToolError> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    text.parse()
+        .map(Some)
+        .map_err(|_| ToolError::InvalidArgument {
+            tool,
+            name: "expect",
+            expected: "a version as an answer gives it, e.g. \"3f9a0c2d41b7e865-1024\"",
+            got: super::short_json(&Value::String(text.to_owned())),
+        })
 }
 
 /// One item of `edits` with its aliases renamed.

@@ -14,7 +14,7 @@ mod alias;
 mod change;
 mod read;
 
-pub use change::{EditArgs, EditOp, UndoArgs, WriteArgs};
+pub use change::{EditArgs, EditOp, UndoArgs, WriteArgs, checked_version};
 pub use read::ReadArgs;
 
 use serde_json::{Map, Value};
@@ -82,7 +82,7 @@ impl Tool {
                 "symbol",
                 "encoding",
             ],
-            Tool::Write => &["file_path", "content", "encoding"],
+            Tool::Write => &["file_path", "content", "encoding", "expect"],
             Tool::Edit => &[
                 "file_path",
                 "old_string",
@@ -90,8 +90,9 @@ impl Tool {
                 "replace_all",
                 "edits",
                 "encoding",
+                "expect",
             ],
-            Tool::Undo => &["file_path"],
+            Tool::Undo => &["file_path", "expect"],
         }
     }
 }

@@ -14,10 +14,12 @@
 //! assert_eq!(result.metadata["status"], "completed");
 //! ```
 
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
 
 use super::args::Args;
-use crate::args::short_json;
+use crate::args::{Tool, checked_version, short_json};
 use crate::definitions::{Annotations, Definition, answers, change_output};
 use crate::error::ToolError;
 use crate::fs::HostFs;
@@ -26,17 +28,18 @@ use crate::patch::{self as patches};
 use crate::result::ToolResult;
 use crate::schema::Format;
 use crate::session::Session;
+use crate::version::Version;
 
 /// The tool's name.
 pub const NAME: &str = "apply_patch";
 
-const TAKES: &str = "{input: string holding \"*** Begin Patch\" ... \"*** End Patch\"} or {operation: {type: \"create_file\" | \"update_file\" | \"delete_file\", path: string, diff?: string}}";
+const TAKES: &str = "{input: string holding \"*** Begin Patch\" ... \"*** End Patch\", expect?: {path: version}} or {operation: {type: \"create_file\" | \"update_file\" | \"delete_file\", path: string, diff?: string, expect?: string}}";
 
 /// Runs one `apply_patch` call.
 pub fn call<F: HostFs>(session: &mut Session<F>, arguments: &str) -> ToolResult {
     let ops = Args::parse(NAME, TAKES, arguments).and_then(operations);
     let mut result = match ops {
-        Ok(ops) => session.run(|ctx| patches::run(ctx, &ops)),
+        Ok((ops, expect)) => session.run(|ctx| patches::run(ctx, &ops, &expect)),
         Err(err) => session.run(|_| Err(err)),
     };
     let status = if result.is_error {
@@ -48,11 +51,35 @@ pub fn call<F: HostFs>(session: &mut Session<F>, arguments: &str) -> ToolResult 
     result
 }
 
-/// The file operations a call asks for.
-fn operations(args: Args) -> Result<Vec<FileOp>, ToolError> {
+/// The versions a call expects, by path as its patch names them.
+type Expected = BTreeMap<String, Version>;
+
+/// The file operations a call asks for, and the versions it expects.
+fn operations(args: Args) -> Result<(Vec<FileOp>, Expected), ToolError> {
     if let Some(text) = args.opt_string("input")?.or(args.opt_string("patch")?) {
-        args.only(&["input", "patch"])?;
-        return Ok(parse::parse_envelope(&text)?);
+        args.only(&["input", "patch", "expect"])?;
+        let mut expected = Expected::new();
+        match args.value("expect") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(map)) => {
+                for (path, version) in map {
+                    let version = version.as_str().and_then(|v| v.parse().ok()).ok_or_else(|| {
+                        args.error(format!(
+                            "expect maps each path to a version as an answer gives it, e.g. \"3f9a0c2d41b7e865-1024\"; got {} for {path}",
+                            short_json(version)
+                        ))
+                    })?;
+                    expected.insert(path.clone(), version);
+                }
+            }
+            Some(other) => {
+                return Err(args.error(format!(
+                    "expect must be an object mapping paths to versions, got {}",
+                    short_json(other)
+                )));
+            }
+        }
+        return Ok((parse::parse_envelope(&text)?, expected));
     }
     let op = match args.value("operation") {
         Some(Value::Object(map)) => {
@@ -69,8 +96,12 @@ fn operations(args: Args) -> Result<Vec<FileOp>, ToolError> {
         None if args.value("type").is_some() => args,
         None => return Err(args.error("give input (a patch) or operation")),
     };
-    op.only(&["type", "path", "diff"])?;
+    op.only(&["type", "path", "diff", "expect"])?;
     let path = op.string("path")?;
+    let mut expected = Expected::new();
+    if let Some(version) = checked_version(Tool::Edit, op.opt_string("expect")?.as_deref())? {
+        expected.insert(path.clone(), version);
+    }
     let diff = op.opt_string("diff")?.unwrap_or_default();
     let one = match op.string("type")?.as_str() {
         "create_file" => FileOp::Add {
@@ -96,7 +127,7 @@ fn operations(args: Args) -> Result<Vec<FileOp>, ToolError> {
             )));
         }
     };
-    Ok(vec![one])
+    Ok((vec![one], expected))
 }
 
 /// The tool's definition: a function taking the envelope, or, in the
@@ -118,7 +149,8 @@ pub fn definition() -> Definition {
         input_schema: json!({
             "type": "object",
             "properties": {
-                "input": {"type": "string", "description": "The whole patch, from \"*** Begin Patch\" to \"*** End Patch\"."}
+                "input": {"type": "string", "description": "The whole patch, from \"*** Begin Patch\" to \"*** End Patch\"."},
+                "expect": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Optional: for each file the patch changes, by its path in the patch, the version it must be at (as an answer showed it)."}
             },
             "required": ["input"],
             "additionalProperties": false

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::args::Args;
 use crate::cells::{self, CellEdit, Mode};
-use crate::definitions::{Annotations, Definition, change_answers};
+use crate::definitions::{Annotations, Definition, change_answers, expect_property};
 use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::result::ToolResult;
@@ -17,7 +17,7 @@ use crate::session::Session;
 /// The tool's name.
 pub const NAME: &str = "notebook_edit";
 
-const TAKES: &str = "{notebook_path: string, cell_id?: string, new_source: string, cell_type?: \"code\" | \"markdown\", edit_mode?: \"replace\" | \"insert\" | \"delete\"}";
+const TAKES: &str = "{notebook_path: string, cell_id?: string, new_source: string, cell_type?: \"code\" | \"markdown\", edit_mode?: \"replace\" | \"insert\" | \"delete\", expect?: string}";
 
 /// Runs one `notebook_edit` call.
 pub fn call<F: HostFs>(session: &mut Session<F>, arguments: &str) -> ToolResult {
@@ -38,6 +38,7 @@ fn parse(arguments: &str) -> Result<(String, CellEdit), ToolError> {
         "new_source",
         "cell_type",
         "edit_mode",
+        "expect",
     ])?;
     let Some(path) = args
         .opt_string("notebook_path")?
@@ -71,6 +72,7 @@ fn parse(arguments: &str) -> Result<(String, CellEdit), ToolError> {
         source,
         kind,
         mode,
+        expect: args.opt_string("expect")?,
     };
     Ok((path, edit))
 }
@@ -88,7 +90,8 @@ pub fn definition() -> Definition {
                 "cell_id": {"type": "string", "description": "Id of the cell to edit (or to insert after); cell-N (0-based) or N (1-based) also name a cell by position."},
                 "new_source": {"type": "string", "description": "The cell's new source."},
                 "cell_type": {"type": "string", "enum": ["code", "markdown"], "description": "The cell's type; required to insert."},
-                "edit_mode": {"type": "string", "enum": ["replace", "insert", "delete"], "description": "What to do. Default replace."}
+                "edit_mode": {"type": "string", "enum": ["replace", "insert", "delete"], "description": "What to do. Default replace."},
+                "expect": expect_property()
             },
             "required": ["notebook_path", "new_source"],
             "additionalProperties": false

@@ -25,7 +25,9 @@ use super::dialect::Dialect;
 use crate::args::short_json;
 use crate::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
 use crate::config::Config;
-use crate::definitions::{Annotations, Definition, answers, change_output, read_output};
+use crate::definitions::{
+    Annotations, Definition, answers, change_output, expect_property, read_output,
+};
 use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::insert;
@@ -39,9 +41,9 @@ pub const NAME: &str = "str_replace_based_edit_tool";
 /// The tool type of the API version whose shape this follows.
 pub const TYPE: &str = "text_editor_20250728";
 
-const TAKES: &str = "{command: \"view\" | \"create\" | \"str_replace\" | \"insert\" | \"undo_edit\", path: string, view_range?: [start, end], file_text?: string, old_str?: string, new_str?: string, insert_line?: integer, insert_text?: string}";
+const TAKES: &str = "{command: \"view\" | \"create\" | \"str_replace\" | \"insert\" | \"undo_edit\", path: string, view_range?: [start, end], file_text?: string, old_str?: string, new_str?: string, insert_line?: integer, insert_text?: string, expect?: string}";
 
-const ARGUMENTS: [&str; 8] = [
+const ARGUMENTS: [&str; 9] = [
     "command",
     "path",
     "view_range",
@@ -50,6 +52,7 @@ const ARGUMENTS: [&str; 8] = [
     "new_str",
     "insert_line",
     "insert_text",
+    "expect",
 ];
 
 /// Runs one call of the text editor.
@@ -70,6 +73,7 @@ enum Command {
         path: String,
         line: u64,
         text: String,
+        expect: Option<String>,
     },
     Undo(UndoArgs),
 }
@@ -96,6 +100,7 @@ fn parse(arguments: &str) -> Result<Command, ToolError> {
             file_path: path,
             content: args.string("file_text")?,
             encoding: None,
+            expect: args.opt_string("expect")?,
         }),
         "str_replace" => Command::Replace(EditArgs {
             file_path: path,
@@ -105,6 +110,7 @@ fn parse(arguments: &str) -> Result<Command, ToolError> {
                 replace_all: false,
             }],
             encoding: None,
+            expect: args.opt_string("expect")?,
         }),
         "insert" => {
             let line = args
@@ -120,9 +126,17 @@ fn parse(arguments: &str) -> Result<Command, ToolError> {
                 }
                 (None, None) => return Err(args.error("insert_text is required")),
             };
-            Command::Insert { path, line, text }
+            Command::Insert {
+                path,
+                line,
+                text,
+                expect: args.opt_string("expect")?,
+            }
         }
-        "undo_edit" => Command::Undo(UndoArgs { file_path: path }),
+        "undo_edit" => Command::Undo(UndoArgs {
+            file_path: path,
+            expect: args.opt_string("expect")?,
+        }),
         other => {
             return Err(args.error(format!(
                 "command {other:?} is not one of view, create, str_replace, insert, undo_edit"
@@ -180,8 +194,13 @@ fn run<F: HostFs>(session: &mut Session<F>, command: Command) -> ToolResult {
         }
         Command::Create(args) => session.write(&args),
         Command::Replace(args) => session.edit(&args),
-        Command::Insert { path, line, text } => session.change(&path, |ctx, target| {
-            insert::run(ctx, target, &path, line, &text)
+        Command::Insert {
+            path,
+            line,
+            text,
+            expect,
+        } => session.change(&path, |ctx, target| {
+            insert::run(ctx, target, &path, (line, &text), expect.as_deref())
         }),
         Command::Undo(args) => session.undo(&args),
     }
@@ -218,7 +237,8 @@ pub fn definition(config: &Config) -> Definition {
                 "old_str": {"type": "string", "description": "str_replace: the exact text to replace."},
                 "new_str": {"type": "string", "description": "str_replace: the text to put in its place (empty to delete)."},
                 "insert_line": {"type": "integer", "minimum": 0, "description": "insert: the line after which to insert; 0 for the start."},
-                "insert_text": {"type": "string", "description": "insert: the text to insert."}
+                "insert_text": {"type": "string", "description": "insert: the text to insert."},
+                "expect": expect_property()
             },
             "required": ["command", "path"],
             "additionalProperties": false

@@ -63,6 +63,8 @@ pub(crate) struct Cursor<'a, F: HostFs + ?Sized> {
     fingerprint: Option<Fingerprint>,
     /// The start of the file, fetched before the cursor was made.
     head: Option<Head>,
+    /// A copy of the bytes fetched so far, when asked for.
+    copy: Option<Vec<u8>>,
 }
 
 /// Bytes from the top of a file that were fetched already.
@@ -117,6 +119,7 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
             endings: Endings::default(),
             fingerprint: None,
             head: None,
+            copy: None,
         }
     }
 
@@ -130,6 +133,42 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
     pub fn with_fingerprint(mut self) -> Self {
         self.fingerprint = Some(Fingerprint::new());
         self
+    }
+
+    /// Keeps a copy of the bytes as they are fetched, for
+    /// [`Cursor::take_copy`].
+    pub fn with_copy(mut self) -> Self {
+        self.copy = Some(Vec::new());
+        self
+    }
+
+    /// The bytes fetched, when a copy was asked for and the whole file was
+    /// fetched.
+    pub fn take_copy(&mut self) -> Option<Vec<u8>> {
+        self.copy.take().filter(|_| self.file_done)
+    }
+
+    /// Fetches the rest of the file undecoded, hashing (and copying) it,
+    /// so that [`Cursor::fingerprint`] covers the whole file; nothing when
+    /// no hash was asked for. The decoded text stops where it was.
+    pub fn finish_hash(&mut self) -> Result<(), FsError> {
+        while self.fingerprint.is_some() && !self.file_done {
+            let (bytes, last) = self.fetch(self.chunk)?;
+            self.file_pos += bytes.len() as u64;
+            self.hashed(&bytes);
+            self.file_done = last;
+        }
+        Ok(())
+    }
+
+    /// Feeds fetched `bytes` to the hash and the copy.
+    fn hashed(&mut self, bytes: &[u8]) {
+        if let Some(hash) = self.fingerprint.as_mut() {
+            hash.update(bytes);
+        }
+        if let Some(copy) = self.copy.as_mut() {
+            copy.extend_from_slice(bytes);
+        }
     }
 
     /// Starts from `head`, the file's first bytes, already fetched by asking
@@ -208,9 +247,7 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
         let crlf = crlf_count(&bytes[..taken], self.last_byte);
         self.note_endings(found, crlf);
         self.file_pos += taken as u64;
-        if let Some(hash) = self.fingerprint.as_mut() {
-            hash.update(&bytes[..taken]);
-        }
+        self.hashed(&bytes[..taken]);
         let rest = bytes.split_off(taken);
         self.advance_raw(&bytes);
         if !rest.is_empty() || last {
@@ -240,9 +277,7 @@ impl<'a, F: HostFs + ?Sized> Cursor<'a, F> {
         self.buf.clear();
         self.at = 0;
         self.file_pos += bytes.len() as u64;
-        if let Some(hash) = self.fingerprint.as_mut() {
-            hash.update(&bytes);
-        }
+        self.hashed(&bytes);
         self.decoder.feed_owned(bytes, &mut self.buf);
         if last {
             self.file_done = true;

@@ -50,6 +50,7 @@ use crate::repair::{self, Target};
 use crate::result::ToolResult;
 use crate::sniff::{Kind, SNIFF_BYTES, sniff};
 use crate::textfile::{LineEnding, Style};
+use crate::version::Version;
 use cursor::Cursor;
 use gutter::Gutter;
 use page::{Outcome, Request};
@@ -72,6 +73,9 @@ pub(crate) struct Observation {
     /// Whether file content worth a stub was shown: a repeat may then be
     /// answered by one (SPEC R7).
     pub content: bool,
+    /// The whole content, when it is small enough to keep as the model's
+    /// view of the file (SPEC V3).
+    pub text: Option<Vec<u8>>,
 }
 
 /// Machine-readable facts about a read, for the result's metadata.
@@ -106,6 +110,9 @@ struct ReadMeta {
     #[serde(skip_serializing_if = "Option::is_none")]
     encoding_candidates: Option<Vec<&'static str>>,
     estimated_tokens: u64,
+    /// The file's version (SPEC V1), when the read hashed all of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<String>,
 }
 
 /// Runs `read` and renders its result; failures become error results.
@@ -277,6 +284,7 @@ impl Observation {
             total: Some(0),
             style: Style::default(),
             content: false,
+            text: None,
         }
     }
 }
@@ -340,10 +348,19 @@ pub(crate) fn read_framed<F: HostFs + ?Sized>(
     // that a read merely pages through would cost more than the read.
     if stat.size <= config.max_edit_bytes {
         cursor = cursor.with_fingerprint();
+        if stat.size <= config.view_bytes {
+            cursor = cursor.with_copy();
+        }
     }
     cursor = cursor.with_head(head, first_fetch(config));
     let outcome = page::build(config, &mut cursor, request)
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
+    // A version names the whole file: what the page did not fetch is
+    // hashed too (SPEC V1).
+    cursor
+        .finish_hash()
+        .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
+    let copy = cursor.take_copy();
     let decoder = cursor.decoder();
     let encoding = decoder.encoding().unwrap_or(Encoding::Utf8);
     let style = Style {
@@ -360,6 +377,7 @@ pub(crate) fn read_framed<F: HostFs + ?Sized>(
         total: None,
         style,
         content: matches!(outcome, Outcome::Page { .. } | Outcome::Window { .. }),
+        text: copy,
     };
     let mut meta = ReadMeta {
         path: rel.to_owned(),
@@ -382,6 +400,7 @@ pub(crate) fn read_framed<F: HostFs + ?Sized>(
         encoding_confidence: None,
         encoding_candidates: None,
         estimated_tokens: 0,
+        version: None,
     };
     let how = decoding(style.bom, given.is_some(), found);
     let mut text = render(config, outcome, framing, &mut meta);
@@ -400,6 +419,14 @@ pub(crate) fn read_framed<F: HostFs + ?Sized>(
     }
     if meta.lossy {
         push_notice(&mut text, &Notice::Lossy(meta.encoding.name()));
+    }
+    if let Some(hash) = observation.fingerprint {
+        let version = Version {
+            hash,
+            size: stat.size,
+        };
+        push_notice(&mut text, &Notice::Version(version));
+        meta.version = Some(version.to_string());
     }
     meta.estimated_tokens = config.estimate_tokens(text.len() as u64);
     observation.lines = meta.first_line.zip(meta.last_line);

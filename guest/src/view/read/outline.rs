@@ -123,6 +123,7 @@ fn structure(
         total: Some(lines),
         style: Style::of_text(&text, encoding, decoder.had_bom()),
         content: true,
+        text: None,
     };
     let metadata = json!({
         "kind": "outline",

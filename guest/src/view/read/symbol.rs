@@ -342,7 +342,7 @@ mod tests {
             let result = read_symbol(spelling).expect("found");
             assert_eq!(
                 result.text(),
-                "[Decimal.__new__: lines 2-3 of 13]\n    def __new__(cls):\n        return 1"
+                "[Decimal.__new__: lines 2-3 of 13]\n    def __new__(cls):\n        return 1\n[version 88c01e513f9ef46e-168]"
             );
             assert_eq!(result.metadata["symbol"], "Decimal.__new__");
         }

@@ -384,7 +384,10 @@ fn absolute_paths_inside_the_root_work() {
         ..ReadArgs::default()
     };
     let result = super::read(&config, &fs, &args);
-    assert_eq!(result.text(), "1\tx\n[lines 1-1 of 1; end of file]");
+    assert_eq!(
+        result.text(),
+        "1\tx\n[lines 1-1 of 1; end of file]\n[version 5c86dd76b239dbde-2]"
+    );
     assert_eq!(result.metadata["path"], "src/a.txt");
 }
 
@@ -482,15 +485,20 @@ fn reads_of(content: &[u8]) -> (String, Vec<(u64, u32)>) {
 fn a_file_within_one_chunk_costs_one_host_read_the_sniff_reused_as_its_text() {
     let chunk = Config::default().chunk_bytes;
     let (text, reads) = reads_of(b"a\nb\n");
-    assert_eq!(text, "1\ta\n2\tb\n[lines 1-2 of 2; end of file]");
+    assert_eq!(
+        text,
+        "1\ta\n2\tb\n[lines 1-2 of 2; end of file]\n[version b02de41d3964aa4c-4]"
+    );
     assert_eq!(reads, [(0, chunk)]);
     // About 30 KB, more than is sniffed, less than a chunk.
     let content = numbered_lines(1..=1500, |n| format!("line {n:>12}"));
     assert!(content.len() > crate::sniff::SNIFF_BYTES as usize && content.len() < chunk as usize);
     let (text, reads) = reads_of(content.as_bytes());
+    let version = crate::version::Version::of(content.as_bytes());
     assert_eq!(
         text,
         read_all_chunks(content.as_bytes(), &range(None, None), &paging()).text()
+            + &format!("\n[version {version}]")
     );
     assert_eq!(reads, [(0, chunk)]);
 }
@@ -501,9 +509,11 @@ fn a_larger_file_is_fetched_from_where_the_first_chunk_ended() {
     let content = numbered_lines(1..=1500, |n| format!("line {n:>60}"));
     assert!(content.len() > chunk as usize && content.len() < 2 * chunk as usize);
     let (text, reads) = reads_of(content.as_bytes());
+    let version = crate::version::Version::of(content.as_bytes());
     assert_eq!(
         text,
         read_all_chunks(content.as_bytes(), &range(None, None), &paging()).text()
+            + &format!("\n[version {version}]")
     );
     assert_eq!(reads, [(0, chunk), (u64::from(chunk), chunk)]);
     // A file exactly one chunk long needs one more read to learn that it

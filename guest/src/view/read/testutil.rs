@@ -12,8 +12,25 @@ use crate::result::ToolResult;
 pub(crate) const CHUNK_SIZES: [u32; 6] = [1, 2, 3, 7, 4096, 64 * 1024];
 
 /// Reads `content` (stored as `f.txt`) with `args` under `config`, checks that
-/// every chunk size gives the same result, and returns it.
+/// every chunk size gives the same result, and that a text read ends with
+/// the content's version (SPEC V1), and returns it without that last line,
+/// so each case speaks of its own rule.
 pub(crate) fn read_all_chunks(content: &[u8], args: &ReadArgs, config: &Config) -> ToolResult {
+    let mut result = read_each_chunk(content, args, config);
+    if result.metadata["kind"] == "text" && content.len() as u64 <= config.max_edit_bytes {
+        let version = crate::version::Version::of(content).to_string();
+        assert_eq!(result.metadata["version"], version.as_str());
+        if let Some(crate::result::Block::Text(text)) = result.content.first_mut() {
+            let line = format!("[version {version}]");
+            let bare = text.strip_suffix(line.as_str()).expect("the version ends the answer");
+            *text = bare.strip_suffix('\n').unwrap_or(bare).to_owned();
+        }
+    }
+    result
+}
+
+/// [`read_all_chunks`] as the read answers.
+fn read_each_chunk(content: &[u8], args: &ReadArgs, config: &Config) -> ToolResult {
     let fs = MemFs::new();
     fs.add_file("f.txt", content);
     let mut args = args.clone();

@@ -20,13 +20,17 @@ use crate::textfile::TextFile;
 
 /// `write_file`: the core's `write`.
 pub(super) fn write<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
-    let mut result = match (args.string("path"), args.string("content")) {
-        (Ok(file_path), Ok(content)) => session.write(&WriteArgs {
+    let parsed = args.string("path").and_then(|file_path| {
+        Ok(WriteArgs {
             file_path,
-            content,
+            content: args.string("content")?,
             encoding: None,
-        }),
-        (Err(err), _) | (_, Err(err)) => return session.run(|_| Err(err)),
+            expect: args.opt_string("expect")?,
+        })
+    });
+    let mut result = match parsed {
+        Ok(call) => session.write(&call),
+        Err(err) => return session.run(|_| Err(err)),
     };
     // The reference's words first, then what the core tells of the file.
     if let Some(Block::Text(text)) = result.content.first_mut()
@@ -74,9 +78,10 @@ pub(super) fn edit<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
             path,
             edits(args)?,
             args.opt_bool("dryRun")?.unwrap_or(false),
+            args.opt_string("expect")?,
         ))
     });
-    let (path, ops, dry) = match prepared {
+    let (path, ops, dry, expect) = match prepared {
         Ok(prepared) => prepared,
         Err(err) => return session.run(|_| Err(err)),
     };
@@ -84,6 +89,7 @@ pub(super) fn edit<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
         file_path: path.clone(),
         edits: ops,
         encoding: None,
+        expect,
     };
     let ((result, before), written) = session.recorded(dry, |recording| {
         let result = recording.edit(&call);

@@ -32,7 +32,7 @@ use super::args::Args;
 use super::dialect::Dialect;
 use crate::base64;
 use crate::config::Config;
-use crate::definitions::{Annotations, Definition};
+use crate::definitions::{Annotations, Definition, expect_property};
 use crate::fs::HostFs;
 use crate::result::{Block, ToolResult};
 use crate::session::Session;
@@ -263,10 +263,10 @@ fn spec(tool: &str) -> Option<Spec> {
         },
         "write_file" => Spec {
             name: "write_file",
-            arguments: vec!["path", "content"],
-            takes: "{path: string, content: string}",
+            arguments: vec!["path", "content", "expect"],
+            takes: "{path: string, content: string, expect?: string}",
             description: "Create a file, or replace an existing file's whole content. Replacing needs a full read of it first, unchanged since. The file keeps its encoding, BOM and line endings.",
-            properties: json!({"path": path_arg("Path of the file."), "content": {"type": "string", "description": "The complete new content."}}),
+            properties: json!({"path": path_arg("Path of the file."), "content": {"type": "string", "description": "The complete new content."}, "expect": expect_property()}),
             required: &["path", "content"],
             annotations: Annotations {
                 title: "Write a file",
@@ -277,8 +277,8 @@ fn spec(tool: &str) -> Option<Spec> {
         },
         "edit_file" => Spec {
             name: "edit_file",
-            arguments: vec!["path", "edits", "dryRun"],
-            takes: "{path: string, edits: [{oldText: string, newText: string}], dryRun?: boolean}",
+            arguments: vec!["path", "edits", "dryRun", "expect"],
+            takes: "{path: string, edits: [{oldText: string, newText: string}], dryRun?: boolean, expect?: string}",
             description: "Replace text in a file you have read: each edit's oldText must match exactly one place (whitespace and typographic quotes are tolerated when that is unambiguous). All edits apply or none. Answers with a diff of the change; dryRun shows the diff without writing.",
             properties: json!({
                 "path": path_arg("Path of the file."),
@@ -286,7 +286,8 @@ fn spec(tool: &str) -> Option<Spec> {
                     "oldText": {"type": "string", "description": "Text to find, exactly once."},
                     "newText": {"type": "string", "description": "Text to put in its place."}
                 }, "required": ["oldText", "newText"], "additionalProperties": false}},
-                "dryRun": {"type": "boolean", "description": "Show the diff without writing. Default false."}
+                "dryRun": {"type": "boolean", "description": "Show the diff without writing. Default false."},
+                "expect": expect_property()
             }),
             required: &["path", "edits"],
             annotations: annotations("Edit a file", false, true),

@@ -1,0 +1,243 @@
+//! What a change of an existing file builds on (SPEC W2, V2–V4): the file
+//! as the session last saw it, the version `expect` names, or — when the
+//! file moved since the model's view and the session keeps that view — the
+//! view, so the change is either merged with the other writer's (a change
+//! of text away from theirs) or refused with what changed. A refusal
+//! catches the session up: its record and view become the file as it is
+//! now, the lines shown counting as seen, so the model can redo the change
+//! at once.
+
+use crate::args::Tool;
+use crate::error::ToolError;
+use crate::fs::HostFs;
+use crate::guard::Current;
+use crate::ledger::{Coverage, Record};
+use crate::refusal::{Moved, Refusal};
+use crate::session::Ctx;
+use crate::since::Since;
+use crate::textfile::{Style, TextFile, line_count};
+use crate::version::Version;
+
+/// What a change builds on.
+#[derive(Debug, Clone)]
+pub(crate) enum Basis {
+    /// The file is as the session last saw it (its record, when it has
+    /// one of this version) or as `expect` named.
+    Fresh(Option<Record>),
+    /// The file moved since the model's view.
+    Moved(Behind),
+}
+
+/// The model's view of a file that moved since.
+#[derive(Debug, Clone)]
+pub(crate) struct Behind {
+    /// The text the model saw.
+    pub view: String,
+    /// The session's record of that text.
+    pub record: Record,
+    /// The version `expect` named, when it did: such a change never
+    /// merges.
+    pub expected: Option<Version>,
+}
+
+/// The version of `current`.
+pub(crate) fn version_of(current: &Current) -> Version {
+    Version {
+        hash: current.fingerprint,
+        size: current.len,
+    }
+}
+
+/// What a change of `rel` (now `current`) by `tool` builds on. `required`:
+/// the session must have seen the file, unless `expect` names its version.
+/// `decode` turns the view's bytes into text as the file is decoded.
+#[expect(clippy::too_many_arguments, reason = "one decision over all it weighs")]
+pub(crate) fn basis<F: HostFs + ?Sized>(
+    ctx: &Ctx<'_, F>,
+    rel: &str,
+    path: &str,
+    current: &Current,
+    tool: Tool,
+    expect: Option<Version>,
+    required: bool,
+    decode: impl Fn(&[u8]) -> Option<String>,
+) -> Result<Basis, ToolError> {
+    let record = ctx.state.ledger.get(rel);
+    let view = || ctx.state.view(rel).and_then(&decode);
+    if let Some(expected) = expect {
+        if expected == version_of(current) {
+            let record = record.filter(|r| current.change_since(r).is_none());
+            return Ok(Basis::Fresh(record.cloned()));
+        }
+        let at_expected =
+            record.filter(|r| r.fingerprint == Some(expected.hash) && r.size == expected.size);
+        if let Some(record) = at_expected
+            && let Some(view) = view()
+        {
+            return Ok(Basis::Moved(Behind {
+                view,
+                record: record.clone(),
+                expected: Some(expected),
+            }));
+        }
+        return Err(Refusal::Unexpected {
+            path: path.to_owned(),
+            tool,
+            expected,
+            now: Some(version_of(current)),
+        }
+        .into());
+    }
+    let Some(record) = record else {
+        if required {
+            return Err(Refusal::NotRead {
+                path: path.to_owned(),
+                tool,
+            }
+            .into());
+        }
+        return Ok(Basis::Fresh(None));
+    };
+    let Some(change) = current.change_since(record) else {
+        return Ok(Basis::Fresh(Some(record.clone())));
+    };
+    match view() {
+        Some(view) => Ok(Basis::Moved(Behind {
+            view,
+            record: record.clone(),
+            expected: None,
+        })),
+        None => Err(Refusal::Stale {
+            path: path.to_owned(),
+            tool,
+            change,
+        }
+        .into()),
+    }
+}
+
+/// The refusal of a change of `rel` (now `current`, text `now` in
+/// `style`) for `why`: what changed since `behind.view`; the session's
+/// record and view become the file now.
+#[expect(clippy::too_many_arguments, reason = "the refusal and the catch-up it makes")]
+pub(crate) fn refuse<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    rel: &str,
+    path: &str,
+    tool: Tool,
+    why: Moved,
+    behind: &Behind,
+    current: &Current,
+    now: &str,
+    style: Style,
+) -> ToolError {
+    let since = Since::new(&behind.view, now);
+    let shown = since.render(&behind.view, now, ctx.config);
+    let seen = seen_after(&since, &behind.record, &shown.shown, now);
+    ctx.state.ledger.insert(
+        rel,
+        Record {
+            size: current.len,
+            mtime_ns: current.meta.mtime_ns,
+            fingerprint: Some(current.fingerprint),
+            seen,
+            total_lines: Some(line_count(now)),
+            style,
+            call: ctx.state.calls,
+            dedup: None,
+            view: None,
+        },
+    );
+    if let Some(bytes) = &current.bytes {
+        ctx.state.keep_view(rel, bytes, ctx.config);
+    }
+    let diff = if shown.text.is_empty() {
+        "[no line differs: only bytes outside the lines changed (a byte-order mark)]".to_owned()
+    } else {
+        shown.text
+    };
+    let why = match behind.expected {
+        Some(expected) => Moved::Expected(expected),
+        None => why,
+    };
+    Refusal::Moved {
+        path: path.to_owned(),
+        tool,
+        why,
+        diff,
+        version: version_of(current),
+    }
+    .into()
+}
+
+/// What the model has seen of `text` after being shown `shown` of `since`
+/// (from its view, described by `record`).
+fn seen_after(since: &Since, record: &Record, shown: &[bool], text: &str) -> Coverage {
+    if record.full() && shown.iter().all(|&s| s) {
+        Coverage::all(line_count(text))
+    } else {
+        since.seen(&record.seen, shown)
+    }
+}
+
+/// A change merged with another writer's: what to tell the model, and
+/// what it has seen of the result.
+#[derive(Debug, Clone)]
+pub(crate) struct Merged {
+    /// The other writer's changes, as a diff of the view against the new
+    /// text (line numbers of the new text), the model's own left out.
+    pub diff: String,
+    /// Lines of the new text the model has seen.
+    pub seen: Coverage,
+}
+
+impl Merged {
+    /// The note that heads the answer of a merged change of `path`.
+    pub fn note(&self, path: &str) -> String {
+        format!(
+            "Note: {path} had changed since you last saw it; your change touched none of those lines and was made beside them. What else changed, from your view (line numbers are the file's now):\n{}\n",
+            self.diff
+        )
+    }
+}
+
+/// Lands a change from `now` to `next` of a file that moved since
+/// `behind.view` when it touches none of the places that changed and merging
+/// is on; otherwise the refusal with what changed.
+#[expect(clippy::too_many_arguments, reason = "the merge and the refusal it may give")]
+pub(crate) fn merge<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    rel: &str,
+    path: &str,
+    tool: Tool,
+    behind: &Behind,
+    current: &Current,
+    (now, next): (&str, &str),
+    style: Style,
+) -> Result<Merged, ToolError> {
+    let clash = Since::new(&behind.view, now).overlaps(now, next);
+    if !ctx.config.merge || behind.expected.is_some() || clash {
+        let why = if ctx.config.merge && clash {
+            Moved::Overlap
+        } else {
+            Moved::NotMerged
+        };
+        return Err(refuse(ctx, rel, path, tool, why, behind, current, now, style));
+    }
+    let since = Since::new(&behind.view, next);
+    let ours = since.ours(now, next);
+    let shown = since.render_theirs(&behind.view, next, ctx.config, &ours);
+    Ok(Merged {
+        seen: seen_after(&since, &behind.record, &shown.shown, next),
+        diff: shown.text,
+    })
+}
+
+/// The view's bytes as text the way `file` was decoded.
+pub(crate) fn decoder(file: &TextFile) -> impl Fn(&[u8]) -> Option<String> + '_ {
+    move |bytes| {
+        TextFile::decode_as(bytes, Some(file.style.encoding))
+            .ok()
+            .map(|f| f.text)
+    }
+}
