@@ -251,6 +251,7 @@ impl wit::GuestSession for SessionResource {
             file_path: args.file_path,
             content: args.content,
             encoding: args.encoding,
+            expect: args.expect,
         };
         to_wit(self.0.borrow_mut().write(&args))
     }
@@ -268,6 +269,7 @@ impl wit::GuestSession for SessionResource {
                 })
                 .collect(),
             encoding: args.encoding,
+            expect: args.expect,
         };
         to_wit(self.0.borrow_mut().edit(&args))
     }
@@ -275,8 +277,13 @@ impl wit::GuestSession for SessionResource {
     fn undo(&self, args: wit::UndoArgs) -> wit::ToolResult {
         let args = UndoArgs {
             file_path: args.file_path,
+            expect: args.expect,
         };
         to_wit(self.0.borrow_mut().undo(&args))
+    }
+
+    fn forget_outputs(&self) {
+        self.0.borrow_mut().forget_outputs();
     }
 
     fn save(&self) -> String {

@@ -33,8 +33,8 @@ mod scenarios;
 // layers: `filetools_core::args`, `crate::ledger`, …
 pub use answers::{base64, error, notice, refusal, report, result, syntax_note, trapped};
 use change::{
-    batch, cells, commit, edit, guard, intent, moved, recover, rewrite, since, syntax_check, touched,
-    undo, write,
+    batch, cells, commit, edit, guard, intent, moved, recover, rewrite, since, syntax_check,
+    touched, undo, write,
 };
 pub use change::{diff, echo, hunks, insert, patch, textfile};
 pub use memory::{digest, fingerprint, history, ledger, state, version};

@@ -130,7 +130,11 @@ fn an_unchanged_repeat_read_is_a_stub_once() {
     let mut s = session();
     s.fs().add_file("d.txt", LONG.as_bytes());
     let first = read(&mut s, "d.txt");
-    assert!(first.text().contains("[lines 1-4 of 4; end of file]\n[version "));
+    assert!(
+        first
+            .text()
+            .contains("[lines 1-4 of 4; end of file]\n[version ")
+    );
     let second = read(&mut s, "d.txt");
     assert_eq!(
         second.text(),

@@ -341,6 +341,7 @@ impl Session {
             file_path: args.file_path.clone(),
             content: args.content.clone(),
             encoding: args.encoding.clone(),
+            expect: args.expect.clone(),
         };
         self.run(
             "write",
@@ -369,6 +370,7 @@ impl Session {
                 })
                 .collect(),
             encoding: args.encoding.clone(),
+            expect: args.expect.clone(),
         };
         self.run(
             "edit",
@@ -387,6 +389,7 @@ impl Session {
     pub fn undo(&mut self, args: &UndoArgs) -> ToolResult {
         let wit_args = wit::UndoArgs {
             file_path: args.file_path.clone(),
+            expect: args.expect.clone(),
         };
         self.run(
             "undo",
@@ -399,6 +402,29 @@ impl Session {
                 )
             },
         )
+    }
+
+    /// Tells the session that the outputs of its earlier calls left the
+    /// model's context (the conversation was compacted or cut): no later
+    /// read is answered with the "unchanged" stub for content shown before.
+    pub fn forget_outputs(&mut self) -> Result<()> {
+        self.arm();
+        let live = &mut self.live;
+        let done = live
+            .bindings
+            .filetools_core_tools()
+            .session()
+            .call_forget_outputs(&mut live.store, live.handle);
+        match done {
+            Ok(()) => {
+                self.keep();
+                Ok(())
+            }
+            Err(trap) => {
+                self.restart();
+                Err(trap.into())
+            }
+        }
     }
 
     /// The session's memory (ledger, dedup records, history) as versioned

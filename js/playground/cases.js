@@ -16,12 +16,24 @@ export function parseSteps(text) {
 
 /**
  * Runs `steps` with `tools` (from createTools); `external(change)` applies
- * an outside change to the files. Returns the transcript.
+ * an outside change to the files, and `fresh()` gives a new session over
+ * them (a `session: new` step). Returns the transcript.
  */
-export async function runSteps(tools, steps, external) {
+export async function runSteps(tools, steps, external, fresh) {
   let out = '';
   let n = 0;
   for (const step of steps) {
+    if (step.session !== undefined) {
+      if (step.session === 'new') {
+        tools = await fresh();
+      } else if (step.session === 'forget_outputs') {
+        tools.forgetOutputs();
+      } else {
+        throw new Error(`unknown session step ${step.session}`);
+      }
+      out += `### session: ${step.session}\n\n`;
+      continue;
+    }
     if (step.external !== undefined) {
       await external(step);
       out += `### outside change: ${step.external} ${step.path} (${encoder.encode(step.text).length} bytes)\n\n`;

@@ -301,8 +301,9 @@ async function runAll(names) {
   for (const name of names) {
     const c = await loadCase(name);
     const caseFs = memoryFs(Object.fromEntries(c.tree));
-    const caseTools = await createTools({ fs: caseFs, config: c.config });
-    const transcript = await runSteps(caseTools, c.steps, (change) => externalInMemory(caseFs, change));
+    const fresh = () => createTools({ fs: caseFs, config: c.config });
+    const caseTools = await fresh();
+    const transcript = await runSteps(caseTools, c.steps, (change) => externalInMemory(caseFs, change), fresh);
     if (transcript !== c.expected) {
       failures.push(`${name}: ${firstDifference(c.expected, transcript)}`);
     } else if (!sameFiles(c.after, caseFs.files())) {

@@ -201,9 +201,28 @@ async function openSession({ fs, config = {}, getCoreModule }) {
     },
     read: (args) => guarded('read', naming(args), () => session.read(readArgs(args))),
     write: (args) =>
-      guarded('write', naming(args), () => session.write({ filePath: args.filePath ?? args.file_path, content: args.content })),
+      guarded('write', naming(args), () =>
+        session.write({
+          filePath: args.filePath ?? args.file_path,
+          content: args.content,
+          encoding: args.encoding ?? undefined,
+          expect: args.expect ?? undefined,
+        }),
+      ),
     edit: (args) => guarded('edit', naming(args), () => session.edit(editArgs(args))),
-    undo: (args) => guarded('undo', naming(args), () => session.undo({ filePath: args.filePath ?? args.file_path })),
+    undo: (args) =>
+      guarded('undo', naming(args), () =>
+        session.undo({ filePath: args.filePath ?? args.file_path, expect: args.expect ?? undefined }),
+      ),
+    /**
+     * Tells the session that the outputs of earlier calls left the model's
+     * context (the conversation was compacted): no later read answers with
+     * the "unchanged" stub for content shown before.
+     */
+    forgetOutputs: () => {
+      session.forgetOutputs();
+      keep();
+    },
     /**
      * The tool definitions for this session's config (its `tools` sets), in
      * `format`: `mcp` (the default), `anthropic`, `anthropic-strict`,
@@ -307,6 +326,7 @@ function editArgs(args) {
       replaceAll: Boolean(e.replaceAll ?? e.replace_all),
     })),
     encoding: args.encoding ?? undefined,
+    expect: args.expect ?? undefined,
   };
 }
 

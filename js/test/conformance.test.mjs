@@ -21,8 +21,9 @@ const backEnds = {
   nodeFs: async (name, config) => {
     const root = join(tmpdir(), 'filetools-js-cases', name.replace('/', '-'));
     layOut(name, root);
-    const tools = await createTools({ fs: nodeFs(root), config });
-    return { tools, external: (change) => externalOnDisk(root, change), files: () => readTree(root) };
+    const fresh = () => createTools({ fs: nodeFs(root), config });
+    const tools = await fresh();
+    return { tools, fresh, external: (change) => externalOnDisk(root, change), files: () => readTree(root) };
   },
   memoryFs: async (name, config) => {
     const files = {};
@@ -30,8 +31,9 @@ const backEnds = {
       files[path] = data;
     }
     const memory = memoryFs(files);
-    const tools = await createTools({ fs: memory, config });
-    return { tools, external: (change) => externalInMemory(memory, change), files: () => memory.files() };
+    const fresh = () => createTools({ fs: memory, config });
+    const tools = await fresh();
+    return { tools, fresh, external: (change) => externalInMemory(memory, change), files: () => memory.files() };
   },
 };
 
@@ -44,6 +46,7 @@ const validator = new AjvJsonSchemaValidator();
 function schemaChecked(tools, name, misfits) {
   const check = new Map(tools.schema('mcp').map((t) => [t.name, t.outputSchema && validator.getValidator(t.outputSchema)]));
   return {
+    forgetOutputs: () => tools.forgetOutputs(),
     call: async (tool, args) => {
       const result = await tools.call(tool, args);
       const fits = check.get(tool);
@@ -71,7 +74,9 @@ test('every case gives the wasmtime transcript on both back ends', async () => {
       const steps = parseSteps(fs.readFileSync(join(dir, 'steps.jsonl'), 'utf8'));
       const expected = fs.readFileSync(join(dir, 'expected.txt'), 'utf8');
       const host = await open(name, config);
-      const transcript = await runSteps(schemaChecked(host.tools, name, failures), steps, host.external);
+      const checked = (tools) => schemaChecked(tools, name, failures);
+      const fresh = async () => checked(await host.fresh());
+      const transcript = await runSteps(checked(host.tools), steps, host.external, fresh);
       ran[backEnd].push(name);
       if (transcript !== expected) {
         failures.push(`${name} on ${backEnd}: transcript differs from expected.txt\n${firstDifference(expected, transcript)}`);

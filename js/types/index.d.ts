@@ -103,6 +103,12 @@ export interface Tools {
   write(args: Args): Promise<CallToolResult>;
   edit(args: Args): Promise<CallToolResult>;
   undo(args: Args): Promise<CallToolResult>;
+  /**
+   * Tells the session that the outputs of earlier calls left the model's
+   * context (the conversation was compacted or cut): no later read answers
+   * with the "unchanged" stub for content shown before.
+   */
+  forgetOutputs(): void;
   definitions(): ToolDefinition[];
   /**
    * The tool definitions for this session's config, in the form one API

@@ -30,7 +30,15 @@ pub enum Step {
     Call(Call),
     /// An outside change.
     External(External),
+    /// Something the harness does to the session, `{"session": ..}`:
+    /// `new` (a new session over the same files, with no memory: another
+    /// process or agent) or `forget_outputs` (the model's context was
+    /// compacted, SPEC V5).
+    Session(String),
 }
+
+/// What a session step may ask.
+pub const SESSION_STEPS: [&str; 2] = ["new", "forget_outputs"];
 
 /// One call of a case.
 #[derive(Debug, Clone)]
@@ -136,6 +144,14 @@ impl Case {
         for line in calls_text.lines().filter(|l| !l.trim().is_empty()) {
             let value: serde_json::Value = serde_json::from_str(line)
                 .with_context(|| format!("{name}: bad call line {line}"))?;
+            if let Some(what) = value.get("session") {
+                let what = what.as_str().unwrap_or_default();
+                if !SESSION_STEPS.contains(&what) {
+                    bail!("{name}: unknown session step {line}");
+                }
+                steps.push(Step::Session(what.to_owned()));
+                continue;
+            }
             if value.get("external").is_some() {
                 let external = serde_json::from_value(value)
                     .with_context(|| format!("{name}: bad external step {line}"))?;
@@ -173,7 +189,7 @@ impl Case {
     pub fn calls(&self) -> impl Iterator<Item = &Call> {
         self.steps.iter().filter_map(|step| match step {
             Step::Call(call) => Some(call),
-            Step::External(_) => None,
+            Step::External(_) | Step::Session(_) => None,
         })
     }
 

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context as _, Result, bail};
 use filetools::{Sandbox, ToolResult, Tools};
-use filetools_core::{Config, MemFs, Session};
+use filetools_core::{Config, HostFs, MemFs, Session};
 use serde_json::{Map, Value};
 
 use crate::case::{Call, Case, External, Step, Tree, snapshot};
@@ -48,21 +48,52 @@ fn config_for(case: &Case, root: &Path) -> Result<Config> {
     Config::from_json(&Value::Object(map).to_string()).map_err(anyhow::Error::msg)
 }
 
-/// Runs the steps of `case`: `call` answers tool calls, `external` applies
-/// outside changes.
+/// What a host's session is asked in a case.
+#[derive(Debug, Clone, Copy)]
+pub enum Ask<'a> {
+    /// A tool call.
+    Call(&'a Call),
+    /// A session step: `new` or `forget_outputs`.
+    Session(&'a str),
+}
+
+/// Runs the steps of `case`: `ask` answers tool calls and session steps,
+/// `external` applies outside changes.
 fn run_steps(
     case: &Case,
-    mut call: impl FnMut(&Call) -> ToolResult,
+    mut ask: impl FnMut(Ask<'_>) -> Option<ToolResult>,
     mut external: impl FnMut(&External) -> Result<()>,
 ) -> Result<Vec<ToolResult>> {
     let mut results = Vec::new();
     for step in &case.steps {
         match step {
-            Step::Call(c) => results.push(call(c)),
+            Step::Call(c) => results.extend(ask(Ask::Call(c))),
             Step::External(e) => external(e).with_context(|| format!("external step {e:?}"))?,
+            Step::Session(what) => {
+                ask(Ask::Session(what));
+            }
         }
     }
     Ok(results)
+}
+
+/// Answers `ask` with `session`, which `new` makes anew.
+fn answer<F: HostFs>(
+    session: &mut Session<F>,
+    ask: Ask<'_>,
+    new: impl FnOnce() -> Session<F>,
+) -> Option<ToolResult> {
+    match ask {
+        Ask::Call(call) => Some(session.call(&call.tool, &call.arguments)),
+        Ask::Session("new") => {
+            *session = new();
+            None
+        }
+        Ask::Session(_) => {
+            session.forget_outputs();
+            None
+        }
+    }
 }
 
 /// Applies an outside change to the file `path` on disk.
@@ -107,8 +138,12 @@ fn external_in_memory(fs: &MemFs, change: &External) -> Result<()> {
 
 /// Runs `case` on a host whose files are on disk under `root`: outside
 /// changes are made there, and the files left there are the outcome.
-fn on_disk(case: &Case, root: &Path, call: impl FnMut(&Call) -> ToolResult) -> Result<Run> {
-    let results = run_steps(case, call, |change| external_on_disk(root, change))?;
+fn on_disk(
+    case: &Case,
+    root: &Path,
+    ask: impl FnMut(Ask<'_>) -> Option<ToolResult>,
+) -> Result<Run> {
+    let results = run_steps(case, ask, |change| external_on_disk(root, change))?;
     Ok(Run {
         results,
         after: snapshot(root)?,
@@ -125,8 +160,16 @@ impl Host for Native {
     }
 
     fn run(&self, case: &Case, root: &Path) -> Result<Run> {
-        let mut session = Session::new(config_for(case, root)?, Sandbox::open(root, false)?);
-        on_disk(case, root, |call| session.call(&call.tool, &call.arguments))
+        let open = || -> Result<_> {
+            Ok(Session::new(
+                config_for(case, root)?,
+                Sandbox::open(root, false)?,
+            ))
+        };
+        let mut session = open()?;
+        on_disk(case, root, |ask| {
+            answer(&mut session, ask, || open().expect("opened once already"))
+        })
     }
 }
 
@@ -150,10 +193,10 @@ impl Host for NativeMemory {
         }
         let mut config = config_for(case, root)?;
         config.chunk_bytes = self.chunk;
-        let mut session = Session::new(config, &fs);
+        let mut session = Session::new(config.clone(), &fs);
         let results = run_steps(
             case,
-            |call| session.call(&call.tool, &call.arguments),
+            |ask| answer(&mut session, ask, || Session::new(config.clone(), &fs)),
             |change| external_in_memory(&fs, change),
         )?;
         Ok(Run {
@@ -178,7 +221,19 @@ impl Host for Wasmtime {
             .config_json(&case.config)?
             .build()?;
         let mut session = tools.session()?;
-        on_disk(case, root, |call| session.call(&call.tool, &call.arguments))
+        on_disk(case, root, |ask| match ask {
+            Ask::Call(call) => Some(session.call(&call.tool, &call.arguments)),
+            Ask::Session("new") => {
+                session = tools.session().expect("opened once already");
+                None
+            }
+            Ask::Session(_) => {
+                session
+                    .forget_outputs()
+                    .expect("the session takes the signal");
+                None
+            }
+        })
     }
 }
 

@@ -25,6 +25,10 @@ pub fn render(case: &Case, results: &[ToolResult]) -> String {
                 );
                 continue;
             }
+            Step::Session(what) => {
+                let _ = writeln!(out, "### session: {what}\n");
+                continue;
+            }
         };
         let Some((n, result)) = results.next() else {
             break;

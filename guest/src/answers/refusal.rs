@@ -464,7 +464,9 @@ impl Refusal {
             }})),
             Refusal::NotRead { path, .. }
             | Refusal::Stale { path, .. }
-            | Refusal::Unexpected { path, .. }
+            | Refusal::Unexpected {
+                path, now: Some(_), ..
+            }
             | Refusal::Conflict { path, .. }
             | Refusal::NoMatch { path, .. } => Some(read(path)),
             _ => None,
@@ -483,16 +485,39 @@ fn moved(
     version: Version,
 ) -> fmt::Result {
     match why {
-        Moved::NotMerged => write!(f, "Error: {path} changed since you last saw it; nothing was written.")?,
-        Moved::Overlap => write!(f, "Error: your {tool} of {path} touches lines that changed since you last saw it (or the lines next to them); nothing was written.")?,
-        Moved::Unmatched => write!(f, "Error: the text your {tool} replaces no longer matches exactly one place in {path}, which changed since you last saw it; nothing was written.")?,
-        Moved::Whole => write!(f, "Error: {path} changed since you last saw it, and write replaces the whole file, so it does not merge; nothing was written.")?,
-        Moved::Expected(expected) => write!(f, "Error: {path} is at version {version}, not {expected}; nothing was written.")?,
+        Moved::NotMerged => write!(
+            f,
+            "Error: {path} changed since you last saw it; nothing was written."
+        )?,
+        Moved::Overlap => write!(
+            f,
+            "Error: your {tool} of {path} touches lines that changed since you last saw it (or the lines next to them); nothing was written."
+        )?,
+        Moved::Unmatched => write!(
+            f,
+            "Error: the text your {tool} replaces no longer matches exactly one place in {path}, which changed since you last saw it; nothing was written."
+        )?,
+        Moved::Whole => write!(
+            f,
+            "Error: {path} changed since you last saw it, and write replaces the whole file, so it does not merge; nothing was written."
+        )?,
+        Moved::Expected(expected) => write!(
+            f,
+            "Error: {path} is at version {version}, not {expected}; nothing was written."
+        )?,
     }
-    write!(f, " What changed, from your view to the file now (version {version}):\n{diff}\n")?;
+    write!(
+        f,
+        " What changed, from your view to the file now (version {version}):\n{diff}\n"
+    )?;
     match why {
-        Moved::Whole => f.write_str("Write it again with these changes in, or make your change with edit."),
-        _ => write!(f, "The lines shown now count as read: redo the {tool} against the file as it is now."),
+        Moved::Whole => {
+            f.write_str("Write it again with these changes in, or make your change with edit.")
+        }
+        _ => write!(
+            f,
+            "The lines shown now count as read: redo the {tool} against the file as it is now."
+        ),
     }
 }
 
@@ -549,15 +574,17 @@ impl fmt::Display for Refusal {
                 expected,
                 now,
             } => {
+                let tool = tool.name();
                 match now {
-                    Some(now) => write!(f, "Error: {path} is at version {now}, not {expected}")?,
-                    None => write!(f, "Error: {path} does not exist, so it is not at version {expected}")?,
+                    Some(now) => write!(
+                        f,
+                        "Error: {path} is at version {now}, not {expected}; nothing was written. Read it to see what changed, then redo the {tool}."
+                    ),
+                    None => write!(
+                        f,
+                        "Error: {path} does not exist, so it is not at version {expected}; nothing was written. Check the path; to create the file, send the {tool} without expect."
+                    ),
                 }
-                write!(
-                    f,
-                    "; nothing was written. Read it to see what changed, then redo the {}.",
-                    tool.name()
-                )
             }
             Refusal::PartialView {
                 path,

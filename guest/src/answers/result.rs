@@ -87,7 +87,9 @@ impl ToolResult {
     pub fn prefixed(mut self, note: &str) -> Self {
         match self.content.first_mut() {
             Some(Block::Text(text)) => text.insert_str(0, note),
-            _ => self.content.insert(0, Block::Text(note.trim_end().to_owned())),
+            _ => self
+                .content
+                .insert(0, Block::Text(note.trim_end().to_owned())),
         }
         self
     }

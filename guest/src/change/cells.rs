@@ -193,7 +193,14 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         }
         return Err(Refusal::NoFile { path: path.into() }.into());
     };
-    let loaded = rewrite::load(ctx, &target.rel, path, meta, Tool::Edit, (Seen::Required, expect))?;
+    let loaded = rewrite::load(
+        ctx,
+        &target.rel,
+        path,
+        meta,
+        Tool::Edit,
+        (Seen::Required, expect),
+    )?;
     // Cells are named by number or id in the model's view: a notebook
     // someone changed since is shown, never merged into.
     loaded.unmerged(ctx, Tool::Edit)?;

@@ -71,7 +71,9 @@ pub fn hunks(old: &[&str], new: &[&str]) -> Vec<Hunk> {
     let mut merged: Vec<Hunk> = Vec::with_capacity(found.len());
     for hunk in found {
         match merged.last_mut() {
-            Some(last) if last.old + last.old_len == hunk.old && last.new + last.new_len == hunk.new => {
+            Some(last)
+                if last.old + last.old_len == hunk.old && last.new + last.new_len == hunk.new =>
+            {
                 last.old_len += hunk.old_len;
                 last.new_len += hunk.new_len;
             }
@@ -145,7 +147,11 @@ mod tests {
         let mut at = 0;
         for h in hunks {
             out.extend(old[at..h.old].iter().map(|s| (*s).to_owned()));
-            out.extend(new[h.new..h.new + h.new_len].iter().map(|s| (*s).to_owned()));
+            out.extend(
+                new[h.new..h.new + h.new_len]
+                    .iter()
+                    .map(|s| (*s).to_owned()),
+            );
             at = h.old + h.old_len;
         }
         out.extend(old[at..].iter().map(|s| (*s).to_owned()));

@@ -95,7 +95,14 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         }
         return Err(Refusal::NoFile { path: path.into() }.into());
     };
-    let loaded = rewrite::load(ctx, &target.rel, path, meta, Tool::Edit, (Seen::Required, expect))?;
+    let loaded = rewrite::load(
+        ctx,
+        &target.rel,
+        path,
+        meta,
+        Tool::Edit,
+        (Seen::Required, expect),
+    )?;
     // On a file that moved since the model's view, its line numbers are
     // the view's: the gap moves with the lines around it (SPEC V4).
     let after = match &loaded.behind {

@@ -20,12 +20,14 @@ pub mod diff;
 pub mod echo;
 pub(crate) mod edit;
 pub(crate) mod guard;
-pub(crate) mod moved;
 pub mod hunks;
 pub mod insert;
 pub(crate) mod intent;
 #[cfg(test)]
 mod legacy_tests;
+pub(crate) mod moved;
+#[cfg(test)]
+mod moved_tests;
 pub mod patch;
 pub(crate) mod recover;
 pub(crate) mod rewrite;

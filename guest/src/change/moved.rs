@@ -119,7 +119,10 @@ pub(crate) fn basis<F: HostFs + ?Sized>(
 /// The refusal of a change of `rel` (now `current`, text `now` in
 /// `style`) for `why`: what changed since `behind.view`; the session's
 /// record and view become the file now.
-#[expect(clippy::too_many_arguments, reason = "the refusal and the catch-up it makes")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the refusal and the catch-up it makes"
+)]
 pub(crate) fn refuse<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
     rel: &str,
@@ -204,7 +207,10 @@ impl Merged {
 /// Lands a change from `now` to `next` of a file that moved since
 /// `behind.view` when it touches none of the places that changed and merging
 /// is on; otherwise the refusal with what changed.
-#[expect(clippy::too_many_arguments, reason = "the merge and the refusal it may give")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the merge and the refusal it may give"
+)]
 pub(crate) fn merge<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
     rel: &str,
@@ -222,7 +228,9 @@ pub(crate) fn merge<F: HostFs + ?Sized>(
         } else {
             Moved::NotMerged
         };
-        return Err(refuse(ctx, rel, path, tool, why, behind, current, now, style));
+        return Err(refuse(
+            ctx, rel, path, tool, why, behind, current, now, style,
+        ));
     }
     let since = Since::new(&behind.view, next);
     let ours = since.ours(now, next);

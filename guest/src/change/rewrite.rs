@@ -11,12 +11,12 @@ use crate::batch::{After, Step};
 use crate::error::ToolError;
 use crate::fs::{HostFs, Metadata};
 use crate::guard::{self, Current};
-use crate::moved::{self, Basis, Behind, Merged};
-use crate::version::Version;
 use crate::ledger::{Coverage, Record};
+use crate::moved::{self, Basis, Behind, Merged};
 use crate::refusal::{Moved, Refusal};
 use crate::session::Ctx;
 use crate::textfile::{Style, TextFile, line_count};
+use crate::version::Version;
 
 /// Whether a change needs the session to have read the file first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -96,7 +96,11 @@ impl Since {
                 text,
                 "[{} more {} not shown, at lines ",
                 left_out.len(),
-                if left_out.len() == 1 { "place" } else { "places" }
+                if left_out.len() == 1 {
+                    "place"
+                } else {
+                    "places"
+                }
             );
             for (n, hunk) in left_out.iter().take(MAX_LISTED_PLACES).enumerate() {
                 let sep = if n == 0 { "" } else { ", " };
@@ -165,7 +169,8 @@ impl Since {
                 mine.iter().any(|m| {
                     let (lo, hi) = (m.new, m.new + m.new_len);
                     let (t_lo, t_hi) = (theirs.new, theirs.new + theirs.new_len);
-                    (lo < t_hi && t_lo < hi) || (lo == t_lo && (m.new_len == 0 || theirs.new_len == 0))
+                    (lo < t_hi && t_lo < hi)
+                        || (lo == t_lo && (m.new_len == 0 || theirs.new_len == 0))
                 })
             })
             .collect()
@@ -244,7 +249,13 @@ mod tests {
         };
         let since = Since::new(VIEW, now);
         let shown = since.render(VIEW, now, &config);
-        assert!(shown.text.ends_with("[1 more place not shown, at lines 2 of the file now; read those lines to see them]"), "{}", shown.text);
+        assert!(
+            shown.text.ends_with(
+                "[1 more place not shown, at lines 2 of the file now; read those lines to see them]"
+            ),
+            "{}",
+            shown.text
+        );
         assert_eq!(shown.shown, [false, true]);
         let seen = since.seen(&Coverage::all(7), &shown.shown);
         assert_eq!(seen.to_string(), "1, 3-7");

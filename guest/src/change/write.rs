@@ -24,13 +24,13 @@ use crate::guard;
 use crate::ledger::Coverage;
 use crate::moved::{self, Basis};
 use crate::refusal::{Change, Moved, Refusal};
-use crate::version::Version;
 use crate::repair::Target;
 use crate::report::{Kept, Report};
 use crate::result::ToolResult;
 use crate::session::Ctx;
 use crate::syntax_check;
 use crate::textfile::{NotText, Style, TextFile, line_count, to_crlf};
+use crate::version::Version;
 
 /// Runs `write` on `target`, the repaired path.
 pub(crate) fn run<F: HostFs + ?Sized>(
@@ -127,12 +127,27 @@ fn replace<F: HostFs + ?Sized>(
         (Basis::Moved(behind), Some(old)) => {
             let why = Moved::Whole;
             let (text, style) = (old.text.as_str(), old.style);
-            return Err(moved::refuse(ctx, rel, path, Tool::Write, why, &behind, &current, text, style));
+            return Err(moved::refuse(
+                ctx,
+                rel,
+                path,
+                Tool::Write,
+                why,
+                &behind,
+                &current,
+                text,
+                style,
+            ));
         }
         (Basis::Moved(_), None) => {
             let change = Change::Content;
             let tool = Tool::Write;
-            return Err(Refusal::Stale { path: path.to_owned(), tool, change }.into());
+            return Err(Refusal::Stale {
+                path: path.to_owned(),
+                tool,
+                change,
+            }
+            .into());
         }
     };
     // The version `expect` names is the evidence; without it, every line

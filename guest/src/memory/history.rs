@@ -554,7 +554,14 @@ impl History {
                 blob.views += 1;
             } else if let Some(data) = versions.remove(sha256) {
                 let views = 1;
-                blobs.insert(sha256.to_owned(), Blob { data, refs: 0, views });
+                blobs.insert(
+                    sha256.to_owned(),
+                    Blob {
+                        data,
+                        refs: 0,
+                        views,
+                    },
+                );
             }
         }
         let history = Self {

@@ -359,6 +359,22 @@ impl Ledger {
         }
     }
 
+    /// Forgets every read a repeat could be stubbed for: the model no
+    /// longer holds those outputs (SPEC V5).
+    pub fn forget_outputs(&mut self) {
+        let paths: Vec<String> = self
+            .records
+            .iter()
+            .filter(|(_, r)| r.dedup.is_some())
+            .map(|(p, _)| p.clone())
+            .collect();
+        for path in paths {
+            if let Some(record) = self.get_mut(&path) {
+                record.dedup = None;
+            }
+        }
+    }
+
     /// The views of the records replaced or removed since the last call.
     pub(crate) fn take_released(&mut self) -> Vec<(String, View)> {
         std::mem::take(&mut self.released)

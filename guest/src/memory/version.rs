@@ -76,10 +76,20 @@ mod tests {
 
     #[test]
     fn the_text_form_round_trips_and_rejects_other_shapes() {
-        let v = Version { hash: 0xab, size: 0 };
+        let v = Version {
+            hash: 0xab,
+            size: 0,
+        };
         assert_eq!(v.to_string(), "00000000000000ab-0");
         assert_eq!(" 00000000000000AB-0\n".parse(), Ok(v));
-        for bad in ["", "ab-0", "00000000000000ab", "00000000000000ab-", "00000000000000ag-1", "00000000000000ab--1"] {
+        for bad in [
+            "",
+            "ab-0",
+            "00000000000000ab",
+            "00000000000000ab-",
+            "00000000000000ag-1",
+            "00000000000000ab--1",
+        ] {
             assert_eq!(bad.parse::<Version>(), Err(NotAVersion), "{bad}");
         }
     }

@@ -146,7 +146,10 @@ mod tests {
         assert_eq!(state.view("c"), Some(&b"cccc"[..]));
         state.ledger.remove("b");
         state.settle_views();
-        assert_eq!(state.history.view(&crate::digest::sha256_hex(b"bbbb")), None);
+        assert_eq!(
+            state.history.view(&crate::digest::sha256_hex(b"bbbb")),
+            None
+        );
         let saved = State::restore(&state.save()).unwrap();
         assert_eq!(saved.view("c"), Some(&b"cccc"[..]));
         assert_eq!(saved.views.bytes, 4);

@@ -89,6 +89,13 @@ impl<F: HostFs> Session<F> {
         &self.fs
     }
 
+    /// Notes that the outputs of earlier calls left the model's context
+    /// (SPEC V5): no later read is answered with the "unchanged" stub for
+    /// content shown before.
+    pub fn forget_outputs(&mut self) {
+        self.state.ledger.forget_outputs();
+    }
+
     /// The session's memory, saved as versioned JSON.
     pub fn save(&self) -> String {
         self.state.save()

@@ -45,6 +45,7 @@ fn main() -> Result<()> {
                 Step::External(change) => json!({
                     "external": change.external, "path": change.path, "text": change.text
                 }),
+                Step::Session(what) => json!({ "session": what }),
             };
             let _ = writeln!(steps, "{line}");
         }

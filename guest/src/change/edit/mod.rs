@@ -151,7 +151,15 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     }
     let merged = loaded.land(ctx, &applied.view.file_text(), Tool::Edit)?;
     let full = record.as_ref().is_some_and(Record::full);
-    let result = save(ctx, &rel, path, (current, file), (full, merged.as_ref()), applied, &ops)?;
+    let result = save(
+        ctx,
+        &rel,
+        path,
+        (current, file),
+        (full, merged.as_ref()),
+        applied,
+        &ops,
+    )?;
     Ok(match merged {
         Some(merged) => result.prefixed(&merged.note(path)),
         None => result,

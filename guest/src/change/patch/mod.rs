@@ -34,11 +34,11 @@ use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::guard;
 use crate::refusal::{Moved, Refusal};
-use crate::version::Version;
 use crate::repair::{self, Target};
 use crate::result::ToolResult;
 use crate::rewrite::{self, Loaded, Seen};
 use crate::session::Ctx;
+use crate::version::Version;
 use parse::{FileOp, Hunk, ParseError};
 use seek::{Level, Seek};
 
@@ -203,6 +203,10 @@ struct Done {
     loose: Option<Level>,
     /// What else changed in the file, when the change was merged.
     note: Option<String>,
+    /// Where the file's new content stands (root-relative).
+    rel: String,
+    /// Its version once written.
+    version: Option<Version>,
 }
 
 impl fmt::Display for Done {
@@ -230,13 +234,17 @@ impl fmt::Display for Done {
         }
         match self.loose {
             Some(Level::TrailingSpace) => {
-                f.write_str(" (context matched ignoring trailing spaces)")
+                f.write_str(" (context matched ignoring trailing spaces)")?;
             }
-            Some(Level::Whitespace) => f.write_str(" (context matched ignoring indentation)"),
+            Some(Level::Whitespace) => f.write_str(" (context matched ignoring indentation)")?,
             Some(Level::Punctuation) => {
-                f.write_str(" (context matched reading look-alike punctuation as ASCII)")
+                f.write_str(" (context matched reading look-alike punctuation as ASCII)")?;
             }
-            _ => Ok(()),
+            _ => {}
+        }
+        match self.version {
+            Some(version) => write!(f, "; version {version}"),
+            None => Ok(()),
         }
     }
 }
@@ -291,6 +299,16 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         )?);
     }
     batch::commit_all(ctx, &steps, Tool::Edit)?;
+    for done in &mut done {
+        let record = ctx.state.ledger.get(&done.rel);
+        let written = !matches!(done.letter, 'D' | UNCHANGED);
+        done.version = record.filter(|_| written).and_then(|r| {
+            Some(Version {
+                hash: r.fingerprint?,
+                size: r.size,
+            })
+        });
+    }
     let changed = done.iter().filter(|d| d.letter != UNCHANGED).count();
     let head = if changed == 0 {
         "Nothing changed: the patch leaves its files as they are.".to_owned()
@@ -315,6 +333,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
                 "path": d.moved_to.as_ref().unwrap_or(&d.path),
                 "action": match d.letter { 'A' => "created", 'D' => "removed", UNCHANGED => "unchanged", _ => "updated" },
                 "lines": d.lines,
+                "version": d.version.map(|v| v.to_string()),
             })
         })
         .collect();
@@ -345,6 +364,8 @@ fn plan<F: HostFs + ?Sized>(
         hunks: Vec::new(),
         loose: None,
         note: None,
+        rel: target.rel.clone(),
+        version: None,
     };
     if let (Some(expected), None) = (expect, meta) {
         return Err(Refusal::absent(&path, Tool::Edit, expected).into());
@@ -362,13 +383,15 @@ fn plan<F: HostFs + ?Sized>(
         .into()),
         (FileOp::Delete { .. }, Some(meta)) => {
             let how = (Seen::IfRecorded, expect);
-            let loaded = rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, how)
-                .or_else(|err| match err {
-                    // A binary file may be deleted too; its bytes are kept.
-                    ToolError::Refused(Refusal::NotText { .. } | Refusal::Binary { .. }) => {
-                        loaded_bytes(ctx, &target.rel, &path, meta)
+            let loaded =
+                rewrite::load(ctx, &target.rel, &path, meta, Tool::Edit, how).or_else(|err| {
+                    match err {
+                        // A binary file may be deleted too; its bytes are kept.
+                        ToolError::Refused(Refusal::NotText { .. } | Refusal::Binary { .. }) => {
+                            loaded_bytes(ctx, &target.rel, &path, meta)
+                        }
+                        other => Err(other),
                     }
-                    other => Err(other),
                 })?;
             loaded.unmerged(ctx, Tool::Edit)?;
             steps.push(rewrite::removal(&loaded));
@@ -421,6 +444,7 @@ fn plan<F: HostFs + ?Sized>(
                 steps.push(step);
                 steps.push(rewrite::removal(&loaded));
                 outcome.moved_to = Some(to.clone());
+                outcome.rel.clone_from(&dest.rel);
             } else {
                 steps.push(step);
             }

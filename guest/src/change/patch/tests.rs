@@ -117,7 +117,9 @@ fn a_file_read_and_changed_since_is_stale_for_a_patch() {
         &patch("*** Update File: a.txt\n-alpha\n+ALPHA"),
     );
     assert!(
-        result.text().contains("touches lines that changed since you last saw it"),
+        result
+            .text()
+            .contains("touches lines that changed since you last saw it"),
         "{}",
         result.text()
     );

@@ -61,12 +61,12 @@ impl Tool {
                 "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1, pages?: string like \"3-7\", symbol?: string like \"Decimal.__new__\", encoding?: string like \"windows-1252\"}"
             }
             Tool::Write => {
-                "write takes {file_path: string, content: string, encoding?: string like \"windows-1252\"}"
+                "write takes {file_path: string, content: string, encoding?: string like \"windows-1252\", expect?: string like \"3f9a0c2d41b7e865-1024\"}"
             }
             Tool::Edit => {
-                "edit takes {file_path: string, old_string: string, new_string: string, replace_all?: boolean, encoding?: string} or {file_path: string, edits: [{old_string, new_string, replace_all?}, ...], encoding?: string}"
+                "edit takes {file_path: string, old_string: string, new_string: string, replace_all?: boolean, encoding?: string, expect?: string} or {file_path: string, edits: [{old_string, new_string, replace_all?}, ...], encoding?: string, expect?: string}"
             }
-            Tool::Undo => "undo takes {file_path: string}",
+            Tool::Undo => "undo takes {file_path: string, expect?: string}",
         }
     }
 

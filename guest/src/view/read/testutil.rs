@@ -22,7 +22,9 @@ pub(crate) fn read_all_chunks(content: &[u8], args: &ReadArgs, config: &Config) 
         assert_eq!(result.metadata["version"], version.as_str());
         if let Some(crate::result::Block::Text(text)) = result.content.first_mut() {
             let line = format!("[version {version}]");
-            let bare = text.strip_suffix(line.as_str()).expect("the version ends the answer");
+            let bare = text
+                .strip_suffix(line.as_str())
+                .expect("the version ends the answer");
             *text = bare.strip_suffix('\n').unwrap_or(bare).to_owned();
         }
     }

@@ -171,6 +171,11 @@ pub struct Common {
     /// Print the whole result as one JSON line instead of its text.
     #[arg(long)]
     pub json: bool,
+    /// The outputs of earlier commands left the model's context (the
+    /// conversation was compacted): with --state, no read repeats them as
+    /// an "unchanged" notice.
+    #[arg(long, requires = "state")]
+    pub forget_outputs: bool,
     #[command(flatten)]
     pub limits: Limits,
 }
@@ -179,6 +184,10 @@ pub struct Common {
 pub struct PathArgs {
     #[command(flatten)]
     pub common: Common,
+    /// Change the file only if it is at this version (as an answer gave
+    /// it); with it, no read in this session is needed.
+    #[arg(long, value_name = "VERSION")]
+    pub expect: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -220,6 +229,10 @@ pub struct WriteArgs {
     /// new one is UTF-8].
     #[arg(long, value_name = "NAME")]
     pub encoding: Option<String>,
+    /// Change the file only if it is at this version (as an answer gave
+    /// it); with it, no read in this session is needed.
+    #[arg(long, value_name = "VERSION")]
+    pub expect: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -247,4 +260,8 @@ pub struct EditArgs {
     /// The file's encoding, needed when detection only guessed it.
     #[arg(long, value_name = "NAME")]
     pub encoding: Option<String>,
+    /// Change the file only if it is at this version (as an answer gave
+    /// it); with it, no read in this session is needed.
+    #[arg(long, value_name = "VERSION")]
+    pub expect: Option<String>,
 }

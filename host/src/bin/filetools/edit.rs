@@ -24,6 +24,9 @@ pub fn run(args: &cli::EditArgs) -> Result<ExitCode> {
             if let Some(encoding) = &args.encoding {
                 call.insert("encoding".into(), Value::String(encoding.clone()));
             }
+            if let Some(expect) = &args.expect {
+                call.insert("expect".into(), Value::String(expect.clone()));
+            }
             Some(Value::Object(call).to_string())
         }
         _ => None,
@@ -39,6 +42,7 @@ pub fn run(args: &cli::EditArgs) -> Result<ExitCode> {
                 replace_all: args.replace_all,
             }],
             encoding: args.encoding.clone(),
+            expect: args.expect.clone(),
         }),
     };
     shot.finish(&result)

@@ -46,6 +46,9 @@ impl OneShot {
                 let wait = Duration::from_secs(args.lock_wait);
                 let (mut state, saved) = StateFile::lock(path.clone(), wait)?;
                 state.restore(&mut session, &saved)?;
+                if args.forget_outputs {
+                    session.forget_outputs()?;
+                }
                 Some(state)
             }
             None => None,

@@ -13,6 +13,7 @@ pub fn run(args: &PathArgs) -> Result<ExitCode> {
     let mut shot = OneShot::open(&args.common)?;
     let result = shot.session.undo(&UndoArgs {
         file_path: args.common.path.clone(),
+        expect: args.expect.clone(),
     });
     shot.finish(&result)
 }

@@ -28,6 +28,7 @@ pub fn run(args: &cli::WriteArgs) -> Result<ExitCode> {
         file_path: args.common.path.clone(),
         content,
         encoding: args.encoding.clone(),
+        expect: args.expect.clone(),
     });
     shot.finish(&result)
 }

@@ -12,6 +12,7 @@ use crate::error::ToolError;
 use crate::fingerprint::Fingerprint;
 use crate::fs::{FileKind, HostFs};
 use crate::guard;
+use crate::notice::Notice;
 use crate::repair;
 use crate::result::{Block, ToolResult};
 use crate::session::Session;
@@ -117,7 +118,22 @@ pub(super) fn edit<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
     while patch.contains(&fence) {
         fence.push('`');
     }
-    let text = format!("{fence}diff\n{patch}{fence}\n\n");
+    let mut text = format!("{fence}diff\n{patch}{fence}\n\n");
+    // What the core said beside its own answer: another writer's change it
+    // merged with (before), and the file's new version (after).
+    let core = result.text();
+    if let Some(at) = core
+        .find("\nEdited ")
+        .filter(|_| core.starts_with("Note: "))
+    {
+        text.insert_str(0, &core[..=at]);
+    }
+    let version = result.metadata["version"]
+        .as_str()
+        .and_then(|v| v.parse().ok());
+    if let Some(version) = version.filter(|_| !dry) {
+        text.push_str(&Notice::Version(version).to_string());
+    }
     let mut answer = result;
     answer.content = vec![Block::Text(text)];
     answer
