@@ -438,10 +438,13 @@ impl Refusal {
                 }
                 Some(facts)
             }
-            Refusal::Unexpected { expected, now, .. } => Some(json!({
-                "version": now.map(|v| v.to_string()),
-                "expected": expected.to_string(),
-            })),
+            Refusal::Unexpected { expected, now, .. } => {
+                let mut facts = json!({"expected": expected.to_string()});
+                if let Some(now) = now {
+                    facts["version"] = json!(now.to_string());
+                }
+                Some(facts)
+            }
             _ => None,
         }
     }

@@ -34,6 +34,7 @@ export interface WriteArgs {
   filePath: string,
   content: string,
   encoding?: string,
+  expect?: string,
 }
 export interface EditOp {
   oldString: string,
@@ -44,9 +45,11 @@ export interface EditArgs {
   filePath: string,
   edits: Array<EditOp>,
   encoding?: string,
+  expect?: string,
 }
 export interface UndoArgs {
   filePath: string,
+  expect?: string,
 }
 export interface ToolDefinition {
   name: string,
@@ -114,6 +117,7 @@ export class Session {
   edit(args: EditArgs): ToolResult;
   undo(args: UndoArgs): ToolResult;
   schema(format: string): string;
+  forgetOutputs(): void;
   save(): string;
   restore(state: string): void;
   checkpoint(held: Generations): Checkpoint;

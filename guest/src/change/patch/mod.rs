@@ -329,12 +329,15 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     let files: Vec<_> = done
         .iter()
         .map(|d| {
-            json!({
+            let mut file = json!({
                 "path": d.moved_to.as_ref().unwrap_or(&d.path),
                 "action": match d.letter { 'A' => "created", 'D' => "removed", UNCHANGED => "unchanged", _ => "updated" },
                 "lines": d.lines,
-                "version": d.version.map(|v| v.to_string()),
-            })
+            });
+            if let Some(version) = d.version {
+                file["version"] = json!(version.to_string());
+            }
+            file
         })
         .collect();
     let tokens = ctx.config.estimate_tokens(text.len() as u64);
