@@ -490,19 +490,19 @@ fn moved(
     match why {
         Moved::NotMerged => write!(
             f,
-            "Error: {path} changed since you last saw it; nothing was written."
+            "Error: {path} changed since your view; nothing was written."
         )?,
         Moved::Overlap => write!(
             f,
-            "Error: your {tool} of {path} touches lines that changed since you last saw it (or the lines next to them); nothing was written."
+            "Error: your {tool} touches lines of {path} changed since your view (or next to them); nothing was written."
         )?,
         Moved::Unmatched => write!(
             f,
-            "Error: the text your {tool} replaces no longer matches exactly one place in {path}, which changed since you last saw it; nothing was written."
+            "Error: {path} changed since your view, and your {tool}'s text no longer matches one place; nothing was written."
         )?,
         Moved::Whole => write!(
             f,
-            "Error: {path} changed since you last saw it, and write replaces the whole file, so it does not merge; nothing was written."
+            "Error: {path} changed since your view; write replaces the whole file and does not merge; nothing was written."
         )?,
         Moved::Expected(expected) => write!(
             f,
@@ -511,16 +511,11 @@ fn moved(
     }
     write!(
         f,
-        " What changed, from your view to the file now (version {version}):\n{diff}\n"
+        " Lines changed, as they are now (version {version}):\n{diff}\n"
     )?;
     match why {
-        Moved::Whole => {
-            f.write_str("Write it again with these changes in, or make your change with edit.")
-        }
-        _ => write!(
-            f,
-            "The lines shown now count as read: redo the {tool} against the file as it is now."
-        ),
+        Moved::Whole => f.write_str("Write it again with them in, or use edit."),
+        _ => write!(f, "Redo the {tool} against them."),
     }
 }
 

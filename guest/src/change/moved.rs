@@ -135,7 +135,7 @@ pub(crate) fn refuse<F: HostFs + ?Sized>(
     style: Style,
 ) -> ToolError {
     let since = Since::new(&behind.view, now);
-    let shown = since.render(&behind.view, now, ctx.config);
+    let shown = since.render(now, ctx.config);
     let seen = seen_after(&since, &behind.record, &shown.shown, now);
     ctx.state.ledger.insert(
         rel,
@@ -198,7 +198,7 @@ impl Merged {
     /// The note that heads the answer of a merged change of `path`.
     pub fn note(&self, path: &str) -> String {
         format!(
-            "Note: {path} had changed since you last saw it; your change touched none of those lines and was made beside them. What else changed, from your view (line numbers are the file's now):\n{}\n",
+            "Note: {path} changed since your view; your change was made beside those lines, which stay. Lines changed, as they are now:\n{}\n",
             self.diff
         )
     }
@@ -234,7 +234,7 @@ pub(crate) fn merge<F: HostFs + ?Sized>(
     }
     let since = Since::new(&behind.view, next);
     let ours = since.ours(now, next);
-    let shown = since.render_theirs(&behind.view, next, ctx.config, &ours);
+    let shown = since.render_theirs(next, ctx.config, &ours);
     Ok(Merged {
         seen: seen_after(&since, &behind.record, &shown.shown, next),
         diff: shown.text,

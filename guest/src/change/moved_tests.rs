@@ -58,7 +58,7 @@ fn an_edit_away_from_another_writers_change_lands_beside_it() {
     assert!(!result.is_error, "{}", result.text());
     assert!(
         result.text().starts_with(
-            "Note: a.txt had changed since you last saw it; your change touched none of those lines and was made beside them. What else changed, from your view (line numbers are the file's now):\n@@ -8,1 +8,1 @@\n-eight\n+EIGHT\nEdited a.txt: 1 replacement"
+            "Note: a.txt changed since your view; your change was made beside those lines, which stay. Lines changed, as they are now:\n8\tEIGHT\nEdited a.txt: 1 replacement"
         ),
         "{}",
         result.text()
@@ -86,16 +86,16 @@ fn an_edit_next_to_another_writers_change_is_shown_it_and_lands_when_redone() {
     assert_eq!(refused.metadata["error"], "stale");
     assert!(refused.metadata["next_call"].is_null(), "no read is needed");
     assert!(
-        refused
-            .text()
-            .contains("(or the lines next to them); nothing was written. What changed, from your view to the file now (version "),
+        refused.text().contains(
+            "(or next to them); nothing was written. Lines changed, as they are now (version "
+        ),
         "{}",
         refused.text()
     );
     assert!(
         refused
             .text()
-            .contains("\n@@ -3,1 +3,1 @@\n-three\n+THREE\n")
+            .ends_with(":\n3\tTHREE\nRedo the edit against them.")
     );
     assert_eq!(text_of(s.fs(), "a.txt"), TEN.replace("three", "THREE"));
     let redone = edit(&mut s, "a.txt", "two\nTHREE", "TWO\nTHREE");
@@ -112,12 +112,12 @@ fn text_that_no_longer_matches_one_place_is_shown_what_changed() {
     assert_eq!(refused.metadata["error"], "stale");
     assert!(
         refused.text().starts_with(
-            "Error: the text your edit replaces no longer matches exactly one place in a.txt"
+            "Error: a.txt changed since your view, and your edit's text no longer matches one place"
         ),
         "{}",
         refused.text()
     );
-    assert!(refused.text().contains("-nine\n+two\n"));
+    assert!(refused.text().contains("\n9\ttwo\n"));
 }
 
 #[test]
@@ -135,12 +135,12 @@ fn write_never_merges_and_a_refusal_counts_what_it_showed_as_read() {
     assert!(
         refused
             .text()
-            .contains("write replaces the whole file, so it does not merge")
+            .contains("write replaces the whole file and does not merge")
     );
     assert!(
         refused
             .text()
-            .ends_with("Write it again with these changes in, or make your change with edit.")
+            .ends_with("Write it again with them in, or use edit.")
     );
     assert_eq!(text_of(s.fs(), "a.txt"), TEN.replace("ten", "TEN"));
     let again = call(
@@ -161,7 +161,7 @@ fn merging_off_shows_what_changed_instead() {
     assert!(
         refused
             .text()
-            .starts_with("Error: a.txt changed since you last saw it; nothing was written.")
+            .starts_with("Error: a.txt changed since your view; nothing was written.")
     );
     assert_eq!(text_of(s.fs(), "a.txt"), TEN.replace("eight", "EIGHT"));
 }
@@ -214,7 +214,11 @@ fn expect_of_the_version_seen_shows_what_changed_and_never_merges() {
         json!({"file_path": "a.txt", "old_string": "two", "new_string": "TWO", "expect": version});
     let refused = call(&mut s, "edit", &args);
     assert_eq!(refused.metadata["error"], "conflict");
-    assert!(refused.text().contains("+EIGHT"), "{}", refused.text());
+    assert!(
+        refused.text().contains("\n8\tEIGHT\n"),
+        "{}",
+        refused.text()
+    );
     assert_eq!(text_of(s.fs(), "a.txt"), TEN.replace("eight", "EIGHT"));
 }
 
@@ -261,7 +265,9 @@ fn a_saved_session_keeps_what_a_merge_needs() {
         .add_file("a.txt", TEN.replace("eight", "EIGHT").as_bytes());
     let result = edit(&mut later, "a.txt", "two", "TWO");
     assert!(
-        result.text().starts_with("Note: a.txt had changed"),
+        result
+            .text()
+            .starts_with("Note: a.txt changed since your view"),
         "{}",
         result.text()
     );

@@ -53,19 +53,18 @@ impl Since {
         }
     }
 
-    /// The diff of `view` against `now` for the model: each place as a
-    /// unified hunk (`@@ -old +new @@`, no context: the model has the rest
-    /// in its view), within about a quarter of the output budget; a place
-    /// with a line over the line cap, or past the budget, is named by its
-    /// lines instead.
-    pub fn render(&self, view: &str, now: &str, config: &Config) -> Shown {
-        self.render_theirs(view, now, config, &[])
+    /// What changed from `view` to `now`, for the model: each place's
+    /// lines as they are now, numbered (see [`block`]), within about a
+    /// quarter of the output budget; a place with a line over the line
+    /// cap, or past the budget, is named by its lines instead.
+    pub fn render(&self, now: &str, config: &Config) -> Shown {
+        self.render_theirs(now, config, &[])
     }
 
     /// [`Since::render`] leaving out the places `ours` marks: the model's
     /// own change, which it knows; they count as shown.
-    pub fn render_theirs(&self, view: &str, now: &str, config: &Config, ours: &[bool]) -> Shown {
-        let (old, new) = (lines(view), lines(now));
+    pub fn render_theirs(&self, now: &str, config: &Config, ours: &[bool]) -> Shown {
+        let new = lines(now);
         let budget = usize::try_from(config.budget_bytes() / 4).unwrap_or(usize::MAX);
         let max_chars = usize::try_from(config.max_line_chars).unwrap_or(usize::MAX);
         let mut text = String::new();
@@ -76,12 +75,10 @@ impl Since {
                 shown.push(true);
                 continue;
             }
-            let removed = &old[hunk.old..hunk.old + hunk.old_len];
             let added = &new[hunk.new..hunk.new + hunk.new_len];
-            let block = block(hunk, removed, added);
-            let too_long = removed
+            let block = block(hunk, added);
+            let too_long = added
                 .iter()
-                .chain(added)
                 .any(|line| line.trim_end_matches(['\n', '\r']).chars().count() > max_chars);
             if too_long || text.len() + block.len() > budget {
                 shown.push(false);
@@ -195,29 +192,36 @@ impl Since {
     }
 }
 
-/// One place as a unified hunk without context.
-fn block(hunk: &Hunk, removed: &[&str], added: &[&str]) -> String {
-    // A side with no lines names the line before it, as `diff -u` does.
-    let start = |at: usize, len: usize| if len == 0 { at } else { at + 1 };
-    let mut out = format!(
-        "@@ -{},{} +{},{} @@\n",
-        start(hunk.old, hunk.old_len),
-        hunk.old_len,
-        start(hunk.new, hunk.new_len),
-        hunk.new_len
-    );
-    for (mark, line) in removed
-        .iter()
-        .map(|l| ('-', l))
-        .chain(added.iter().map(|l| ('+', l)))
-    {
-        out.push(mark);
+/// One place as the model reads it: its lines as they are now, numbered
+/// as `read` numbers them (the model has the old ones in its view), after
+/// a line saying where they were when that moved or their count changed.
+fn block(hunk: &Hunk, added: &[&str]) -> String {
+    let range = |first: usize, len: usize| match len {
+        1 => format!("line {first}"),
+        _ => format!("lines {first}-{}", first + len - 1),
+    };
+    let mut out = String::new();
+    if hunk.new_len == 0 {
+        let _ = writeln!(out, "[your {} removed]", range(hunk.old + 1, hunk.old_len));
+    } else if hunk.old_len == 0 {
+        let _ = writeln!(
+            out,
+            "[new {}, after your line {}:]",
+            range(hunk.new + 1, hunk.new_len),
+            hunk.old
+        );
+    } else if hunk.old != hunk.new || hunk.old_len != hunk.new_len {
+        let _ = writeln!(
+            out,
+            "[your {} are now {}:]",
+            range(hunk.old + 1, hunk.old_len),
+            range(hunk.new + 1, hunk.new_len)
+        );
+    }
+    for (n, line) in added.iter().enumerate() {
         let body = line.strip_suffix('\n').unwrap_or(line);
-        out.push_str(body.strip_suffix('\r').unwrap_or(body));
-        out.push('\n');
-        if !line.ends_with('\n') {
-            out.push_str("\\ No newline at end of file\n");
-        }
+        let body = body.strip_suffix('\r').unwrap_or(body);
+        let _ = writeln!(out, "{}\t{body}", hunk.new + n + 1);
     }
     out
 }
@@ -232,8 +236,8 @@ mod tests {
     fn the_diff_names_each_place_with_its_lines_now() {
         let now = "a\nB\nc\nd\ne\nf\ng\nh\n";
         let since = Since::new(VIEW, now);
-        let shown = since.render(VIEW, now, &Config::default());
-        assert_eq!(shown.text, "@@ -2,1 +2,1 @@\n-b\n+B\n@@ -7,0 +8,1 @@\n+h");
+        let shown = since.render(now, &Config::default());
+        assert_eq!(shown.text, "2\tB\n[new line 8, after your line 7:]\n8\th");
         assert_eq!(shown.lines, 2);
         let mut seen = Coverage::default();
         seen.add(1, 3);
@@ -248,7 +252,7 @@ mod tests {
             ..Config::default()
         };
         let since = Since::new(VIEW, now);
-        let shown = since.render(VIEW, now, &config);
+        let shown = since.render(now, &config);
         assert!(
             shown.text.ends_with(
                 "[1 more place not shown, at lines 2 of the file now; read those lines to see them]"

@@ -28,6 +28,7 @@ use crate::ledger::ReadKey;
 use crate::notice::Notice;
 use crate::pdf::PdfCache;
 use crate::recording::Recording;
+use crate::refusal::Refusal;
 use crate::repair::{self, Target};
 use crate::result::Block;
 use crate::result::ToolResult;
@@ -356,11 +357,15 @@ impl<F: HostFs> Session<F> {
     }
 
     /// Runs a tool that changes `path`, once the path is repaired; the
-    /// repair is said on the answer's first line, refusals included.
+    /// repair is said on the answer's first line, refusals included. A
+    /// change the host refused because the file changed while it was being
+    /// saved is made again on the new content, up to [`RACE_RETRIES`]
+    /// times: it then merges with that change, or is refused with it shown
+    /// (SPEC V4), instead of sending the model to read the file again.
     pub(crate) fn change(
         &mut self,
         path: &str,
-        tool: impl FnOnce(&mut Ctx<'_, F>, &Target) -> Result<ToolResult, ToolError>,
+        mut tool: impl FnMut(&mut Ctx<'_, F>, &Target) -> Result<ToolResult, ToolError>,
     ) -> ToolResult {
         self.state.calls += 1;
         let target = match repair::locate(&self.config, &self.fs, path, &self.state.repairs) {
@@ -378,12 +383,23 @@ impl<F: HostFs> Session<F> {
             state: &mut self.state,
             encoding: None,
         };
-        let result =
-            tool(&mut ctx, &target).unwrap_or_else(|err| ToolResult::error(&err, Some(path)));
+        let mut outcome = tool(&mut ctx, &target);
+        for _ in 0..RACE_RETRIES {
+            if !matches!(outcome, Err(ToolError::Refused(Refusal::Conflict { .. }))) {
+                break;
+            }
+            let target = repair::locate(ctx.config, ctx.fs, path, &ctx.state.repairs);
+            let Ok(target) = target else { break };
+            outcome = tool(&mut ctx, &target);
+        }
+        let result = outcome.unwrap_or_else(|err| ToolResult::error(&err, Some(path)));
         let result = versioned(result, &self.state, &target.rel);
         noted(result, &target)
     }
 }
+
+/// Times a change the host refused for a race is made again.
+pub const RACE_RETRIES: usize = 3;
 
 /// A change's `result` with the version it left `rel` at (SPEC V1), in
 /// the metadata and as the answer's last line.

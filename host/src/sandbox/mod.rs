@@ -18,6 +18,7 @@
 //! Host work within a call stops at the call's [`Deadline`].
 
 mod deadline;
+mod dirlock;
 mod names;
 mod node;
 mod replace;

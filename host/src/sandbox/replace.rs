@@ -36,7 +36,7 @@ use rustix::io::Errno;
 use super::node::{self, Identity, Node};
 use super::resolve::Target;
 use super::temp::{self, Perms, Plan, Temp};
-use super::{Deadline, Sandbox, fs_error};
+use super::{Deadline, Sandbox, dirlock, fs_error};
 
 /// Writes `data` over the target while `precondition` holds; returns the
 /// new file's metadata.
@@ -84,6 +84,7 @@ pub(super) fn remove(
     }
     node::check_quickly(&before, precondition)?;
     drop(before);
+    let _lock = dirlock::lock(dir, deadline)?;
     if sandbox.exchange {
         match take_away(dir, name, precondition, deadline) {
             Err(Unsupported) => {}
@@ -122,6 +123,7 @@ pub(super) fn rename(
     }
     let regular = matches!(before, Node::Regular(_));
     drop(before);
+    let _lock = dirlock::lock(&from.parent, deadline)?;
     if !matches!(node::look(&to.parent, destination)?, Node::Missing) {
         return Err(FsError::Conflict);
     }
@@ -239,13 +241,15 @@ fn replace(
         return Err(FsError::Io("the new file has no name".to_owned()));
     };
     let ours = Identity::of(&temp.file.metadata().map_err(fs_error)?);
-    let outcome = if sandbox.exchange {
-        match exchange(dir, name, temp_name, &ours, precondition, deadline) {
-            Err(Unsupported) => reverify(dir, name, temp_name, precondition, deadline),
-            Ok(outcome) => outcome,
+    let outcome = match dirlock::lock(dir, deadline) {
+        Err(err) => Err(err),
+        Ok(_lock) if sandbox.exchange => {
+            match exchange(dir, name, temp_name, &ours, precondition, deadline) {
+                Err(Unsupported) => reverify(dir, name, temp_name, precondition, deadline),
+                Ok(outcome) => outcome,
+            }
         }
-    } else {
-        reverify(dir, name, temp_name, precondition, deadline)
+        Ok(_lock) => reverify(dir, name, temp_name, precondition, deadline),
     };
     // On success this is the displaced version, checked; else see above.
     discard(dir, temp_name, name);

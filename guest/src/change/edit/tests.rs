@@ -250,7 +250,7 @@ fn a_file_changed_since_the_read_is_not_edited() {
     assert!(result.is_error);
     assert_eq!(
         result.text(),
-        "Error: your edit of c.txt touches lines that changed since you last saw it (or the lines next to them); nothing was written. What changed, from your view to the file now (version 90e161b73349a0b1-4):\n@@ -1,1 +1,1 @@\n-abc\n+abd\nThe lines shown now count as read: redo the edit against the file as it is now."
+        "Error: your edit touches lines of c.txt changed since your view (or next to them); nothing was written. Lines changed, as they are now (version 90e161b73349a0b1-4):\n1\tabd\nRedo the edit against them."
     );
     assert_eq!(contents(&s, "c.txt"), b"abd\n");
     // What the refusal showed is the model's view now: the edit goes through.

@@ -119,7 +119,7 @@ fn a_file_read_and_changed_since_is_stale_for_a_patch() {
     assert!(
         result
             .text()
-            .contains("touches lines that changed since you last saw it"),
+            .contains("changed since your view (or next to them)"),
         "{}",
         result.text()
     );

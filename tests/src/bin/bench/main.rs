@@ -12,9 +12,12 @@
 //! - time and peak memory (VmHWM) to read 50 lines of a generated 1 GiB file,
 //!   measured in a child process so nothing else counts towards its peak;
 //! - the performance table ([`targets`]): every figure an agent waits on,
-//!   beside its reference, with the ratio and the target.
+//!   beside its reference, with the ratio and the target;
+//! - a moving world ([`moving`]): files changed between read and edit by a
+//!   formatter or by other agents, now and as answered before.
 
 mod long;
+mod moving;
 mod targets;
 
 use std::fmt::Write as _;
@@ -76,6 +79,14 @@ fn main() -> Result<()> {
         fs::create_dir_all(&dir)?;
         return long::run(&dir, calls.parse()?, files.parse()?);
     }
+    if let [flag] = args.as_slice()
+        && flag == "--moving"
+    {
+        // The moving-world runs alone.
+        let dir = bench_dir();
+        fs::create_dir_all(&dir)?;
+        return moving::run(&dir);
+    }
     if let [flag, calls] = args.as_slice()
         && flag == "--native-loop"
     {
@@ -108,6 +119,7 @@ fn main() -> Result<()> {
     build_times(&dir)?;
     protocols(&dir)?;
     big_file(&dir)?;
+    moving::run(&dir)?;
     targets::run(&dir, &dir.join("big"), wasm_ratio)
 }
 

@@ -1,0 +1,90 @@
+//! [`DirLock`]: one compare-and-replace at a time per directory among the
+//! processes of this host. An exchange puts the new version in place before
+//! it checks what it displaced, so for a moment the name holds a version
+//! that may yet be swapped back out. Another session that read it then and
+//! built its own change on it would, without this lock, land that change —
+//! and with it a version that was refused, over one that had landed. Under
+//! the lock, the other session's check runs only once the first is settled:
+//! it finds that what it read is gone, and is refused.
+//!
+//! The lock is an exclusive `flock` on the directory, taken through a
+//! descriptor of its own (so two sessions of one process exclude each
+//! other too), released when dropped or when the process dies. Writers that
+//! do not take it (an editor, a formatter) are caught as before, by the
+//! check on what the exchange displaced.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use cap_std::fs::Dir;
+use filetools_core::FsError;
+use rustix::fd::OwnedFd;
+use rustix::fs::{FlockOperation, Mode, OFlags};
+use rustix::io::Errno;
+
+use super::{Deadline, fs_error};
+
+/// How long a change waits for another process's change in the same
+/// directory before it gives up: each holds the lock for one exchange and
+/// one hash of the file it displaced.
+pub const MAX_LOCK_WAIT: Duration = Duration::from_secs(10);
+
+/// Time between two tries of a held lock.
+const RETRY: Duration = Duration::from_micros(200);
+
+/// The directory's lock, held until dropped.
+#[derive(Debug)]
+pub(super) struct DirLock(OwnedFd);
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        let _ = rustix::fs::flock(&self.0, FlockOperation::Unlock);
+    }
+}
+
+/// Takes `dir`'s lock, waiting while another change there holds it (until
+/// `deadline`, and at most [`MAX_LOCK_WAIT`]).
+pub(super) fn lock(dir: &Dir, deadline: Deadline) -> Result<DirLock, FsError> {
+    let fd = rustix::fs::openat(
+        dir,
+        ".",
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|err| fs_error(err.into()))?;
+    let started = Instant::now();
+    loop {
+        match rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => return Ok(DirLock(fd)),
+            Err(Errno::WOULDBLOCK | Errno::INTR) => {}
+            Err(err) => return Err(fs_error(err.into())),
+        }
+        deadline.check()?;
+        if started.elapsed() >= MAX_LOCK_WAIT {
+            return Err(FsError::Io(format!(
+                "another change in the same directory held it for over {} s; nothing was changed",
+                MAX_LOCK_WAIT.as_secs()
+            )));
+        }
+        thread::sleep(RETRY);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cap_std::ambient_authority;
+
+    #[test]
+    fn a_second_lock_waits_for_the_first_and_gives_up_at_the_deadline() {
+        let path = std::env::temp_dir().join(format!("filetools-dirlock-{}", std::process::id()));
+        std::fs::create_dir_all(&path).unwrap();
+        let dir = Dir::open_ambient_dir(&path, ambient_authority()).unwrap();
+        let first = lock(&dir, Deadline::NEVER).unwrap();
+        let soon = Deadline::at(Instant::now() + Duration::from_millis(20));
+        assert!(matches!(lock(&dir, soon), Err(FsError::Io(_))));
+        drop(first);
+        assert!(lock(&dir, Deadline::NEVER).is_ok());
+        std::fs::remove_dir_all(&path).unwrap();
+    }
+}
