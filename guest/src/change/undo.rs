@@ -109,14 +109,15 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         }));
     }
     let precondition = current.precondition();
-    let Some((entry, data)) = ctx.state.history.pop(&rel) else {
-        return Err(Refusal::NothingToUndo { path: path.into() }.into());
-    };
-    let remaining = ctx.state.history.depth(&rel);
+    // The entry goes only once its version is back: an undo the host
+    // refuses can be made again.
+    let data = ctx.state.history.kept(&entry).map(<[u8]>::to_vec);
+    let remaining = ctx.state.history.depth(&rel).saturating_sub(1);
     if entry.before == Before::Absent {
         ctx.fs
             .remove_file(&rel, &precondition)
             .map_err(|err| ToolError::from_write(path, Tool::Undo, err))?;
+        ctx.state.history.pop(&rel);
         ctx.state.ledger.remove(&rel);
         let report = Report::Removed {
             path: path.to_owned(),
@@ -135,6 +136,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         .fs
         .write_file(&rel, &data, &precondition)
         .map_err(|err| ToolError::from_write(path, Tool::Undo, err))?;
+    ctx.state.history.pop(&rel);
     match entry.record {
         Some(mut record) => {
             record.size = meta.size;

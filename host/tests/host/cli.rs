@@ -31,7 +31,7 @@ fn session_answers_each_line_at_once_in_the_protocol_shape() {
     assert_eq!(first["content"][0]["type"], "text");
     assert_eq!(
         first["content"][0]["text"],
-        "2\tb\n[lines 2-2 of 3; continue with offset=3]"
+        "2\tb\n[lines 2-2 of 3; continue with offset=3]\n[version 2dcf53623af3b0ea-6]"
     );
     assert_eq!(first["structuredContent"]["next_offset"], 3);
     assert_eq!(answers[1]["isError"], true);
@@ -51,7 +51,7 @@ fn one_shot_read_prints_the_view_and_fails_on_errors() {
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "3\tc\n[lines 3-3 of 3; end of file]\n"
+        "3\tc\n[lines 3-3 of 3; end of file]\n[version 2dcf53623af3b0ea-6]\n"
     );
     let missing = Command::new(BIN)
         .args(["read", "nope.txt", "--root"])
@@ -99,7 +99,10 @@ fn a_line_not_utf8_or_over_the_cap_gets_one_error_and_the_session_goes_on() {
     let over = answer(&long);
     assert!(text(&over).starts_with("Error: the line has 5000 bytes, over the limit of 1000"));
     let read = answer(b"{\"tool\":\"read\",\"args\":{\"file_path\":\"x.txt\"}}\n");
-    assert_eq!(text(&read), "1\tx\n[lines 1-1 of 1; end of file]");
+    assert_eq!(
+        text(&read),
+        "1\tx\n[lines 1-1 of 1; end of file]\n[version 5c86dd76b239dbde-2]"
+    );
     session.finish();
 }
 
@@ -226,7 +229,7 @@ fn every_command_has_help_and_the_cli_follows_the_conventions() {
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&dash.stdout),
-        "1\tdash\n[lines 1-1 of 1; end of file]\n"
+        "1\tdash\n[lines 1-1 of 1; end of file]\n[version 125d15183634b34f-5]\n"
     );
     let missing = root.join("no-such-dir");
     let out = Command::new(BIN)

@@ -76,7 +76,8 @@ fn the_current_and_older_protocol_versions_are_spoken() {
         assert_eq!(init["protocolVersion"], version, "{init}");
         let read = client.call("read", &json!({"file_path": "a.txt"})).unwrap();
         assert_eq!(
-            read["content"][0]["text"], "1\tone\n[lines 1-1 of 1; end of file]",
+            read["content"][0]["text"],
+            "1\tone\n[lines 1-1 of 1; end of file]\n[version efeae4893381a45b-4]",
             "{version}: {read}"
         );
     }
@@ -125,7 +126,7 @@ fn a_message_not_utf8_not_json_or_too_long_gets_a_parse_error_with_its_id() {
     let read = client.call("read", &json!({"file_path": "a.txt"})).unwrap();
     assert_eq!(
         read["content"][0]["text"],
-        "1\tone\n[lines 1-1 of 1; end of file]"
+        "1\tone\n[lines 1-1 of 1; end of file]\n[version efeae4893381a45b-4]"
     );
 }
 

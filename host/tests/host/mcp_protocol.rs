@@ -172,7 +172,7 @@ fn every_malformed_request_gets_one_answer_with_its_id() {
     let good = messages.iter().find(|m| m["id"] == "good").unwrap();
     assert_eq!(
         good["result"]["content"][0]["text"],
-        "1\tone\n[lines 1-1 of 1; end of file]"
+        "1\tone\n[lines 1-1 of 1; end of file]\n[version efeae4893381a45b-4]"
     );
     let twice = messages.iter().find(|m| m["id"] == "twice").unwrap();
     assert!(

@@ -74,7 +74,10 @@ fn symlinks_inside_the_root_are_followed() {
     symlink("real.txt", root.join("alias.txt")).unwrap();
     let mut session = tools(&root).session().unwrap();
     let result = session.call("read", &read_args("alias.txt"));
-    assert_eq!(result.text(), "1\treal\n[lines 1-1 of 1; end of file]");
+    assert_eq!(
+        result.text(),
+        "1\treal\n[lines 1-1 of 1; end of file]\n[version ef71d4cdd8c67d04-5]"
+    );
 }
 
 #[test]
@@ -89,7 +92,10 @@ fn absolute_paths_inside_the_root_work() {
         .to_string_lossy()
         .into_owned();
     let result = tools.session().unwrap().call("read", &read_args(&abs));
-    assert_eq!(result.text(), "1\tx\n[lines 1-1 of 1; end of file]");
+    assert_eq!(
+        result.text(),
+        "1\tx\n[lines 1-1 of 1; end of file]\n[version 5c86dd76b239dbde-2]"
+    );
 }
 
 #[test]
@@ -248,7 +254,10 @@ fn an_absolute_symlink_inside_the_root_is_followed_and_written_through() {
     symlink(root.join("target.txt"), root.join("sub/abs-link")).unwrap();
     let mut session = tools(&root).session().unwrap();
     let read = session.call("read", &read_args("sub/abs-link"));
-    assert_eq!(read.text(), "1\ttarget\n[lines 1-1 of 1; end of file]");
+    assert_eq!(
+        read.text(),
+        "1\ttarget\n[lines 1-1 of 1; end of file]\n[version b64b181c95e46951-7]"
+    );
     let edit = session.call(
         "edit",
         r#"{"file_path": "sub/abs-link", "old_string": "target", "new_string": "changed"}"#,
@@ -282,7 +291,7 @@ fn a_root_given_through_a_symlink_answers_to_both_spellings() {
         let result = session.call("read", &read_args(&path.to_string_lossy()));
         assert_eq!(
             result.text(),
-            "1\tfile\n[lines 1-1 of 1; end of file]",
+            "1\tfile\n[lines 1-1 of 1; end of file]\n[version 943273317f4e465c-5]",
             "{}",
             path.display()
         );
@@ -290,7 +299,10 @@ fn a_root_given_through_a_symlink_answers_to_both_spellings() {
     // An absolute link spelled through the root's other name stays inside.
     symlink(link.join("file.txt"), root.join("via-link")).unwrap();
     let result = session.call("read", &read_args("via-link"));
-    assert_eq!(result.text(), "1\tfile\n[lines 1-1 of 1; end of file]");
+    assert_eq!(
+        result.text(),
+        "1\tfile\n[lines 1-1 of 1; end of file]\n[version 943273317f4e465c-5]"
+    );
 }
 
 #[test]

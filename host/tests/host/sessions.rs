@@ -25,7 +25,10 @@ fn raw_and_typed_reads_agree() {
         ..ReadArgs::default()
     });
     assert_eq!(raw, typed);
-    assert_eq!(raw.text(), "2\t2\n[lines 2-2 of 3; continue with offset=3]");
+    assert_eq!(
+        raw.text(),
+        "2\t2\n[lines 2-2 of 3; continue with offset=3]\n[version eab4f622e2bf4ecb-6]"
+    );
     assert_eq!(raw.metadata["next_offset"], 3);
 }
 
@@ -355,7 +358,7 @@ fn a_file_name_that_is_not_utf8_is_listed_escaped_and_named_back() {
     let read = session.call("read", &read_args("caf\\xe9.txt"));
     assert_eq!(
         read.text(),
-        "1\tlatin-1 name\n[lines 1-1 of 1; end of file]"
+        "1\tlatin-1 name\n[lines 1-1 of 1; end of file]\n[version 3e57d27b2c713280-13]"
     );
     let edit = session.call(
         "edit",

@@ -33,7 +33,7 @@ use crate::version::Version;
 /// The tool's name.
 pub const NAME: &str = "apply_patch";
 
-const TAKES: &str = "{input: string holding \"*** Begin Patch\" ... \"*** End Patch\", expect?: {path: version}} or {operation: {type: \"create_file\" | \"update_file\" | \"delete_file\", path: string, diff?: string, expect?: string}}";
+const TAKES: &str = "{input: string holding \"*** Begin Patch\" ... \"*** End Patch\", expect?: [{path, version}]} or {operation: {type: \"create_file\" | \"update_file\" | \"delete_file\", path: string, diff?: string, expect?: string}}";
 
 /// Runs one `apply_patch` call.
 pub fn call<F: HostFs>(session: &mut Session<F>, arguments: &str) -> ToolResult {
@@ -54,31 +54,50 @@ pub fn call<F: HostFs>(session: &mut Session<F>, arguments: &str) -> ToolResult 
 /// The versions a call expects, by path as its patch names them.
 type Expected = BTreeMap<String, Version>;
 
+/// The versions an envelope's `expect` names: `[{path, version}, ...]`, or
+/// `{path: version, ...}`.
+fn expected(args: &Args) -> Result<Expected, ToolError> {
+    let pairs: Vec<(String, &Value)> = match args.value("expect") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Object(map)) => map.iter().map(|(path, v)| (path.clone(), v)).collect(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| {
+                let path = item.get("path").and_then(Value::as_str).map(str::to_owned);
+                match (path, item.get("version")) {
+                    (Some(path), Some(version)) => Ok((path, version)),
+                    _ => Err(args.error(format!(
+                        "each item of expect is {{path, version}}, got {}",
+                        short_json(item)
+                    ))),
+                }
+            })
+            .collect::<Result<_, _>>()?,
+        Some(other) => {
+            return Err(args.error(format!(
+                "expect must be a list of {{path, version}}, got {}",
+                short_json(other)
+            )));
+        }
+    };
+    let mut expected = Expected::new();
+    for (path, version) in pairs {
+        let parsed = version.as_str().and_then(|v| v.parse().ok()).ok_or_else(|| {
+            args.error(format!(
+                "the version expected of {path} must be one as an answer gives it, e.g. \"3f9a0c2d41b7e865-1024\"; got {}",
+                short_json(version)
+            ))
+        })?;
+        expected.insert(path, parsed);
+    }
+    Ok(expected)
+}
+
 /// The file operations a call asks for, and the versions it expects.
 fn operations(args: Args) -> Result<(Vec<FileOp>, Expected), ToolError> {
     if let Some(text) = args.opt_string("input")?.or(args.opt_string("patch")?) {
         args.only(&["input", "patch", "expect"])?;
-        let mut expected = Expected::new();
-        match args.value("expect") {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(map)) => {
-                for (path, version) in map {
-                    let version = version.as_str().and_then(|v| v.parse().ok()).ok_or_else(|| {
-                        args.error(format!(
-                            "expect maps each path to a version as an answer gives it, e.g. \"3f9a0c2d41b7e865-1024\"; got {} for {path}",
-                            short_json(version)
-                        ))
-                    })?;
-                    expected.insert(path.clone(), version);
-                }
-            }
-            Some(other) => {
-                return Err(args.error(format!(
-                    "expect must be an object mapping paths to versions, got {}",
-                    short_json(other)
-                )));
-            }
-        }
+        let expected = expected(&args)?;
         return Ok((parse::parse_envelope(&text)?, expected));
     }
     let op = match args.value("operation") {
@@ -150,7 +169,16 @@ pub fn definition() -> Definition {
             "type": "object",
             "properties": {
                 "input": {"type": "string", "description": "The whole patch, from \"*** Begin Patch\" to \"*** End Patch\"."},
-                "expect": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Optional: for each file the patch changes, by its path in the patch, the version it must be at (as an answer showed it)."}
+                "expect": {
+                    "type": "array",
+                    "description": "Optional: files the patch changes that must be at a version (as an answer showed it), each by its path in the patch.",
+                    "items": {
+                        "type": "object",
+                        "properties": {"path": {"type": "string"}, "version": {"type": "string"}},
+                        "required": ["path", "version"],
+                        "additionalProperties": false
+                    }
+                }
             },
             "required": ["input"],
             "additionalProperties": false
