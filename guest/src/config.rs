@@ -65,6 +65,10 @@ pub const DEFAULT_HISTORY_BYTES: u64 = 8 * 1024 * 1024;
 pub const DEFAULT_VIEW_BYTES: u64 = 4 * 1024 * 1024;
 
 /// A session's caps and policies.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent switches of a flat JSON config"
+)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {

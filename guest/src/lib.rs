@@ -12,7 +12,10 @@
 //! fs.add_file("notes.txt", b"alpha\nbeta\n");
 //! let mut session = Session::open("{}", fs).unwrap();
 //! let result = session.call("read", r#"{"file_path": "notes.txt", "limit": 1}"#);
-//! assert_eq!(result.text(), "1\talpha\n[lines 1-1 of 2; continue with offset=2]");
+//! assert_eq!(
+//!     result.text(),
+//!     "1\talpha\n[lines 1-1 of 2; continue with offset=2]\n[version f5b0de433497dee6-11]"
+//! );
 //! ```
 
 // The layers, from the model's call down to the host's files; each

@@ -19,7 +19,10 @@
 //! let tools = filetools::Tools::builder().root(&dir).build()?;
 //! let mut session = tools.session()?;
 //! let result = session.call("read", r#"{"file_path": "a.txt", "limit": 1}"#);
-//! assert_eq!(result.text(), "1\tone\n[lines 1-1 of 2; continue with offset=2]");
+//! assert_eq!(
+//!     result.text(),
+//!     "1\tone\n[lines 1-1 of 2; continue with offset=2]\n[version e133445055664dac-8]"
+//! );
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok(())
 //! # }

@@ -37,11 +37,27 @@ test('loadTools compiles each core module once: sessions are separate and see th
   const second = await tools.session();
   const third = await tools.session();
   assert.equal(new Set(compiled).size, compiled.length, `compiled twice: ${compiled}`);
-  assert.equal((await first.call('read', { file_path: 'a.txt' })).content[0].text, '1\tone\n[lines 1-1 of 2; continue with offset=2]');
+  assert.equal((await first.call('read', { file_path: 'a.txt' })).content[0].text, '1\tone\n[lines 1-1 of 2; continue with offset=2]\n[version e133445055664dac-8]');
   const refused = await second.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' });
   assert.equal(refused.isError, true, 'the second session has its own memory: it has not read a.txt');
   await third.call('read', { file_path: 'a.txt' });
   assert.equal((await third.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' })).isError, false);
   assert.equal(new TextDecoder().decode(fs.files().get('a.txt')), 'ONE\ntwo\n');
   assert.equal(tools.schema('mcp')[0].name, 'read');
+});
+
+test('a typed change with expect needs no read in its session, and lands only on that version', async () => {
+  const { createTools, memoryFs } = await import('../src/node.js');
+  const fs = memoryFs({ 'a.txt': 'one\ntwo\n' });
+  const reader = await createTools({ fs });
+  const version = (await reader.read({ filePath: 'a.txt' })).structuredContent.version;
+  const other = await createTools({ fs });
+  const landed = await other.edit({ filePath: 'a.txt', oldString: 'two', newString: '2', expect: version });
+  assert.equal(landed.isError, false, JSON.stringify(landed));
+  const stale = await other.write({ filePath: 'a.txt', content: 'x\n', expect: version });
+  assert.equal(stale.structuredContent.error, 'conflict');
+  assert.equal(stale.structuredContent.version, landed.structuredContent.version);
+  const undone = await other.undo({ filePath: 'a.txt', expect: landed.structuredContent.version });
+  assert.equal(undone.isError, false, JSON.stringify(undone));
+  assert.equal(new TextDecoder().decode(fs.files().get('a.txt')), 'one\ntwo\n');
 });

@@ -46,7 +46,7 @@ function run(dir, flags, args = []) {
 test('Deno with no permission at all reads, edits and outlines over memoryFs', () => {
   const { dir } = project();
   const seen = run(dir, []);
-  assert.equal(seen.read.text, '1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]');
+  assert.equal(seen.read.text, '1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]\n[version f5b0de433497dee6-11]');
   assert.match(seen.edit.text, /^Edited a.txt: 1 replacement/);
   assert.match(seen.reread.text, /2\tBETA/);
   assert.match(seen.outline.text, /outline/i);

@@ -165,7 +165,7 @@ test('absolute symlinks inside the root and every spelling of the root work', as
   const tools = await createTools({ fs: nodeFs(link) });
   for (const path of ['abs-link', join(link, 'target.txt'), join(real, 'target.txt')]) {
     const result = await tools.call('read', { file_path: path });
-    assert.equal(result.content[0].text, '1\ttarget\n[lines 1-1 of 1; end of file]', path);
+    assert.equal(result.content[0].text, '1\ttarget\n[lines 1-1 of 1; end of file]\n[version b64b181c95e46951-7]', path);
   }
   const edit = await tools.call('edit', { file_path: 'abs-link', old_string: 'target', new_string: 'changed' });
   assert.equal(edit.isError, false, edit.content[0].text);

@@ -181,7 +181,7 @@ test('a Worker on workerd reads, edits and outlines over memoryFs and over Durab
   const worker = await start(dir);
   const loaded = peakBytes(worker.child);
   try {
-    assert.equal(worker.first.content[0].text, '1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]');
+    assert.equal(worker.first.content[0].text, '1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]\n[version f5b0de433497dee6-11]');
     const edit = await worker.post('/memory', { tool: 'edit', args: { file_path: 'a.txt', old_string: 'beta', new_string: 'BETA' } });
     assert.match(edit.content[0].text, /^Edited a.txt: 1 replacement/);
     const outline = await worker.post('/memory', { tool: 'read', args: { file_path: 'big.js' } });
@@ -232,7 +232,7 @@ test('a Worker on workerd reads, edits and outlines over memoryFs and over Durab
   const again = await start(dir);
   try {
     const read = await again.post('/storage', { tool: 'read', args: { file_path: 'notes/a.md' } });
-    assert.equal(read.content[0].text, '1\t# Notes\n2\tFIRST\n[lines 1-2 of 2; end of file]');
+    assert.match(read.content[0].text, /^1\t# Notes\n2\tFIRST\n\[lines 1-2 of 2; end of file\]\n\[version [0-9a-f]{16}-\d+\]$/);
     assert.equal(read.structuredContent.line_ending, 'crlf', 'the CRLF file stayed CRLF');
   } finally {
     await stop(again.child);

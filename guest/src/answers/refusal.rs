@@ -399,15 +399,14 @@ impl Refusal {
     pub fn code(&self) -> &'static str {
         match self {
             Refusal::NotRead { .. } => "not_read",
-            Refusal::Stale { .. } => "stale",
-            Refusal::Moved {
+            Refusal::Conflict { .. }
+            | Refusal::Moved {
                 why: Moved::Expected(_),
                 ..
             }
             | Refusal::Unexpected { .. } => "conflict",
-            Refusal::Moved { .. } => "stale",
+            Refusal::Stale { .. } | Refusal::Moved { .. } => "stale",
             Refusal::PartialView { .. } => "partial_view",
-            Refusal::Conflict { .. } => "conflict",
             Refusal::GutterContent { .. } | Refusal::StubContent { .. } => "display_text",
             Refusal::TooLarge { .. } => "too_large",
             Refusal::NotText { .. } | Refusal::NoRoundTrip { .. } => "not_text",

@@ -16,7 +16,7 @@
 //! let mut session = Session::open(r#"{"tools": ["filetools", "notebook"]}"#, fs).unwrap();
 //! session.call("read", r#"{"file_path": "n.ipynb"}"#);
 //! let result = session.call("notebook_edit", r#"{"notebook_path": "n.ipynb", "cell_id": "a1", "new_source": "2 + 2"}"#);
-//! assert_eq!(result.text(), "Replaced the source of cell 1 (id a1, code) of n.ipynb; its outputs were cleared. The notebook has 1 cell.");
+//! assert_eq!(result.text(), "Replaced the source of cell 1 (id a1, code) of n.ipynb; its outputs were cleared. The notebook has 1 cell.\n[version 4e9a4de0f7927a5e-218]");
 //! ```
 
 use std::fmt::{self, Write as _};
@@ -24,17 +24,15 @@ use std::fmt::{self, Write as _};
 use serde_json::{Map, Value, json};
 
 use crate::answers::sorted::Sorted;
-use crate::args::{Tool, checked_version};
+use crate::args::Tool;
 use crate::batch;
 use crate::digest::sha256_hex;
 use crate::error::ToolError;
 use crate::fs::HostFs;
-use crate::guard;
 use crate::notebook::{RepeatedKey, repeated_key};
-use crate::refusal::Refusal;
 use crate::repair::Target;
 use crate::result::ToolResult;
-use crate::rewrite::{self, Seen};
+use crate::rewrite;
 use crate::session::Ctx;
 
 /// What to do to the notebook.
@@ -186,21 +184,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     path: &str,
     edit: &CellEdit,
 ) -> Result<ToolResult, ToolError> {
-    let expect = checked_version(Tool::Edit, edit.expect.as_deref())?;
-    let Some(meta) = guard::target_kind(&target.stat, path)? else {
-        if let Some(expected) = expect {
-            return Err(Refusal::absent(path, Tool::Edit, expected).into());
-        }
-        return Err(Refusal::NoFile { path: path.into() }.into());
-    };
-    let loaded = rewrite::load(
-        ctx,
-        &target.rel,
-        path,
-        meta,
-        Tool::Edit,
-        (Seen::Required, expect),
-    )?;
+    let loaded = rewrite::load_existing(ctx, target, path, Tool::Edit, edit.expect.as_deref())?;
     // Cells are named by number or id in the model's view: a notebook
     // someone changed since is shown, never merged into.
     loaded.unmerged(ctx, Tool::Edit)?;

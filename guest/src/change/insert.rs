@@ -14,7 +14,7 @@
 //! let tool = "str_replace_based_edit_tool";
 //! session.call(tool, r#"{"command": "view", "path": "a.txt"}"#);
 //! let result = session.call(tool, r#"{"command": "insert", "path": "a.txt", "insert_line": 1, "insert_text": "two"}"#);
-//! assert_eq!(result.text(), "Inserted 1 line after line 1 of a.txt; the file has 3 lines.\n1\tone\n2\ttwo\n3\tthree");
+//! assert_eq!(result.text(), "Inserted 1 line after line 1 of a.txt; the file has 3 lines.\n1\tone\n2\ttwo\n3\tthree\n[version 09bb5bf1d6124a62-17]");
 //! assert_eq!(session.fs().contents("a.txt").unwrap(), b"one\r\ntwo\r\nthree\r\n");
 //! ```
 
@@ -22,16 +22,15 @@ use std::fmt;
 
 use serde_json::json;
 
-use crate::args::{Tool, checked_version};
+use crate::args::Tool;
 use crate::batch;
 use crate::edit::snippet;
 use crate::error::ToolError;
 use crate::fs::HostFs;
-use crate::guard;
-use crate::refusal::{Moved, Refusal};
+use crate::refusal::Moved;
 use crate::repair::Target;
 use crate::result::ToolResult;
-use crate::rewrite::{self, Seen};
+use crate::rewrite;
 use crate::session::Ctx;
 use crate::since::Since;
 use crate::syntax_check;
@@ -88,21 +87,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     (after, text): (u64, &str),
     expect: Option<&str>,
 ) -> Result<ToolResult, ToolError> {
-    let expect = checked_version(Tool::Edit, expect)?;
-    let Some(meta) = guard::target_kind(&target.stat, path)? else {
-        if let Some(expected) = expect {
-            return Err(Refusal::absent(path, Tool::Edit, expected).into());
-        }
-        return Err(Refusal::NoFile { path: path.into() }.into());
-    };
-    let loaded = rewrite::load(
-        ctx,
-        &target.rel,
-        path,
-        meta,
-        Tool::Edit,
-        (Seen::Required, expect),
-    )?;
+    let loaded = rewrite::load_existing(ctx, target, path, Tool::Edit, expect)?;
     // On a file that moved since the model's view, its line numbers are
     // the view's: the gap moves with the lines around it (SPEC V4).
     let after = match &loaded.behind {

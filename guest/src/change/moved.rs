@@ -136,7 +136,7 @@ pub(crate) fn refuse<F: HostFs + ?Sized>(
 ) -> ToolError {
     let since = Since::new(&behind.view, now);
     let shown = since.render(now, ctx.config);
-    let seen = seen_after(&since, &behind.record, &shown.shown, now);
+    let seen = seen_after(&since, &behind.record, &shown.places, now);
     ctx.state.ledger.insert(
         rel,
         Record {
@@ -236,7 +236,7 @@ pub(crate) fn merge<F: HostFs + ?Sized>(
     let ours = since.ours(now, next);
     let shown = since.render_theirs(next, ctx.config, &ours);
     Ok(Merged {
-        seen: seen_after(&since, &behind.record, &shown.shown, next),
+        seen: seen_after(&since, &behind.record, &shown.places, next),
         diff: shown.text,
     })
 }

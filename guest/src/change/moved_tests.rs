@@ -170,7 +170,7 @@ fn merging_off_shows_what_changed_instead() {
 fn expect_lets_a_session_that_never_read_the_file_change_it_and_only_at_that_version() {
     let mut reader = session("{}", "a.txt", TEN);
     let version = read(&mut reader, "a.txt").metadata["version"].clone();
-    let mut other = Session::open("{}", reader.fs().clone()).unwrap();
+    let mut other = Session::open("{}", reader.fs()).unwrap();
     let args =
         json!({"file_path": "a.txt", "old_string": "two", "new_string": "2", "expect": version});
     let landed = call(&mut other, "edit", &args);
@@ -258,7 +258,7 @@ fn a_saved_session_keeps_what_a_merge_needs() {
     let mut s = session("{}", "a.txt", TEN);
     read(&mut s, "a.txt");
     let saved = s.save();
-    let mut later = Session::open("{}", s.fs().clone()).unwrap();
+    let mut later = Session::open("{}", s.fs()).unwrap();
     later.restore(&saved).unwrap();
     later
         .fs()

@@ -6,7 +6,7 @@
 //! goes back in the file's own encoding, BOM and line endings (SPEC W3) as a
 //! [`Step`] for [`crate::change::batch`].
 
-use crate::args::Tool;
+use crate::args::{Tool, checked_version};
 use crate::batch::{After, Step};
 use crate::error::ToolError;
 use crate::fs::{HostFs, Metadata};
@@ -14,6 +14,7 @@ use crate::guard::{self, Current};
 use crate::ledger::{Coverage, Record};
 use crate::moved::{self, Basis, Behind, Merged};
 use crate::refusal::{Moved, Refusal};
+use crate::repair::Target;
 use crate::session::Ctx;
 use crate::textfile::{Style, TextFile, line_count};
 use crate::version::Version;
@@ -43,6 +44,26 @@ pub(crate) struct Loaded {
     pub record: Option<Record>,
     /// The model's view, when the file moved since (SPEC V4).
     pub behind: Option<Behind>,
+}
+
+/// Loads `target`, which must exist, for a change by `tool` that needs a
+/// read of it or the version `expect` names (the raw argument, checked).
+pub(crate) fn load_existing<F: HostFs + ?Sized>(
+    ctx: &Ctx<'_, F>,
+    target: &Target,
+    path: &str,
+    tool: Tool,
+    expect: Option<&str>,
+) -> Result<Loaded, ToolError> {
+    let expect = checked_version(tool, expect)?;
+    let Some(meta) = guard::target_kind(&target.stat, path)? else {
+        return Err(match expect {
+            Some(expected) => Refusal::absent(path, tool, expected),
+            None => Refusal::NoFile { path: path.into() },
+        }
+        .into());
+    };
+    load(ctx, &target.rel, path, meta, tool, (Seen::Required, expect))
 }
 
 /// Loads the regular file `rel` (metadata `meta`) for a change by `tool`,

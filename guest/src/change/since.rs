@@ -35,7 +35,7 @@ pub(crate) struct Shown {
     /// places left out; empty when nothing differs.
     pub text: String,
     /// Whether each place was shown.
-    pub shown: Vec<bool>,
+    pub places: Vec<bool>,
     /// Lines of the text that changed (added or replaced).
     pub lines: usize,
 }
@@ -122,7 +122,7 @@ impl Since {
             .sum();
         Shown {
             text: text.trim_end_matches('\n').to_owned(),
-            shown,
+            places: shown,
             lines,
         }
     }
@@ -177,7 +177,7 @@ impl Since {
     /// is now, unless a changed place is at it or next to it.
     pub fn moved_gap(&self, line: u64) -> Option<u64> {
         let gap = usize::try_from(line).ok()?;
-        let mut shift: i64 = 0;
+        let (mut added, mut removed) = (0usize, 0usize);
         for hunk in &self.hunks {
             let lo = hunk.old.saturating_sub(MERGE_CONTEXT_LINES);
             let hi = hunk.old + hunk.old_len + MERGE_CONTEXT_LINES;
@@ -185,10 +185,11 @@ impl Since {
                 return None;
             }
             if hunk.old + hunk.old_len <= gap {
-                shift += hunk.new_len as i64 - hunk.old_len as i64;
+                added += hunk.new_len;
+                removed += hunk.old_len;
             }
         }
-        u64::try_from(gap as i64 + shift).ok()
+        u64::try_from((gap + added).checked_sub(removed)?).ok()
     }
 }
 
@@ -241,7 +242,7 @@ mod tests {
         assert_eq!(shown.lines, 2);
         let mut seen = Coverage::default();
         seen.add(1, 3);
-        assert_eq!(since.seen(&seen, &shown.shown).to_string(), "1-3, 8");
+        assert_eq!(since.seen(&seen, &shown.places).to_string(), "1-3, 8");
     }
 
     #[test]
@@ -260,8 +261,8 @@ mod tests {
             "{}",
             shown.text
         );
-        assert_eq!(shown.shown, [false, true]);
-        let seen = since.seen(&Coverage::all(7), &shown.shown);
+        assert_eq!(shown.places, [false, true]);
+        let seen = since.seen(&Coverage::all(7), &shown.places);
         assert_eq!(seen.to_string(), "1, 3-7");
     }
 

@@ -7,7 +7,7 @@
 //! use filetools_core::{MemFs, Session};
 //! let mut session = Session::open("{}", MemFs::new()).unwrap();
 //! let result = session.call("write", r#"{"file_path": "src/new.txt", "content": "a\nb\n"}"#);
-//! assert_eq!(result.text(), "Created src/new.txt: 2 lines, 4 bytes.");
+//! assert_eq!(result.text(), "Created src/new.txt: 2 lines, 4 bytes.\n[version b02de41d3964aa4c-4]");
 //! ```
 
 use serde_json::json;
@@ -21,7 +21,7 @@ use crate::echo;
 use crate::error::ToolError;
 use crate::fs::{HostFs, Metadata, Precondition};
 use crate::guard;
-use crate::ledger::Coverage;
+use crate::ledger::{Coverage, Record};
 use crate::moved::{self, Basis};
 use crate::refusal::{Change, Moved, Refusal};
 use crate::repair::Target;
@@ -118,53 +118,7 @@ fn replace<F: HostFs + ?Sized>(
         }
         _ => None,
     };
-    let decode = |bytes: &[u8]| TextFile::decode(bytes).ok().map(|f| f.text);
-    let basis = moved::basis(ctx, rel, path, &current, Tool::Write, expect, true, decode)?;
-    let record = match (basis, &old) {
-        (Basis::Fresh(record), _) => record,
-        // A whole-file replacement never merges: the model is shown what
-        // changed (SPEC V4).
-        (Basis::Moved(behind), Some(old)) => {
-            let why = Moved::Whole;
-            let (text, style) = (old.text.as_str(), old.style);
-            return Err(moved::refuse(
-                ctx,
-                rel,
-                path,
-                Tool::Write,
-                why,
-                &behind,
-                &current,
-                text,
-                style,
-            ));
-        }
-        (Basis::Moved(_), None) => {
-            let change = Change::Content;
-            let tool = Tool::Write;
-            return Err(Refusal::Stale {
-                path: path.to_owned(),
-                tool,
-                change,
-            }
-            .into());
-        }
-    };
-    // The version `expect` names is the evidence; without it, every line
-    // must have been seen.
-    if let Some(record) = record.as_ref().filter(|r| expect.is_none() && !r.full()) {
-        let next = record
-            .seen
-            .first_gap(record.total_lines.unwrap_or(u64::MAX))
-            .unwrap_or(1);
-        return Err(Refusal::PartialView {
-            path: path.to_owned(),
-            seen: record.seen.clone(),
-            total: record.total_lines,
-            next,
-        }
-        .into());
-    }
+    let record = standing(ctx, (rel, path), &current, old.as_ref(), expect)?;
     let was_lines = old.as_ref().map_or_else(
         || record.as_ref().and_then(|r| r.total_lines).unwrap_or(0),
         |f| line_count(&f.text),
@@ -232,6 +186,56 @@ fn replace<F: HostFs + ?Sized>(
     };
     let result = answer(ctx.config, &report, rel, "updated", lines, meta.size);
     Ok(syntax_check::noted(result, syntax.as_ref()))
+}
+
+/// What a replacement of `rel` (now `current`, decoded as `old`) stands
+/// on: the session's record of it, when that is of this version. Refused
+/// when the file moved since the model's view (a whole-file replacement
+/// never merges, SPEC V4: the model is shown what changed), when `expect`
+/// names another version, and — without `expect`, whose version is the
+/// evidence — when not every line was seen.
+fn standing<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    (rel, path): (&str, &str),
+    current: &guard::Current,
+    old: Option<&TextFile>,
+    expect: Option<Version>,
+) -> Result<Option<Record>, ToolError> {
+    let decode = |bytes: &[u8]| TextFile::decode(bytes).ok().map(|f| f.text);
+    let basis = moved::basis(ctx, rel, path, current, Tool::Write, expect, true, decode)?;
+    let record = match (basis, old) {
+        (Basis::Fresh(record), _) => record,
+        (Basis::Moved(behind), Some(old)) => {
+            let (why, text, style) = (Moved::Whole, old.text.as_str(), old.style);
+            let tool = Tool::Write;
+            return Err(moved::refuse(
+                ctx, rel, path, tool, why, &behind, current, text, style,
+            ));
+        }
+        (Basis::Moved(_), None) => {
+            let (tool, change) = (Tool::Write, Change::Content);
+            return Err(Refusal::Stale {
+                path: path.to_owned(),
+                tool,
+                change,
+            }
+            .into());
+        }
+    };
+    if let Some(record) = record.as_ref().filter(|r| expect.is_none() && !r.full()) {
+        let next = record
+            .seen
+            .first_gap(record.total_lines.unwrap_or(u64::MAX))
+            .unwrap_or(1);
+        return Err(Refusal::PartialView {
+            path: path.to_owned(),
+            seen: record.seen.clone(),
+            total: record.total_lines,
+            next,
+        }
+        .into());
+    }
+    Ok(record)
 }
 
 /// `content` in the old file's style (SPEC W3): its encoding, its BOM, and

@@ -515,7 +515,7 @@ impl History {
     /// A history from the entries of each file, as JSON, the newest
     /// sequence number and the content of every version the entries name
     /// (one missing is an error) and of the `views` the ledger names (one
-    /// missing is left out: see [`History::view`]).
+    /// missing is left out, the view lost).
     pub fn from_parts(
         entries: Vec<(String, String)>,
         seq: u64,
@@ -565,9 +565,9 @@ impl History {
             }
         }
         let history = Self {
-            bytes,
             files,
             blobs,
+            bytes,
             seq,
             ..Self::default()
         };

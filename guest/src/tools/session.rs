@@ -10,7 +10,7 @@
 //! fs.add_file("a.txt", b"hi\n");
 //! let mut session = Session::open("{}", fs).unwrap();
 //! let result = session.call("read", r#"{"file_path": "a.txt"}"#);
-//! assert_eq!(result.text(), "1\thi\n[lines 1-1 of 1; end of file]");
+//! assert_eq!(result.text(), "1\thi\n[lines 1-1 of 1; end of file]\n[version e5ae98b9708d2a1d-3]");
 //! let result = session.call("edit", r#"{"file_path": "a.txt", "old_string": "hi", "new_string": "ho"}"#);
 //! assert!(!result.is_error, "{}", result.text());
 //! assert_eq!(session.fs().contents("a.txt").unwrap(), b"ho\n");

@@ -13,7 +13,7 @@
 //! let mut session = Session::open("{}", fs).unwrap();
 //! session.call("read", r#"{"file_path": "a.py"}"#);
 //! let result = session.call("edit", r#"{"file_path": "a.py", "old_string": "y = 2", "new_string": "y = 3"}"#);
-//! assert_eq!(result.text(), "Edited a.py: 1 replacement; the file has 2 lines.\n1\tx = 1\n2\ty = 3");
+//! assert_eq!(result.text(), "Edited a.py: 1 replacement; the file has 2 lines.\n1\tx = 1\n2\ty = 3\n[version 95898be7de86086d-12]");
 //! ```
 
 mod find;
@@ -44,6 +44,7 @@ use crate::session::Ctx;
 use crate::state::RecentEdit;
 use crate::syntax_check::{self, refuse_broken};
 use crate::textfile::{Style, TextFile, line_count};
+use crate::version::Version;
 use crate::write::{answer, create};
 use find::Miss;
 use view::{LineIndex, View};
@@ -60,21 +61,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     let count = ops.len();
     let expect = checked_version(Tool::Edit, args.expect.as_deref())?;
     let Some(meta) = guard::target_kind(&target.stat, path)? else {
-        if let Some(expected) = expect {
-            return Err(Refusal::absent(path, Tool::Edit, expected).into());
-        }
-        let Some((first, rest)) = ops.split_first().filter(|(f, _)| f.old_string.is_empty()) else {
-            return Err(Refusal::NoFile { path: path.into() }.into());
-        };
-        let applied = apply(
-            &first.new_string,
-            false,
-            rest,
-            At { index: 1, count },
-            path,
-            Coverage::default(),
-        )?;
-        return create(ctx, &rel, path, &applied.view.file_text(), Tool::Edit);
+        return create_missing(ctx, &ops, expect, &rel, path);
     };
     let loaded = rewrite::load(ctx, &rel, path, meta, Tool::Edit, (Seen::Required, expect))?;
     let Loaded {
@@ -164,6 +151,34 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         Some(merged) => result.prefixed(&merged.note(path)),
         None => result,
     })
+}
+
+/// An edit of a missing file: with an empty first `old_string` it creates
+/// the file (the rest apply to what it wrote); else, and with `expect`, it
+/// is refused.
+fn create_missing<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    ops: &[EditOp],
+    expect: Option<Version>,
+    rel: &str,
+    path: &str,
+) -> Result<ToolResult, ToolError> {
+    if let Some(expected) = expect {
+        return Err(Refusal::absent(path, Tool::Edit, expected).into());
+    }
+    let Some((first, rest)) = ops.split_first().filter(|(f, _)| f.old_string.is_empty()) else {
+        return Err(Refusal::NoFile { path: path.into() }.into());
+    };
+    let count = ops.len();
+    let applied = apply(
+        &first.new_string,
+        false,
+        rest,
+        At { index: 1, count },
+        path,
+        Coverage::default(),
+    )?;
+    create(ctx, rel, path, &applied.view.file_text(), Tool::Edit)
 }
 
 /// The answer to an edit found already made: nothing is written.

@@ -14,7 +14,7 @@
 //! let mut session = Session::open(r#"{"tools": "apply-patch"}"#, fs).unwrap();
 //! let patch = "*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    return 1\n+    return 2\n*** End Patch";
 //! let result = session.call("apply_patch", &serde_json::json!({"input": patch}).to_string());
-//! assert_eq!(result.text(), "Done: 1 file changed.\nM a.py: 2 lines, hunk at line 2");
+//! assert_eq!(result.text(), "Done: 1 file changed.\nM a.py: 2 lines, hunk at line 2; version 9589a81f857e6b53-22");
 //! assert_eq!(session.fs().contents("a.py").unwrap(), b"def f():\n    return 2\n");
 //! ```
 

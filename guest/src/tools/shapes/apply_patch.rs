@@ -10,7 +10,7 @@
 //! let mut session = Session::open(r#"{"tools": "apply-patch"}"#, MemFs::new()).unwrap();
 //! let call = r#"{"operation": {"type": "create_file", "path": "n.txt", "diff": "+hello"}}"#;
 //! let result = session.call("apply_patch", call);
-//! assert_eq!(result.text(), "Done: 1 file changed.\nA n.txt: 1 line");
+//! assert_eq!(result.text(), "Done: 1 file changed.\nA n.txt: 1 line; version 83ecb62604ae543c-5");
 //! assert_eq!(result.metadata["status"], "completed");
 //! ```
 

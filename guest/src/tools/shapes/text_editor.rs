@@ -13,7 +13,7 @@
 //! let mut session = Session::open(r#"{"tools": "text-editor"}"#, fs).unwrap();
 //! let tool = "str_replace_based_edit_tool";
 //! let result = session.call(tool, r#"{"command": "view", "path": "a.txt", "view_range": [2, -1]}"#);
-//! assert_eq!(result.text(), "2\tbeta\n3\tgamma\n[lines 2-3 of 3; end of file]");
+//! assert_eq!(result.text(), "2\tbeta\n3\tgamma\n[lines 2-3 of 3; end of file]\n[version dbd8b82c21a8f5af-17]");
 //! let result = session.call(tool, r#"{"command": "str_replace", "path": "a.txt", "old_str": "beta", "new_str": "BETA"}"#);
 //! assert!(!result.is_error, "{}", result.text());
 //! ```

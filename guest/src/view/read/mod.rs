@@ -9,7 +9,7 @@
 //! fs.add_file("a.txt", b"one\ntwo\nthree\n");
 //! let args = ReadArgs { file_path: "a.txt".into(), offset: Some(2), limit: Some(1), ..ReadArgs::default() };
 //! let result = read(&Config::default(), &fs, &args);
-//! assert_eq!(result.text(), "2\ttwo\n[lines 2-2 of 3; continue with offset=3]");
+//! assert_eq!(result.text(), "2\ttwo\n[lines 2-2 of 3; continue with offset=3]\n[version 6b618919d7d1719c-14]");
 //! ```
 
 pub(crate) mod capture;
@@ -420,20 +420,23 @@ pub(crate) fn read_framed<F: HostFs + ?Sized>(
     if meta.lossy {
         push_notice(&mut text, &Notice::Lossy(meta.encoding.name()));
     }
-    if let Some(hash) = observation.fingerprint {
-        let version = Version {
-            hash,
-            size: stat.size,
-        };
-        push_notice(&mut text, &Notice::Version(version));
-        meta.version = Some(version.to_string());
-    }
+    versioned(&mut text, &mut meta, observation.fingerprint, stat.size);
     meta.estimated_tokens = config.estimate_tokens(text.len() as u64);
     observation.lines = meta.first_line.zip(meta.last_line);
     observation.content &= text.len() >= crate::ledger::DEDUP_MIN_BYTES;
     observation.total = meta.total_lines;
     let metadata = serde_json::to_value(&meta).unwrap_or_default();
     Ok((ToolResult::from_text(text, metadata), observation))
+}
+
+/// Ends a read of a file whose content hashed to `fingerprint` with its
+/// version (SPEC V1), in the text and the metadata.
+fn versioned(text: &mut String, meta: &mut ReadMeta, fingerprint: Option<u64>, size: u64) {
+    if let Some(hash) = fingerprint {
+        let version = Version { hash, size };
+        push_notice(text, &Notice::Version(version));
+        meta.version = Some(version.to_string());
+    }
 }
 
 /// How the encoding of a read was settled: by a BOM, by the read's own

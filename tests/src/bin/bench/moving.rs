@@ -18,6 +18,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -227,8 +228,8 @@ fn merge_note(text: &str) -> Option<&str> {
 /// now line(s) C(-D):]`, `[new line(s) C(-D), after your line A:]`,
 /// `[your line(s) A(-B) removed]`), in order.
 fn apply_diff(lines: &mut Vec<String>, text: &str) {
-    // How many lines earlier places added (or removed, below zero).
-    let mut shift: isize = 0;
+    // Lines earlier places added and removed.
+    let (mut added, mut removed) = (0usize, 0usize);
     let mut rows = text.lines().peekable();
     while let Some(row) = rows.next() {
         let numbers: Vec<usize> = row
@@ -236,17 +237,17 @@ fn apply_diff(lines: &mut Vec<String>, text: &str) {
             .filter_map(|n| n.parse().ok())
             .collect();
         let (old_first, old_len) = if let Some(rest) = row.strip_prefix("[your line") {
-            let removed = rest.ends_with(" removed]");
+            let gone = rest.ends_with(" removed]");
             let (a, b) = match numbers.as_slice() {
                 [a, b, ..] if rest.starts_with("s ") => (*a, *b),
                 [a, ..] => (*a, *a),
                 [] => continue,
             };
-            if removed {
-                let at = (a as isize - 1 + shift).max(0) as usize;
+            if gone {
+                let at = (a - 1 + added).saturating_sub(removed);
                 let end = (at + b + 1 - a).min(lines.len());
                 lines.drain(at.min(end)..end);
-                shift -= (b + 1 - a) as isize;
+                removed += b + 1 - a;
                 continue;
             }
             (a, b + 1 - a)
@@ -260,7 +261,7 @@ fn apply_diff(lines: &mut Vec<String>, text: &str) {
         {
             // A place that did not move: its lines replace the same ones.
             if let Some(line) = lines.get_mut(number - 1) {
-                *line = body.to_owned();
+                body.clone_into(line);
             }
             continue;
         } else {
@@ -277,9 +278,10 @@ fn apply_diff(lines: &mut Vec<String>, text: &str) {
             now.push(body.to_owned());
             rows.next();
         }
-        let at = (old_first as isize - 1 + shift).max(0) as usize;
+        let at = (old_first - 1 + added).saturating_sub(removed);
         let end = (at + old_len).min(lines.len());
-        shift += now.len() as isize - old_len as isize;
+        added += now.len();
+        removed += old_len;
         lines.splice(at.min(end)..end, now);
     }
 }
@@ -461,24 +463,24 @@ fn agents(root: &Path, scenario: Scenario, mode: Mode) -> Result<Counts> {
         .map(|n| format!("shared{n}.txt"))
         .collect();
     for name in &files {
-        let text: String = (0..SHARED_LINES)
-            .map(|n| format!("line {n}: start\n"))
-            .collect();
+        let mut text = String::new();
+        for n in 0..SHARED_LINES {
+            let _ = writeln!(text, "line {n}: start");
+        }
         fs::write(root.join(name), text)?;
     }
-    let results: Vec<Result<(Counts, Vec<(String, usize, String)>)>> =
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..AGENTS)
-                .map(|k| {
-                    let files = &files;
-                    scope.spawn(move || agent_run(root, files, k, scenario, mode))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|_| bail!("an agent panicked")))
-                .collect()
-        });
+    let results: Vec<Result<(Counts, Vec<Landed>)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..AGENTS)
+            .map(|k| {
+                let files = &files;
+                scope.spawn(move || agent_run(root, files, k, scenario, mode))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| bail!("an agent panicked")))
+            .collect()
+    });
     let mut counts = Counts::default();
     let mut landed = Vec::new();
     for result in results {
@@ -503,6 +505,9 @@ fn agents(root: &Path, scenario: Scenario, mode: Mode) -> Result<Counts> {
     Ok(counts)
 }
 
+/// A change found in the end: `(file, line, what must be found there)`.
+type Landed = (String, usize, String);
+
 /// One agent's edits: `(file, line, what must be found there)` for each
 /// change that landed ((b): only each line's last).
 fn agent_run(
@@ -511,31 +516,27 @@ fn agent_run(
     k: usize,
     scenario: Scenario,
     mode: Mode,
-) -> Result<(Counts, Vec<(String, usize, String)>)> {
+) -> Result<(Counts, Vec<Landed>)> {
     let mut agent = Agent::new(root, mode)?;
     for name in files {
         agent.read(name)?;
     }
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ (k as u64 + 1) * 0x1000_0000_01B3);
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ ((k as u64 + 1) * 0x1000_0000_01B3));
     let mut last: BTreeMap<(String, usize), String> = BTreeMap::new();
     let mut tokens = Vec::new();
     for j in 0..EDITS_EACH {
         let name = files[rng.below(files.len())].clone();
-        match scenario {
-            Scenario::Together => {
-                let at = rng.below(HOT_LINES) * 4;
-                let token = format!("a{k}e{j}");
-                agent.change(&name, at, |line| format!("{line} {token}"))?;
-                tokens.push((name, at, token));
-            }
-            _ => {
-                // Agent k's lines: every eighth, from 2k; two lines apart
-                // from the next agent's, so one unchanged line between.
-                let at = rng.below(SHARED_LINES / 8) * 8 + 2 * k;
-                let written =
-                    agent.change(&name, at, |_| format!("line {at}: agent {k} edit {j}"))?;
-                last.insert((name, at), written);
-            }
+        if scenario == Scenario::Together {
+            let at = rng.below(HOT_LINES) * 4;
+            let token = format!("a{k}e{j}");
+            agent.change(&name, at, |line| format!("{line} {token}"))?;
+            tokens.push((name, at, token));
+        } else {
+            // Agent k's lines: every eighth, from 2k; two lines apart
+            // from the next agent's, so one unchanged line between.
+            let at = rng.below(SHARED_LINES / 8) * 8 + 2 * k;
+            let written = agent.change(&name, at, |_| format!("line {at}: agent {k} edit {j}"))?;
+            last.insert((name, at), written);
         }
     }
     let landed = match scenario {
