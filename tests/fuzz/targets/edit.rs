@@ -58,6 +58,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let undone = session.undo(&UndoArgs {
         file_path: "edit.txt".into(),
+        ..UndoArgs::default()
     });
     assert!(!undone.is_error, "{}", undone.text());
     assert_eq!(
