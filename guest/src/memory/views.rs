@@ -156,6 +156,37 @@ mod tests {
     }
 
     #[test]
+    fn a_host_that_kept_the_checkpoints_brings_the_views_back() {
+        let mut state = State::default();
+        state.ledger.insert("a", record(1));
+        state.keep_view("a", b"text of a", &config(100));
+        let checkpoint = state.checkpoint(crate::state::Generations::default());
+        let history = checkpoint
+            .history
+            .expect("the view's text is in the history");
+        let kept = crate::state::Kept {
+            core: checkpoint.core,
+            records: checkpoint.ledger.expect("the record").changed,
+            entries: history.changed,
+            seq: history.seq,
+            versions: history.added.into_iter().collect(),
+        };
+        let resumed = State::resume(kept.clone()).unwrap();
+        assert_eq!(resumed.view("a"), Some(&b"text of a"[..]));
+        let lost = crate::state::Kept {
+            versions: std::collections::BTreeMap::new(),
+            ..kept
+        };
+        let resumed = State::resume(lost).unwrap();
+        assert_eq!(
+            resumed.view("a"),
+            None,
+            "a view whose text is gone is dropped"
+        );
+        assert!(resumed.ledger.get("a").is_some(), "and its record stays");
+    }
+
+    #[test]
     fn a_file_over_the_budget_keeps_no_view() {
         let mut state = State::default();
         state.ledger.insert("a", record(1));
