@@ -130,7 +130,7 @@ const SCRATCH_MAIN: &str = r##"fn main() -> anyhow::Result<()> {
     let tools = filetools::Tools::builder().root(&root).build()?;
     let mut session = tools.session()?;
     let read = session.call("read", r#"{"file_path": "notes.txt"}"#);
-    assert_eq!(read.text(), "1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]");
+    assert_eq!(read.text(), "1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]\n[version f5b0de433497dee6-11]");
     let edit = session.call("edit", r#"{"file_path": "notes.txt", "old_string": "beta", "new_string": "BETA"}"#);
     assert!(!edit.is_error, "{}", edit.text());
     println!("the packed crates read and edited a file");
@@ -199,7 +199,7 @@ import { createTools, nodeFs } from 'agent-filetools';
 
 const tools = await createTools({ fs: nodeFs('.') });
 const read = await tools.call('read', { file_path: 'notes.txt' });
-assert.equal(read.content[0].text, '1\\talpha\\n2\\tbeta\\n[lines 1-2 of 2; end of file]');
+assert.equal(read.content[0].text, '1\\talpha\\n2\\tbeta\\n[lines 1-2 of 2; end of file]\\n[version f5b0de433497dee6-11]');
 const edit = await tools.call('edit', { file_path: 'notes.txt', old_string: 'beta', new_string: 'BETA' });
 assert.equal(edit.isError, false, edit.content[0].text);
 console.log('the packed npm package read and edited a file');
