@@ -284,3 +284,22 @@ fn after_the_harness_drops_earlier_outputs_no_read_is_a_stub() {
     let again = read(&mut s, "a.txt");
     assert_eq!(again.metadata["kind"], "text");
 }
+
+#[test]
+fn a_patch_expect_naming_a_file_it_does_not_change_is_refused() {
+    let mut s = session(r#"{"tools": ["apply-patch"]}"#, "a.txt", TEN);
+    let version = Version::of(TEN.as_bytes()).to_string();
+    let input = "*** Begin Patch\n*** Update File: a.txt\n-two\n+TWO\n*** End Patch";
+    let args = json!({"input": input, "expect": [{"path": "./a.txt", "version": version}]});
+    let refused = call(&mut s, "apply_patch", &args);
+    assert_eq!(
+        refused.metadata["error"],
+        "invalid_arguments",
+        "{}",
+        refused.text()
+    );
+    assert_eq!(text_of(s.fs(), "a.txt"), TEN);
+    let args = json!({"input": input, "expect": [{"path": "a.txt", "version": version}]});
+    let landed = call(&mut s, "apply_patch", &args);
+    assert!(!landed.is_error, "{}", landed.text());
+}

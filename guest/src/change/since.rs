@@ -26,6 +26,8 @@ const MAX_LISTED_PLACES: usize = 10;
 pub(crate) struct Since {
     /// The places that differ, view to text.
     hunks: Vec<Hunk>,
+    /// Lines of the view.
+    view_lines: usize,
 }
 
 /// What the model was shown of a [`Since`].
@@ -48,8 +50,10 @@ pub(crate) fn lines(text: &str) -> Vec<&str> {
 impl Since {
     /// How `now` differs from `view`.
     pub fn new(view: &str, now: &str) -> Self {
+        let view = lines(view);
         Self {
-            hunks: hunks(&lines(view), &lines(now)),
+            hunks: hunks(&view, &lines(now)),
+            view_lines: view.len(),
         }
     }
 
@@ -174,22 +178,30 @@ impl Since {
     }
 
     /// Where the gap after line `line` of the view (0: before the first)
-    /// is now, unless a changed place is at it or next to it.
+    /// is now, unless a changed place is at it or next to it. A line past
+    /// the view's end stays as it is, for the caller to refuse.
     pub fn moved_gap(&self, line: u64) -> Option<u64> {
-        let gap = usize::try_from(line).ok()?;
-        let (mut added, mut removed) = (0usize, 0usize);
+        if line > self.view_lines as u64 {
+            return Some(line);
+        }
+        // In u64: a line number the model sent may not fit the guest's
+        // 32-bit usize, and must not wrap to a line that does.
+        let wide = |n: usize| n as u64;
+        let context = wide(MERGE_CONTEXT_LINES);
+        let (mut added, mut removed) = (0u64, 0u64);
         for hunk in &self.hunks {
-            let lo = hunk.old.saturating_sub(MERGE_CONTEXT_LINES);
-            let hi = hunk.old + hunk.old_len + MERGE_CONTEXT_LINES;
-            if (lo..=hi).contains(&gap) {
+            let (old, old_len) = (wide(hunk.old), wide(hunk.old_len));
+            let lo = old.saturating_sub(context);
+            let hi = old + old_len + context;
+            if (lo..=hi).contains(&line) {
                 return None;
             }
-            if hunk.old + hunk.old_len <= gap {
-                added += hunk.new_len;
-                removed += hunk.old_len;
+            if old + old_len <= line {
+                added += wide(hunk.new_len);
+                removed += old_len;
             }
         }
-        u64::try_from((gap + added).checked_sub(removed)?).ok()
+        line.checked_add(added)?.checked_sub(removed)
     }
 }
 
@@ -277,5 +289,15 @@ mod tests {
         assert_eq!(since.moved_gap(2), None);
         let grown = Since::new(VIEW, "x\ny\na\nb\nc\nd\ne\nf\ng\n");
         assert_eq!(grown.moved_gap(4), Some(6));
+        let appended = Since::new(VIEW, "a\nb\nc\nd\ne\nf\ng\nh\n");
+        let far = u64::from(u32::MAX) + 1;
+        assert_eq!(
+            appended.moved_gap(far),
+            Some(far),
+            "past the end, left to refuse"
+        );
+        assert_eq!(appended.moved_gap(u64::MAX), Some(u64::MAX), "not wrapped");
+        assert_eq!(appended.moved_gap(7), None, "at the change");
+        assert_eq!(appended.moved_gap(2), Some(2));
     }
 }

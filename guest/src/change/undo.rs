@@ -40,6 +40,10 @@ fn expect<F: HostFs + ?Sized>(
     path: &str,
     expected: Version,
 ) -> Result<(), ToolError> {
+    // A directory (moved, to be moved back) has no version to check.
+    if matches!(&target.stat, Ok(meta) if meta.kind == FileKind::Directory) {
+        return Ok(());
+    }
     let Some(meta) = guard::target_kind(&target.stat, path)? else {
         return Err(Refusal::absent(path, Tool::Undo, expected).into());
     };

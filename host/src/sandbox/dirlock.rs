@@ -32,31 +32,49 @@ pub const MAX_LOCK_WAIT: Duration = Duration::from_secs(10);
 /// Time between two tries of a held lock.
 const RETRY: Duration = Duration::from_micros(200);
 
-/// The directory's lock, held until dropped.
+/// The directory's lock, held until dropped; `None` where the file system
+/// or the directory's permissions give none (the compare-and-replace still
+/// guards every change, as it did before the lock).
 #[derive(Debug)]
-pub(super) struct DirLock(OwnedFd);
+pub(super) struct DirLock(Option<OwnedFd>);
 
 impl Drop for DirLock {
     fn drop(&mut self) {
-        let _ = rustix::fs::flock(&self.0, FlockOperation::Unlock);
+        if let Some(fd) = &self.0 {
+            let _ = rustix::fs::flock(fd, FlockOperation::Unlock);
+        }
     }
+}
+
+/// Errors that say the lock cannot be had here at all: a directory that
+/// may be written but not read, or a file system without `flock` (NFS
+/// emulates it with locks a read-only descriptor cannot take).
+fn unlockable(err: Errno) -> bool {
+    matches!(
+        err,
+        Errno::ACCESS | Errno::PERM | Errno::BADF | Errno::NOLCK | Errno::OPNOTSUPP | Errno::NOSYS
+    )
 }
 
 /// Takes `dir`'s lock, waiting while another change there holds it (until
 /// `deadline`, and at most [`MAX_LOCK_WAIT`]).
 pub(super) fn lock(dir: &Dir, deadline: Deadline) -> Result<DirLock, FsError> {
-    let fd = rustix::fs::openat(
+    let fd = match rustix::fs::openat(
         dir,
         ".",
         OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
         Mode::empty(),
-    )
-    .map_err(|err| fs_error(err.into()))?;
+    ) {
+        Ok(fd) => fd,
+        Err(err) if unlockable(err) => return Ok(DirLock(None)),
+        Err(err) => return Err(fs_error(err.into())),
+    };
     let started = Instant::now();
     loop {
         match rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive) {
-            Ok(()) => return Ok(DirLock(fd)),
+            Ok(()) => return Ok(DirLock(Some(fd))),
             Err(Errno::WOULDBLOCK | Errno::INTR) => {}
+            Err(err) if unlockable(err) => return Ok(DirLock(None)),
             Err(err) => return Err(fs_error(err.into())),
         }
         deadline.check()?;

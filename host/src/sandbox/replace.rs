@@ -63,7 +63,10 @@ pub(super) fn write(
             let temp = temp::write(dir, data, plan, deadline)?;
             replace(sandbox, dir, name, temp, precondition, deadline)?
         }
-        Node::Missing => create(dir, name, data, deadline)?,
+        Node::Missing => {
+            let _lock = dirlock::lock(dir, deadline)?;
+            create(dir, name, data, deadline)?
+        }
         Node::Other(_) => return Err(FsError::Conflict),
     };
     metadata_of(sandbox, &written)

@@ -267,6 +267,17 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     ops: &[FileOp],
     expected: &BTreeMap<String, Version>,
 ) -> Result<ToolResult, ToolError> {
+    if let Some(unused) = expected
+        .keys()
+        .find(|path| !ops.iter().any(|op| op.path() == *path))
+    {
+        return Err(ToolError::InvalidArgument {
+            tool: Tool::Edit,
+            name: "expect",
+            expected: "versions of files the patch changes, each by its path as the patch names it",
+            got: quoted(unused),
+        });
+    }
     let mut named = BTreeSet::new();
     let mut steps = Vec::new();
     let mut done = Vec::new();
@@ -414,7 +425,9 @@ fn plan<F: HostFs + ?Sized>(
             let changed = match apply(&loaded, hunks, &path, *crlf) {
                 // Context that no longer matches a file someone changed
                 // since the model's view: shown what changed (SPEC V4).
-                Err(_) if loaded.behind.is_some() => {
+                Err(PatchError::NotFound { .. } | PatchError::Ambiguous { .. })
+                    if loaded.behind.is_some() =>
+                {
                     return Err(loaded.refused(ctx, Tool::Edit, Moved::Unmatched));
                 }
                 changed => changed?,
