@@ -11,10 +11,11 @@ use crate::args::Tool;
 use crate::error::ToolError;
 use crate::fs::HostFs;
 use crate::guard::Current;
+use crate::hunks::hunks;
 use crate::ledger::{Coverage, Record};
 use crate::refusal::{Moved, Refusal};
 use crate::session::Ctx;
-use crate::since::Since;
+use crate::since::{Since, lines};
 use crate::textfile::{Style, TextFile, line_count};
 use crate::version::Version;
 
@@ -221,7 +222,9 @@ pub(crate) fn merge<F: HostFs + ?Sized>(
     (now, next): (&str, &str),
     style: Style,
 ) -> Result<Merged, ToolError> {
-    let clash = Since::new(&behind.view, now).overlaps(now, next);
+    // The change's own places, found once for the check and the answer.
+    let mine = hunks(&lines(now), &lines(next));
+    let clash = Since::new(&behind.view, now).overlaps(&mine);
     if !ctx.config.merge || behind.expected.is_some() || clash {
         let why = if ctx.config.merge && clash {
             Moved::Overlap
@@ -233,7 +236,7 @@ pub(crate) fn merge<F: HostFs + ?Sized>(
         ));
     }
     let since = Since::new(&behind.view, next);
-    let ours = since.ours(now, next);
+    let ours = since.ours(&mine);
     let shown = since.render_theirs(next, ctx.config, &ours);
     Ok(Merged {
         seen: seen_after(&since, &behind.record, &shown.places, next),

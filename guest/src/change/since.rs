@@ -146,11 +146,10 @@ impl Since {
         seen
     }
 
-    /// Whether changing `now` into `next` touches a place that changed
-    /// since the view, or the lines next to one.
-    pub fn overlaps(&self, now: &str, next: &str) -> bool {
-        let ours = hunks(&lines(now), &lines(next));
-        ours.iter().any(|mine| {
+    /// Whether `mine` (the places of a change of the text this describes)
+    /// touch a place that changed since the view, or the lines next to one.
+    pub fn overlaps(&self, mine: &[Hunk]) -> bool {
+        mine.iter().any(|mine| {
             let (lo, hi) = (mine.old, mine.old + mine.old_len.max(1));
             self.hunks.iter().any(|theirs| {
                 let their_lo = theirs.new.saturating_sub(MERGE_CONTEXT_LINES);
@@ -160,10 +159,9 @@ impl Since {
         })
     }
 
-    /// Which places of this (a view against `next`) are the change from
-    /// `now` to `next`, rather than another writer's.
-    pub fn ours(&self, now: &str, next: &str) -> Vec<bool> {
-        let mine = hunks(&lines(now), &lines(next));
+    /// Which places of this (a view against a changed text) are `mine`,
+    /// that change's own places, rather than another writer's.
+    pub fn ours(&self, mine: &[Hunk]) -> Vec<bool> {
         self.hunks
             .iter()
             .map(|theirs| {
@@ -282,9 +280,10 @@ mod tests {
     fn a_change_lands_only_away_from_the_other_writers() {
         let now = "a\nB\nc\nd\ne\nf\ng\n";
         let since = Since::new(VIEW, now);
-        assert!(!since.overlaps(now, "a\nB\nc\nd\nE\nf\ng\n"));
-        assert!(since.overlaps(now, "a\nB\nC\nd\ne\nf\ng\n"), "next to it");
-        assert!(since.overlaps(now, "a\nBB\nc\nd\ne\nf\ng\n"), "on it");
+        let mine = |next: &str| hunks(&lines(now), &lines(next));
+        assert!(!since.overlaps(&mine("a\nB\nc\nd\nE\nf\ng\n")));
+        assert!(since.overlaps(&mine("a\nB\nC\nd\ne\nf\ng\n")), "next to it");
+        assert!(since.overlaps(&mine("a\nBB\nc\nd\ne\nf\ng\n")), "on it");
         assert_eq!(since.moved_gap(5), Some(5));
         assert_eq!(since.moved_gap(2), None);
         let grown = Since::new(VIEW, "x\ny\na\nb\nc\nd\ne\nf\ng\n");
