@@ -42,6 +42,7 @@ mod private_dir;
 pub mod protocol;
 pub mod sandbox;
 mod saved;
+pub mod serve;
 mod served;
 mod session;
 pub mod store;

@@ -14,16 +14,14 @@
 //! progress gets a notification each interval with the seconds spent so
 //! far.
 
-use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, InitializeResult,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, Implementation, InitializeResult, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
@@ -32,14 +30,18 @@ use serde_json::Value;
 use crate::protocol::DEFAULT_MAX_LINE_BYTES;
 use tokio::io::{AsyncRead, AsyncWrite};
 
-use crate::{Format, Session, ToolResult, Tools};
+use crate::{Session, ToolResult, Tools};
 
+mod drive;
 mod envelope;
+mod listing;
 mod open;
 mod rescue;
 mod stdio;
 mod worker;
 
+pub(crate) use drive::drive;
+pub(crate) use listing::Listing;
 pub use open::MAX_OPEN;
 pub use worker::AfterCall;
 
@@ -55,14 +57,9 @@ const INSTRUCTIONS: &str = "Files of one directory. Read a file before changing 
 #[derive(Debug, Clone)]
 pub struct Server {
     calls: Arc<worker::Worker>,
-    /// The tools whose output schema has no `error`: the MCP filesystem
-    /// set's, which follow the reference server and describe the text
-    /// only; an error of theirs (a fault too) goes without
-    /// `structuredContent`, as the reference sends it.
-    text_only: Arc<HashSet<String>>,
     /// The requests open now (see [`MAX_OPEN`]).
     open: open::Open,
-    tools: Arc<Vec<Tool>>,
+    listing: Arc<Listing>,
     progress_interval: Duration,
     max_line_bytes: u64,
 }
@@ -82,30 +79,11 @@ impl Server {
         read_only: bool,
         after_call: AfterCall,
     ) -> Result<Self> {
-        let listed = session
-            .schema(Format::Mcp)?
-            .into_iter()
-            .filter(|tool| !read_only || tool["annotations"]["readOnlyHint"] == true)
-            .map(serde_json::from_value)
-            .collect::<Result<Vec<Tool>, _>>()
-            .context("the MCP tool definitions do not parse")?;
-        let text_only = listed
-            .iter()
-            .filter(|tool| {
-                tool.output_schema.as_ref().is_some_and(|schema| {
-                    schema
-                        .get("properties")
-                        .and_then(|p| p.get("error"))
-                        .is_none()
-                })
-            })
-            .map(|tool| tool.name.to_string())
-            .collect();
+        let listing = Listing::new(&mut session, read_only)?;
         Ok(Self {
             calls: Arc::new(worker::Worker::start(session, after_call)?),
-            text_only: Arc::new(text_only),
             open: open::Open::default(),
-            tools: Arc::new(listed),
+            listing: Arc::new(listing),
             progress_interval: DEFAULT_PROGRESS_INTERVAL,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
         })
@@ -195,11 +173,16 @@ impl Server {
     }
 }
 
+/// What a server tells the client about itself, over any transport.
+pub(crate) fn server_info() -> ServerConfig {
+    InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+        .with_server_info(Implementation::new("filetools", env!("CARGO_PKG_VERSION")))
+        .with_instructions(INSTRUCTIONS)
+}
+
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("filetools", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS)
+        server_info()
     }
 
     async fn list_tools(
@@ -207,7 +190,7 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+        Ok(ListToolsResult::with_all_items(self.listing.tools.clone()))
     }
 
     async fn call_tool(
@@ -220,36 +203,9 @@ impl ServerHandler for Server {
         // Set by the transport when the client cancels this request.
         let cancel = self.open.cancel_flag(&context.id);
         let call = self.queue(tool.clone(), arguments, Arc::clone(&cancel));
-        tokio::pin!(call);
-        let started = Instant::now();
-        let token = context.meta.get_progress_token();
-        let every = self.progress_interval;
-        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
-        let result = loop {
-            tokio::select! {
-                result = &mut call => break result,
-                () = context.ct.cancelled(), if !cancel.load(Ordering::Relaxed) => {
-                    cancel.store(true, Ordering::Relaxed);
-                }
-                _ = ticks.tick(), if token.is_some() => {
-                    if let Some(token) = &token {
-                        let seconds = started.elapsed().as_secs_f64();
-                        let note = ProgressNotificationParam::new(token.clone(), seconds)
-                            .with_message(format!("{tool}: {seconds:.1} s so far"));
-                        // A client gone away gets its answer dropped anyway.
-                        let _ = context.peer.notify_progress(note).await;
-                    }
-                }
-            }
-        };
-        let mut result: CallToolResult =
-            serde_json::from_value(result.to_json()).map_err(|err| {
-                ErrorData::internal_error(format!("result does not parse: {err}"), None)
-            })?;
-        // Also a fault (a trap, a cancel), which the core did not shape.
-        if result.is_error == Some(true) && self.text_only.contains(&tool) {
-            result.structured_content = None;
-        }
-        Ok(CallToolResponse::Complete(result))
+        let result = drive(call, &tool, &context, &cancel, self.progress_interval).await;
+        Ok(CallToolResponse::Complete(
+            self.listing.answer(&tool, &result, None)?,
+        ))
     }
 }

@@ -13,6 +13,7 @@ mod mcp_protocol;
 mod outlines;
 mod reliability;
 mod sandbox;
+mod serve;
 mod served;
 mod sessions;
 

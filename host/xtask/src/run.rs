@@ -35,7 +35,22 @@ pub fn setup() -> Result<()> {
     python_mcp_client()?;
     deno()?;
     workerd()?;
+    redis()?;
     chromium()
+}
+
+/// `redis-server`, for the tests of `filetools serve`'s shared session
+/// store (each test starts its own on a free loopback port).
+fn redis() -> Result<()> {
+    let installed = Command::new("redis-server")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if installed {
+        return Ok(());
+    }
+    println!("installing redis-server (Debian package) for the session store tests");
+    apt_install(&["redis-server"])
 }
 
 /// The workerd release the Worker tests run, from its npm package.

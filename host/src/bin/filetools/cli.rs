@@ -28,6 +28,9 @@ pub enum Command {
     Session(SessionArgs),
     /// An MCP server over stdio: one session for the connection.
     Mcp(McpArgs),
+    /// An MCP server over Streamable HTTP, for many clients, workspaces and
+    /// replicas: sessions kept in a store under handles the server mints.
+    Serve(ServeArgs),
     /// Print the tool definitions as a JSON array, for a model's tool list.
     Schema(SchemaArgs),
     /// Read one file or directory; prints what the model would see, exit
@@ -100,6 +103,69 @@ pub struct McpArgs {
     /// Longest message; a longer one gets a parse error.
     #[arg(long, value_name = "N", default_value_t = filetools::protocol::DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: u64,
+    #[command(flatten)]
+    pub limits: Limits,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The directory the tools may see, served at /mcp.
+    #[arg(
+        long,
+        value_name = "DIR",
+        required_unless_present = "workspaces",
+        conflicts_with = "workspaces"
+    )]
+    pub root: Option<PathBuf>,
+    /// A directory of workspaces: each directory in it is served at
+    /// /mcp/NAME.
+    #[arg(long, value_name = "DIR")]
+    pub workspaces: Option<PathBuf>,
+    /// Where to listen; port 0 picks a free one (printed on stderr).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8765")]
+    pub listen: std::net::SocketAddr,
+    /// Where sessions are kept: `memory` (this process), `dir:PATH`, or
+    /// `redis://[:PASSWORD@]HOST[:PORT][/DB]` (shared by replicas).
+    #[arg(long, value_name = "STORE", default_value = "memory")]
+    pub store: String,
+    /// A file of bearer tokens: a line `TOKEN` opens every workspace, a
+    /// line `WORKSPACE TOKEN` one. Or set FILETOOLS_TOKEN. Required when
+    /// listening beyond loopback.
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// A Host name (with or without :PORT) this server answers to, beside
+    /// loopback's; `*` takes any (only behind a proxy that checks it).
+    #[arg(long, value_name = "HOST")]
+    pub allow_host: Vec<String>,
+    /// An Origin a browser page may call from (none by default).
+    #[arg(long, value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
+    /// The largest request body, in bytes.
+    #[arg(long, value_name = "N", default_value_t = 4 << 20)]
+    pub max_body_bytes: u64,
+    /// Connections open at once, at most; more get 503.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub max_connections: usize,
+    /// Calls running at once, at most; more wait their turn.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub max_calls: usize,
+    /// Seconds a session stays in memory after its last call (its state
+    /// stays in the store).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub idle: u64,
+    /// Sessions kept in memory at most; the least recently used leave
+    /// first.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub resident: usize,
+    /// Seconds a session unused stays in the store.
+    #[arg(long, value_name = "SECONDS", default_value_t = 7 * 86_400)]
+    pub session_ttl: u64,
+    /// Offer only the tools that read, and refuse every change.
+    #[arg(long)]
+    pub read_only: bool,
+    /// How often a long call reports progress, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+    pub progress_ms: u64,
     #[command(flatten)]
     pub limits: Limits,
 }

@@ -9,6 +9,7 @@ mod mcp;
 mod oneshot;
 mod read;
 mod schema;
+mod serve;
 mod session;
 mod state;
 mod undo;
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Session(args) => session::run(&args),
         Command::Mcp(args) => mcp::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Schema(args) => schema::run(&args),
         Command::Read(args) => read::run(&args),
         Command::Write(args) => write::run(&args),

@@ -1,0 +1,291 @@
+//! Sessions served from a shared store: a call takes its session's lease,
+//! brings the session in (the copy kept in memory when the store holds no
+//! newer version, else the stored log), runs, and saves what it changed as
+//! a compare-and-set on the version it started from. A session idle past
+//! [`Limits::idle`] leaves memory; its next call brings it back.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use super::store::{Saved, SessionStore, Update};
+use super::workspaces::Workspace;
+use crate::{Block, Session, ToolResult};
+
+/// Lines a stored log grows to before it is written whole again.
+const MAX_LOG_LINES: usize = 1000;
+
+/// How often a call waiting for its session's lease looks again.
+const LEASE_POLL: Duration = Duration::from_millis(5);
+
+/// How long sessions stay in memory, and how many.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// A session idle this long leaves memory.
+    pub idle: Duration,
+    /// At most this many sessions stay in memory; the least recently used
+    /// leave first.
+    pub resident: usize,
+    /// A lease lasts this long unless given back: longer than any call.
+    pub lease: Duration,
+    /// A call waits this long for its session's lease.
+    pub lease_wait: Duration,
+}
+
+/// One session in memory, with the stored version it matches.
+#[derive(Debug, Default)]
+struct Slot {
+    session: Option<Session>,
+    version: u64,
+    lines: usize,
+    used: Option<Instant>,
+}
+
+/// Whether a call's session must be in the store already.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Known {
+    /// Named by the model or the client: unknown is an error.
+    Named,
+    /// New, or bound to the client's MCP session: starts empty.
+    Fresh,
+}
+
+/// One call to run.
+#[derive(Debug)]
+pub struct Call<'a> {
+    pub key: &'a str,
+    pub handle: &'a str,
+    pub known: Known,
+    pub tool: &'a str,
+    pub arguments: &'a str,
+    pub cancel: &'a Arc<AtomicBool>,
+}
+
+/// The sessions of every workspace this process serves.
+#[derive(Debug)]
+pub struct Sessions {
+    store: Arc<dyn SessionStore>,
+    resident: Mutex<HashMap<String, Arc<Mutex<Slot>>>>,
+    limits: Limits,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Sessions {
+    pub fn new(store: Arc<dyn SessionStore>, limits: Limits) -> Self {
+        Self {
+            store,
+            resident: Mutex::new(HashMap::new()),
+            limits,
+        }
+    }
+
+    /// Runs `call` in `workspace`; every failure is an answer.
+    pub fn run(&self, workspace: &Workspace, call: &Call<'_>) -> ToolResult {
+        let slot = Arc::clone(lock(&self.resident).entry(call.key.to_owned()).or_default());
+        let mut slot = lock(&slot);
+        let lease = match self.lease(call.key) {
+            Ok(Some(lease)) => lease,
+            Ok(None) => {
+                return refusal(
+                    format!(
+                        "Error: session {} is busy with another call for over {} s; nothing was run. Try again.",
+                        call.handle,
+                        self.limits.lease_wait.as_secs()
+                    ),
+                    "busy",
+                );
+            }
+            Err(err) => return unreachable_store(&err),
+        };
+        let result = self.run_leased(&mut slot, workspace, call);
+        slot.used = Some(Instant::now());
+        // A lease not given back runs out by itself.
+        let _ = self.store.release(call.key, lease);
+        result
+    }
+
+    fn lease(&self, key: &str) -> Result<Option<super::store::Lease>> {
+        let started = Instant::now();
+        loop {
+            if let Some(lease) = self.store.lease(key, self.limits.lease)? {
+                return Ok(Some(lease));
+            }
+            if started.elapsed() >= self.limits.lease_wait {
+                return Ok(None);
+            }
+            std::thread::sleep(LEASE_POLL);
+        }
+    }
+
+    fn run_leased(&self, slot: &mut Slot, workspace: &Workspace, call: &Call<'_>) -> ToolResult {
+        // A read whose save found the session moved on runs again on the
+        // fresh state; a change is never run twice.
+        let mut retried = false;
+        loop {
+            if let Err(answer) = self.bring_in(slot, workspace, call) {
+                return answer;
+            }
+            let Some(session) = slot.session.as_mut() else {
+                return unreachable_store(&anyhow::anyhow!("the session could not be opened"));
+            };
+            let mut result = session.call_cancellable(call.tool, call.arguments, call.cancel);
+            match self.save(slot, call.key) {
+                Ok(Saved::Stored(_)) => return result,
+                Ok(Saved::Moved) => {
+                    slot.session = None;
+                    if workspace.listing.is_read_only(call.tool) && !retried {
+                        retried = true;
+                        continue;
+                    }
+                    result.content.push(Block::Text(
+                        "[this session's record of the call above was not kept: another call on the session was saved first; read the file again before changing it]"
+                            .to_owned(),
+                    ));
+                    return result;
+                }
+                Err(err) => {
+                    slot.session = None;
+                    result.content.push(Block::Text(format!(
+                        "[this session's record of the call above was not saved ({err:#}); read the file again before changing it]"
+                    )));
+                    return result;
+                }
+            }
+        }
+    }
+
+    /// Makes `slot` hold the stored session (or a new one); an answer when
+    /// it cannot.
+    fn bring_in(
+        &self,
+        slot: &mut Slot,
+        workspace: &Workspace,
+        call: &Call<'_>,
+    ) -> Result<(), ToolResult> {
+        let stored = self
+            .store
+            .version(call.key)
+            .map_err(|e| unreachable_store(&e))?;
+        if stored.is_none() && call.known == Known::Named {
+            slot.session = None;
+            return Err(refusal(
+                format!(
+                    "Error: session {} is unknown here or expired; nothing was run. Call again without `session` to start a new one, and read files again before changing them.",
+                    call.handle
+                ),
+                "unknown_session",
+            ));
+        }
+        let version = stored.unwrap_or(0);
+        if slot.session.is_some() && slot.version == version {
+            return Ok(());
+        }
+        let fresh = || workspace.tools.session().map_err(|e| host_error(&e));
+        let mut session = fresh()?;
+        slot.version = 0;
+        slot.lines = 0;
+        if version > 0 {
+            let loaded = self
+                .store
+                .load(call.key)
+                .map_err(|e| unreachable_store(&e))?;
+            if let Some(loaded) = loaded {
+                match session.restore_log(&loaded.log) {
+                    Ok((_, lines)) => {
+                        slot.version = loaded.version;
+                        slot.lines = lines;
+                    }
+                    // A log this version cannot read starts the session
+                    // anew; the next save replaces it.
+                    Err(_) => session = fresh()?,
+                }
+            }
+        }
+        slot.session = Some(session);
+        Ok(())
+    }
+
+    /// Saves what the call changed; `Stored` with the version unchanged
+    /// when nothing did.
+    fn save(&self, slot: &mut Slot, key: &str) -> Result<Saved> {
+        let Some(session) = slot.session.as_mut() else {
+            return Ok(Saved::Moved);
+        };
+        let (update, lines);
+        let whole;
+        let line;
+        if slot.version == 0 || slot.lines >= MAX_LOG_LINES {
+            whole = session.save_log()?;
+            update = Update::Replace(&whole);
+            lines = 1;
+        } else {
+            match session.save_changes()? {
+                None => return Ok(Saved::Stored(slot.version)),
+                Some(changed) => line = changed,
+            }
+            update = Update::Append(&line);
+            lines = slot.lines + 1;
+        }
+        let saved = self.store.save(key, slot.version, update)?;
+        if let Saved::Stored(version) = saved {
+            slot.version = version;
+            slot.lines = lines;
+        }
+        Ok(saved)
+    }
+
+    /// Lets sessions idle past the limit, and the least recently used
+    /// beyond the count, leave memory (their stored logs stay).
+    pub fn evict(&self) {
+        let mut resident = lock(&self.resident);
+        let mut idle: Vec<(Instant, String)> = Vec::new();
+        resident.retain(|key, slot| {
+            let Ok(mut held) = slot.try_lock() else {
+                return true;
+            };
+            match held.used {
+                Some(used) if used.elapsed() >= self.limits.idle => {
+                    held.session = None;
+                    false
+                }
+                Some(used) => {
+                    idle.push((used, key.clone()));
+                    true
+                }
+                None => true,
+            }
+        });
+        if idle.len() > self.limits.resident {
+            idle.sort();
+            for (_, key) in &idle[..idle.len() - self.limits.resident] {
+                resident.remove(key);
+            }
+        }
+    }
+}
+
+fn refusal(text: String, code: &str) -> ToolResult {
+    ToolResult::failure(text, code)
+}
+
+fn unreachable_store(err: &anyhow::Error) -> ToolResult {
+    refusal(
+        format!(
+            "Error: the session store cannot be reached ({err:#}); nothing was run. Try again."
+        ),
+        "store_error",
+    )
+}
+
+fn host_error(err: &anyhow::Error) -> ToolResult {
+    refusal(
+        format!("Error: the session could not be started ({err:#}); nothing was run."),
+        "host_error",
+    )
+}

@@ -1,0 +1,200 @@
+//! Sessions kept as files in one directory, for replicas on one machine (or
+//! sharing a file system whose `flock` works): each session's log in a file
+//! whose first line is its version, changed only while the session's lock
+//! file is held.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read as _, Write as _};
+use std::os::unix::fs::{FileExt as _, OpenOptionsExt as _};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context as _, Result};
+use rustix::fs::FlockOperation;
+
+use super::{Lease, Saved, SessionStore, Stored, Update, lease_token};
+
+/// Digits of the version line, so that it is rewritten in place.
+const VERSION_DIGITS: usize = 20;
+
+/// A [`SessionStore`] in a directory.
+#[derive(Debug)]
+pub struct DirStore {
+    dir: PathBuf,
+    ttl: Duration,
+}
+
+impl DirStore {
+    /// The store in `dir` (created, private to its owner, when missing);
+    /// a session idle for `ttl` is gone.
+    pub fn open(dir: impl AsRef<Path>, ttl: Duration) -> Result<Self> {
+        let dir = dir.as_ref().to_owned();
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("creating the session store {}", dir.display()))?;
+        std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+            .with_context(|| format!("making {} private", dir.display()))?;
+        Ok(Self { dir, ttl })
+    }
+
+    /// The session's file, with `extension`: the key in hex, so any key
+    /// is a safe file name.
+    fn path(&self, key: &str, extension: &str) -> PathBuf {
+        let mut name = filetools_core::digest::hex(key.as_bytes());
+        name.push('.');
+        name.push_str(extension);
+        self.dir.join(name)
+    }
+
+    /// Holds the session's lock until the file is dropped.
+    fn lock(&self, key: &str) -> Result<File> {
+        let file = private(OpenOptions::new().read(true).write(true).create(true))
+            .open(self.path(key, "lock"))
+            .context("opening a session's lock file")?;
+        rustix::fs::flock(&file, FlockOperation::LockExclusive)
+            .context("locking a session's file")?;
+        Ok(file)
+    }
+
+    /// The log file open for reading and writing, unless missing or idle
+    /// past the time to live (then removed).
+    fn open_log(&self, key: &str) -> Result<Option<File>> {
+        let path = self.path(key, "log");
+        let file = match private(OpenOptions::new().read(true).write(true)).open(&path) {
+            Ok(file) => file,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => return Err(err).context("opening a session's log"),
+        };
+        let idle = file
+            .metadata()?
+            .modified()?
+            .elapsed()
+            .unwrap_or(Duration::ZERO);
+        if idle > self.ttl {
+            let _ = std::fs::remove_file(&path);
+            return Ok(None);
+        }
+        Ok(Some(file))
+    }
+
+    /// The version line alone (the session's lock held).
+    fn current_version(&self, key: &str) -> Result<Option<u64>> {
+        let Some(file) = self.open_log(key)? else {
+            return Ok(None);
+        };
+        let mut line = [0; VERSION_DIGITS];
+        file.read_exact_at(&mut line, 0)
+            .context("reading a session's version")?;
+        let version = std::str::from_utf8(&line)
+            .ok()
+            .and_then(|digits| digits.parse().ok())
+            .context("a session's version line is not a number")?;
+        Ok(Some(version))
+    }
+
+    fn read(&self, key: &str) -> Result<Option<Stored>> {
+        let Some(mut file) = self.open_log(key)? else {
+            return Ok(None);
+        };
+        let mut text = String::new();
+        file.read_to_string(&mut text)
+            .context("reading a session's log")?;
+        let (version, log) = text
+            .split_once('\n')
+            .context("a session's log has no version line")?;
+        let version = version
+            .trim()
+            .parse()
+            .context("a session's version line is not a number")?;
+        Ok(Some(Stored {
+            version,
+            log: log.to_owned(),
+        }))
+    }
+}
+
+/// Options that create files only their owner may read.
+fn private(options: &mut OpenOptions) -> &mut OpenOptions {
+    options.mode(0o600)
+}
+
+fn version_line(version: u64) -> String {
+    format!("{version:0VERSION_DIGITS$}\n")
+}
+
+/// Milliseconds since the epoch.
+fn now_ms() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis())
+}
+
+impl SessionStore for DirStore {
+    fn load(&self, key: &str) -> Result<Option<Stored>> {
+        let _lock = self.lock(key)?;
+        self.read(key)
+    }
+
+    fn version(&self, key: &str) -> Result<Option<u64>> {
+        let _lock = self.lock(key)?;
+        self.current_version(key)
+    }
+
+    fn save(&self, key: &str, expected: u64, update: Update<'_>) -> Result<Saved> {
+        let _lock = self.lock(key)?;
+        let now = self.current_version(key)?.unwrap_or(0);
+        if now != expected {
+            return Ok(Saved::Moved);
+        }
+        let version = now + 1;
+        match (update, self.open_log(key)?) {
+            (Update::Append(line), Some(file)) => {
+                // The line first, then its version: a kill between leaves
+                // the line saved under the version before.
+                file.write_all_at(line.as_bytes(), file.metadata()?.len())
+                    .and_then(|()| file.write_all_at(version_line(version).as_bytes(), 0))
+                    .and_then(|()| file.sync_data())
+                    .context("appending to a session's log")?;
+                // The idle clock runs from the last save.
+                file.set_modified(SystemTime::now())?;
+            }
+            (Update::Append(log) | Update::Replace(log), _) => {
+                let mut whole = version_line(version);
+                whole.push_str(log);
+                crate::store::replace(&self.path(key, "log"), whole.as_bytes())
+                    .context("writing a session's log")?;
+            }
+        }
+        Ok(Saved::Stored(version))
+    }
+
+    fn lease(&self, key: &str, ttl: Duration) -> Result<Option<Lease>> {
+        let _lock = self.lock(key)?;
+        let path = self.path(key, "lease");
+        let held = std::fs::read_to_string(&path).ok().and_then(|text| {
+            let (_, until) = text.split_once(' ')?;
+            until.trim().parse::<u128>().ok()
+        });
+        if held.is_some_and(|until| until > now_ms()) {
+            return Ok(None);
+        }
+        let lease = lease_token()?;
+        let mut file = private(OpenOptions::new().write(true).create(true).truncate(true))
+            .open(&path)
+            .context("writing a session's lease")?;
+        write!(file, "{} {}", lease.0, now_ms() + ttl.as_millis())?;
+        Ok(Some(lease))
+    }
+
+    fn release(&self, key: &str, lease: Lease) -> Result<()> {
+        let _lock = self.lock(key)?;
+        let path = self.path(key, "lease");
+        let mine = std::fs::read_to_string(&path).ok().is_some_and(|text| {
+            text.split_once(' ')
+                .is_some_and(|(token, _)| token == lease.0.to_string())
+        });
+        if mine {
+            std::fs::remove_file(&path).context("removing a session's lease")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,113 @@
+//! Where `filetools serve` keeps each session's memory between calls, so
+//! that any replica can take a session's next call and a replica that
+//! stops loses nothing saved: behind one small trait, [`SessionStore`],
+//! with three stores — in this process ([`MemoryStore`]), files in a
+//! directory ([`DirStore`]) and a Redis server ([`RedisStore`], anything
+//! that speaks its protocol, e.g. Valkey).
+//!
+//! A session's memory is kept as a state log (see
+//! [`crate::Session::save_log`]): a save after a call appends one line
+//! with what the call changed, and now and then the log is written whole.
+//! Every stored log has a version that each save moves on by one; a save
+//! names the version it started from and is refused when another save came
+//! first ([`Saved::Moved`]): a compare-and-set, never last-write-wins.
+//! Calls on one session take turns across replicas through a lease
+//! ([`SessionStore::lease`]) that ends by itself when its holder dies.
+
+use std::fmt::Debug;
+use std::time::Duration;
+
+use anyhow::Result;
+
+mod dir;
+mod memory;
+mod redis;
+mod resp;
+
+pub use dir::DirStore;
+pub use memory::MemoryStore;
+pub use redis::RedisStore;
+
+/// A session's stored log and its version (the number of saves so far).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// The version: 1 after the first save.
+    pub version: u64,
+    /// The state log.
+    pub log: String,
+}
+
+/// What a save does to the stored log.
+#[derive(Debug, Clone, Copy)]
+pub enum Update<'a> {
+    /// Appends a line.
+    Append(&'a str),
+    /// Replaces the log with a whole one.
+    Replace(&'a str),
+}
+
+/// How a save went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Saved {
+    /// Stored: the log's new version.
+    Stored(u64),
+    /// Refused, nothing stored: the version is no longer the one the save
+    /// started from (or the session expired).
+    Moved,
+}
+
+/// A lease held on one session's calls; give it back with
+/// [`SessionStore::release`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lease(pub u64);
+
+/// A store of session logs, shared by every replica that serves them.
+/// Every method may block on I/O; a session unknown to the store (never
+/// saved, or idle past the store's time to live) is `None`.
+pub trait SessionStore: Send + Sync + Debug {
+    /// The session's log and version.
+    fn load(&self, key: &str) -> Result<Option<Stored>>;
+
+    /// The session's version alone (cheaper than [`SessionStore::load`]):
+    /// whether a copy in memory is still current.
+    fn version(&self, key: &str) -> Result<Option<u64>>;
+
+    /// Applies `update` when the stored version is `expected` (0: no log
+    /// yet).
+    fn save(&self, key: &str, expected: u64, update: Update<'_>) -> Result<Saved>;
+
+    /// Takes the session's lease for `ttl` unless another holder has it.
+    fn lease(&self, key: &str, ttl: Duration) -> Result<Option<Lease>>;
+
+    /// Gives the lease back (nothing when it already ran out and another
+    /// took it).
+    fn release(&self, key: &str, lease: Lease) -> Result<()>;
+}
+
+/// Opens the store a `--store` value names: `memory`, `dir:PATH` or
+/// `redis://[:PASSWORD@]HOST[:PORT][/DB]`; sessions idle for `ttl` are
+/// forgotten.
+pub fn open(spec: &str, ttl: Duration) -> Result<Box<dyn SessionStore>> {
+    if spec == "memory" {
+        return Ok(Box::new(MemoryStore::new(ttl)));
+    }
+    if let Some(path) = spec.strip_prefix("dir:") {
+        return Ok(Box::new(DirStore::open(path, ttl)?));
+    }
+    if spec.starts_with("redis://") || spec.starts_with("valkey://") {
+        return Ok(Box::new(RedisStore::open(spec, ttl)?));
+    }
+    anyhow::bail!(
+        "--store {spec:?} is not a store: give `memory`, `dir:PATH` or `redis://HOST:PORT`"
+    )
+}
+
+/// A fresh lease token: unguessable, so one holder cannot release
+/// another's lease.
+fn lease_token() -> Result<Lease> {
+    let bytes = super::handle::random_bytes::<8>()?;
+    Ok(Lease(u64::from_le_bytes(bytes)))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,228 @@
+//! Sessions in a Redis server (or anything that speaks its protocol, e.g.
+//! Valkey), shared by every replica: a session's log and version are two
+//! keys changed together by one server-side script, so a save is a
+//! compare-and-set; a lease is a key set only when absent, with an expiry.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, bail};
+
+use super::resp::{Connection, Reply};
+use super::{Lease, Saved, SessionStore, Stored, Update, lease_token};
+
+/// What every key of the store starts with.
+const KEY_PREFIX: &str = "filetools:";
+
+/// Connections kept open between commands.
+const MAX_IDLE_CONNECTIONS: usize = 16;
+
+/// Saves the log when its version is the one expected: KEYS = version,
+/// log; ARGV = expected, `a` (append) or `r` (replace), text, time to
+/// live in ms. Gives the new version, or -1.
+const SAVE_SCRIPT: &str = "local v = tonumber(redis.call('GET', KEYS[1]) or '0') \
+    if v ~= tonumber(ARGV[1]) then return -1 end \
+    if ARGV[2] == 'a' then redis.call('APPEND', KEYS[2], ARGV[3]) \
+    else redis.call('SET', KEYS[2], ARGV[3]) end \
+    v = v + 1 \
+    redis.call('SET', KEYS[1], v, 'PX', ARGV[4]) \
+    redis.call('PEXPIRE', KEYS[2], ARGV[4]) \
+    return v";
+
+/// Deletes the lease when it is still the caller's: KEYS = lease; ARGV =
+/// token.
+const RELEASE_SCRIPT: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+    return redis.call('DEL', KEYS[1]) end return 0";
+
+/// A [`SessionStore`] in a Redis server.
+#[derive(Debug)]
+pub struct RedisStore {
+    address: String,
+    password: Option<String>,
+    db: Option<String>,
+    idle: Mutex<Vec<Connection>>,
+    ttl: Duration,
+}
+
+impl RedisStore {
+    /// The store at `url` (`redis://[:PASSWORD@]HOST[:PORT][/DB]`), whose
+    /// sessions expire when idle for `ttl`; connects once to check.
+    pub fn open(url: &str, ttl: Duration) -> Result<Self> {
+        let rest = url
+            .split_once("://")
+            .map(|(_, rest)| rest)
+            .context("a Redis URL starts with redis://")?;
+        let (auth, rest) = match rest.rsplit_once('@') {
+            Some((auth, rest)) => (Some(auth), rest),
+            None => (None, rest),
+        };
+        let (host, db) = match rest.split_once('/') {
+            Some((host, db)) if !db.is_empty() => (host, Some(db.to_owned())),
+            Some((host, _)) => (host, None),
+            None => (rest, None),
+        };
+        if host.is_empty() {
+            bail!("the Redis URL {url:?} names no host");
+        }
+        let address = if host
+            .rsplit_once(':')
+            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+        {
+            host.to_owned()
+        } else {
+            format!("{host}:6379")
+        };
+        let password = auth.map(|auth| auth.rsplit(':').next().unwrap_or(auth).to_owned());
+        let store = Self {
+            address,
+            password,
+            db,
+            idle: Mutex::new(Vec::new()),
+            ttl,
+        };
+        store.with(|c| c.command(&[b"PING"]).map(drop))?;
+        Ok(store)
+    }
+
+    /// Runs `work` on an idle connection (or a new one), which goes back
+    /// to the pool unless the work failed.
+    fn with<T>(&self, work: impl FnOnce(&mut Connection) -> Result<T>) -> Result<T> {
+        let pooled = self
+            .idle
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop();
+        let mut connection = match pooled {
+            Some(connection) => connection,
+            None => self.connect()?,
+        };
+        let result = work(&mut connection)?;
+        let mut idle = self
+            .idle
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if idle.len() < MAX_IDLE_CONNECTIONS {
+            idle.push(connection);
+        }
+        Ok(result)
+    }
+
+    fn connect(&self) -> Result<Connection> {
+        let mut connection = Connection::open(&self.address)?;
+        if let Some(password) = &self.password {
+            connection.command(&[b"AUTH", password.as_bytes()])?;
+        }
+        if let Some(db) = &self.db {
+            connection.command(&[b"SELECT", db.as_bytes()])?;
+        }
+        Ok(connection)
+    }
+
+    fn key(kind: &str, key: &str) -> String {
+        format!("{KEY_PREFIX}{kind}:{key}")
+    }
+
+    fn ttl_ms(&self) -> String {
+        self.ttl.as_millis().max(1).to_string()
+    }
+}
+
+/// A bulk reply as a number.
+fn number(reply: &Reply) -> Result<Option<u64>> {
+    match reply {
+        Reply::Bulk(None) => Ok(None),
+        Reply::Bulk(Some(data)) => Ok(Some(
+            std::str::from_utf8(data)
+                .ok()
+                .and_then(|text| text.parse().ok())
+                .context("a session's version in Redis is not a number")?,
+        )),
+        other => bail!("Redis answered {other:?} for a version"),
+    }
+}
+
+impl SessionStore for RedisStore {
+    fn load(&self, key: &str) -> Result<Option<Stored>> {
+        let (version, log) = (Self::key("v", key), Self::key("log", key));
+        let reply = self.with(|c| c.command(&[b"MGET", version.as_bytes(), log.as_bytes()]))?;
+        let Reply::Array(Some(items)) = reply else {
+            bail!("Redis answered {reply:?} to MGET");
+        };
+        match (
+            items.first().map(number).transpose()?.flatten(),
+            items.get(1),
+        ) {
+            (Some(version), Some(Reply::Bulk(Some(log)))) => Ok(Some(Stored {
+                version,
+                log: String::from_utf8(log.clone()).context("a session's log is not UTF-8")?,
+            })),
+            _ => Ok(None),
+        }
+    }
+
+    fn version(&self, key: &str) -> Result<Option<u64>> {
+        let version = Self::key("v", key);
+        number(&self.with(|c| c.command(&[b"GET", version.as_bytes()]))?)
+    }
+
+    fn save(&self, key: &str, expected: u64, update: Update<'_>) -> Result<Saved> {
+        let (version, log) = (Self::key("v", key), Self::key("log", key));
+        let (how, text) = match update {
+            Update::Append(text) => ("a", text),
+            Update::Replace(text) => ("r", text),
+        };
+        let expected = expected.to_string();
+        let ttl = self.ttl_ms();
+        let reply = self.with(|c| {
+            c.command(&[
+                b"EVAL",
+                SAVE_SCRIPT.as_bytes(),
+                b"2",
+                version.as_bytes(),
+                log.as_bytes(),
+                expected.as_bytes(),
+                how.as_bytes(),
+                text.as_bytes(),
+                ttl.as_bytes(),
+            ])
+        })?;
+        match reply {
+            Reply::Int(-1) => Ok(Saved::Moved),
+            Reply::Int(version) => Ok(Saved::Stored(
+                u64::try_from(version).context("a negative version")?,
+            )),
+            other => bail!("Redis answered {other:?} to a save"),
+        }
+    }
+
+    fn lease(&self, key: &str, ttl: Duration) -> Result<Option<Lease>> {
+        let lease = lease_token()?;
+        let (name, token) = (Self::key("lease", key), lease.0.to_string());
+        let ms = ttl.as_millis().max(1).to_string();
+        let reply = self.with(|c| {
+            c.command(&[
+                b"SET",
+                name.as_bytes(),
+                token.as_bytes(),
+                b"NX",
+                b"PX",
+                ms.as_bytes(),
+            ])
+        })?;
+        Ok(matches!(reply, Reply::Status(_)).then_some(lease))
+    }
+
+    fn release(&self, key: &str, lease: Lease) -> Result<()> {
+        let (name, token) = (Self::key("lease", key), lease.0.to_string());
+        self.with(|c| {
+            c.command(&[
+                b"EVAL",
+                RELEASE_SCRIPT.as_bytes(),
+                b"1",
+                name.as_bytes(),
+                token.as_bytes(),
+            ])
+        })?;
+        Ok(())
+    }
+}

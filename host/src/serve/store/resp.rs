@@ -1,0 +1,109 @@
+//! Just enough of the Redis protocol (RESP2) to run a command and read its
+//! reply, over one blocking TCP connection.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, bail};
+
+/// The longest bulk reply taken: a session log is far smaller.
+const MAX_BULK_BYTES: usize = 512 * 1024 * 1024;
+
+/// How long a command may wait on the server.
+const IO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// `+OK` and other simple strings.
+    Status(String),
+    /// An integer.
+    Int(i64),
+    /// A bulk string; `None` for the null reply.
+    Bulk(Option<Vec<u8>>),
+    /// An array; `None` for the null array.
+    Array(Option<Vec<Reply>>),
+}
+
+/// One connection.
+#[derive(Debug)]
+pub struct Connection {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+}
+
+impl Connection {
+    /// Connects to `address` (`host:port`).
+    pub fn open(address: &str) -> Result<Self> {
+        let stream = TcpStream::connect(address)
+            .with_context(|| format!("connecting to the Redis server at {address}"))?;
+        stream.set_nodelay(true)?;
+        stream.set_read_timeout(Some(IO_TIMEOUT))?;
+        stream.set_write_timeout(Some(IO_TIMEOUT))?;
+        Ok(Self {
+            reader: BufReader::new(stream.try_clone()?),
+            writer: stream,
+        })
+    }
+
+    /// Sends a command and reads its reply; an error reply is an error.
+    pub fn command(&mut self, args: &[&[u8]]) -> Result<Reply> {
+        let mut out = format!("*{}\r\n", args.len()).into_bytes();
+        for arg in args {
+            out.extend_from_slice(format!("${}\r\n", arg.len()).as_bytes());
+            out.extend_from_slice(arg);
+            out.extend_from_slice(b"\r\n");
+        }
+        self.writer
+            .write_all(&out)
+            .context("writing to the Redis server")?;
+        self.reply()
+    }
+
+    fn line(&mut self) -> Result<String> {
+        let mut line = String::new();
+        self.reader
+            .read_line(&mut line)
+            .context("reading from the Redis server")?;
+        match line.strip_suffix("\r\n") {
+            Some(line) => Ok(line.to_owned()),
+            None => bail!("the Redis server closed the connection"),
+        }
+    }
+
+    fn reply(&mut self) -> Result<Reply> {
+        let line = self.line()?;
+        let (kind, rest) = line.split_at(line.len().min(1));
+        let number = || -> Result<i64> {
+            rest.parse()
+                .with_context(|| format!("the Redis server sent {line:?}"))
+        };
+        Ok(match kind {
+            "+" => Reply::Status(rest.to_owned()),
+            "-" => bail!("the Redis server refused: {rest}"),
+            ":" => Reply::Int(number()?),
+            "$" => match usize::try_from(number()?) {
+                Err(_) => Reply::Bulk(None),
+                Ok(len) if len > MAX_BULK_BYTES => bail!("a Redis reply of {len} bytes"),
+                Ok(len) => {
+                    let mut data = vec![0; len + 2];
+                    self.reader.read_exact(&mut data)?;
+                    data.truncate(len);
+                    Reply::Bulk(Some(data))
+                }
+            },
+            "*" => match usize::try_from(number()?) {
+                Err(_) => Reply::Array(None),
+                Ok(len) => {
+                    let mut items = Vec::with_capacity(len.min(64));
+                    for _ in 0..len {
+                        items.push(self.reply()?);
+                    }
+                    Reply::Array(Some(items))
+                }
+            },
+            _ => bail!("the Redis server sent {line:?}"),
+        })
+    }
+}

@@ -1,0 +1,403 @@
+//! `filetools serve`: replicas sharing a real `redis-server`, driven by
+//! the Python MCP SDK's clients and by bare HTTP; a replica killed mid-run;
+//! eight clients racing on one session; and requests refused at the door.
+
+use std::io::Write as _;
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use filetools_tests::http::{ServeProcess, call_at, post, read_response, send_head, tool_call};
+use filetools_tests::redis::RedisServer;
+use serde_json::{Value, json};
+
+use crate::BIN;
+
+const TOKEN: &str = "test-token";
+
+fn redis() -> RedisServer {
+    RedisServer::start().expect("redis-server is missing: run `cargo xtask setup`")
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("filetools-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn replica(root: &Path, store: &str) -> ServeProcess {
+    let root = root.to_str().unwrap();
+    ServeProcess::start(
+        Path::new(BIN),
+        &["--root", root, "--store", store],
+        &[("FILETOOLS_TOKEN", TOKEN)],
+    )
+    .unwrap()
+}
+
+const AUTH: (&str, &str) = ("authorization", "Bearer test-token");
+
+/// Calls `tool` on `server` with `args` and the session `handle`.
+fn call(server: &ServeProcess, handle: &str, tool: &str, args: &Value) -> Value {
+    let mut args = args.clone();
+    args["session"] = json!(handle);
+    server.call("/mcp", &[AUTH], tool, &args).unwrap()
+}
+
+fn text(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// A new session on `server`: the handle its first answer gives.
+fn open_session(server: &ServeProcess, file: &str) -> String {
+    let first = server
+        .call("/mcp", &[AUTH], "read", &json!({"file_path": file}))
+        .unwrap();
+    first["_meta"]["filetools/session"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn python_mcp_clients_alternating_between_two_replicas_get_one_process_answers() {
+    let redis = redis();
+    let root = fresh_dir("python");
+    let (a, b) = (replica(&root, &redis.url()), replica(&root, &redis.url()));
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/py/bin/python");
+    assert!(
+        python.is_file(),
+        "run `cargo xtask setup` for the Python MCP client"
+    );
+    let out = Command::new(python)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp"))
+        .arg("serve_client.py")
+        .arg(BIN)
+        .arg(format!("http://{}/mcp", a.address))
+        .arg(format!("http://{}/mcp", b.address))
+        .arg(&root)
+        .arg(TOKEN)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_replica_killed_mid_run_loses_nothing_committed() {
+    let redis = redis();
+    let root = fresh_dir("kill");
+    std::fs::write(root.join("log.txt"), "start\nend\n").unwrap();
+    std::fs::write(root.join("other.txt"), "one\ntwo\n").unwrap();
+    let (mut a, b) = (replica(&root, &redis.url()), replica(&root, &redis.url()));
+    let handle = open_session(&a, "log.txt");
+    // Read on A only: B must know it from the store.
+    call(&a, &handle, "read", &json!({"file_path": "other.txt"}));
+    let mut committed = Vec::new();
+    for i in 0..10 {
+        let line = format!("line {i}");
+        let args = json!({"file_path": "log.txt", "old_string": "end", "new_string": format!("{line}\nend")});
+        let answer = call(&a, &handle, "edit", &args);
+        assert_eq!(answer["isError"], false, "{answer}");
+        committed.push(line);
+    }
+    // One more edit in flight when A dies.
+    let in_flight = {
+        let (address, handle) = (a.address.clone(), handle.clone());
+        std::thread::spawn(move || {
+            let args = json!({"file_path": "log.txt", "old_string": "end", "new_string": "in flight\nend", "session": handle});
+            call_at(&address, "/mcp", &[AUTH], "edit", &args)
+        })
+    };
+    std::thread::sleep(Duration::from_millis(2));
+    a.kill();
+    let _ = in_flight.join();
+
+    // B goes on with the session: the file read on A alone is known.
+    let edited = call(
+        &b,
+        &handle,
+        "edit",
+        &json!({"file_path": "other.txt", "old_string": "two", "new_string": "TWO"}),
+    );
+    assert_eq!(edited["isError"], false, "{edited}");
+    let mut args = json!({"file_path": "log.txt", "old_string": "end", "new_string": "after\nend"});
+    let mut answer = call(&b, &handle, "edit", &args);
+    if answer["isError"] == true {
+        // The edit in flight landed but was never answered: B says what
+        // changed; after a read the edit goes in.
+        assert_eq!(answer["structuredContent"]["error"], "stale", "{answer}");
+        call(&b, &handle, "read", &json!({"file_path": "log.txt"}));
+        args["session"] = json!(handle);
+        answer = call(&b, &handle, "edit", &args);
+    }
+    assert_eq!(answer["isError"], false, "{answer}");
+    let text = std::fs::read_to_string(root.join("log.txt")).unwrap();
+    for line in &committed {
+        assert!(text.contains(line), "{line} was lost: {text}");
+    }
+    // B's own changes, and A's record of other.txt, undo on B.
+    for file in ["log.txt", "other.txt"] {
+        let undone = call(&b, &handle, "undo", &json!({"file_path": file}));
+        assert_eq!(undone["isError"], false, "{undone}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(root.join("other.txt")).unwrap(),
+        "one\ntwo\n"
+    );
+    assert!(
+        !std::fs::read_to_string(root.join("log.txt"))
+            .unwrap()
+            .contains("after")
+    );
+}
+
+#[test]
+fn eight_clients_racing_on_one_handle_lose_no_record() {
+    const CLIENTS: usize = 8;
+    const ROUNDS: usize = 5;
+    let redis = redis();
+    let root = fresh_dir("race");
+    for c in 0..CLIENTS {
+        std::fs::write(root.join(format!("f{c}.txt")), "x\n").unwrap();
+    }
+    let replicas = [replica(&root, &redis.url()), replica(&root, &redis.url())];
+    let handle = open_session(&replicas[0], "f0.txt");
+    let (landed, undone) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    std::thread::scope(|scope| {
+        for c in 0..CLIENTS {
+            let (replicas, handle, landed) = (&replicas, &handle, &landed);
+            scope.spawn(move || {
+                let file = format!("f{c}.txt");
+                call(&replicas[c % 2], handle, "read", &json!({"file_path": file}));
+                for r in 0..ROUNDS {
+                    // Every edit leans on the record the last one left,
+                    // saved by whichever replica ran it.
+                    let old = if r == 0 { "x".to_owned() } else { format!("{c}-{}", r - 1) };
+                    let args = json!({"file_path": file, "old_string": old, "new_string": format!("{c}-{r}")});
+                    let answer = call(&replicas[(c + r) % 2], handle, "edit", &args);
+                    assert_eq!(answer["isError"], false, "client {c} round {r}: {answer}");
+                    landed.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    std::thread::scope(|scope| {
+        for c in 0..CLIENTS {
+            let (replicas, handle, undone) = (&replicas, &handle, &undone);
+            scope.spawn(move || {
+                for r in 0..ROUNDS {
+                    let answer = call(
+                        &replicas[(c + r + 1) % 2],
+                        handle,
+                        "undo",
+                        &json!({"file_path": format!("f{c}.txt")}),
+                    );
+                    assert_eq!(answer["isError"], false, "client {c} undo {r}: {answer}");
+                    undone.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    assert_eq!(landed.into_inner(), CLIENTS * ROUNDS);
+    assert_eq!(undone.into_inner(), CLIENTS * ROUNDS);
+    for c in 0..CLIENTS {
+        assert_eq!(
+            std::fs::read_to_string(root.join(format!("f{c}.txt"))).unwrap(),
+            "x\n"
+        );
+    }
+}
+
+/// A server of workspaces alpha and beta, each with its own token.
+fn gate_server(name: &str) -> (PathBuf, ServeProcess) {
+    let dir = fresh_dir(name);
+    for name in ["alpha", "beta"] {
+        std::fs::create_dir_all(dir.join("ws").join(name)).unwrap();
+    }
+    std::fs::write(dir.join("tokens"), "alpha ta\nbeta tb\n").unwrap();
+    let ws = dir.join("ws");
+    let tokens = dir.join("tokens");
+    let args = [
+        "--workspaces",
+        ws.to_str().unwrap(),
+        "--token-file",
+        tokens.to_str().unwrap(),
+    ];
+    let server = ServeProcess::start(Path::new(BIN), &args, &[]).unwrap();
+    (dir, server)
+}
+
+fn write_call() -> Vec<u8> {
+    tool_call(
+        1,
+        "write",
+        &json!({"file_path": "x.txt", "content": "hi\n"}),
+    )
+}
+
+#[test]
+fn requests_without_their_workspaces_token_or_from_a_rebinding_host_change_nothing() {
+    let (dir, server) = gate_server("gate");
+    let refused: [(&[(&str, &str)], u16); 4] = [
+        (&[], 401),
+        (&[("authorization", "Bearer tb")], 401),
+        (
+            &[("authorization", "Bearer ta"), ("host", "evil.example:80")],
+            403,
+        ),
+        (
+            &[
+                ("authorization", "Bearer ta"),
+                ("origin", "http://evil.example"),
+            ],
+            403,
+        ),
+    ];
+    for (headers, status) in refused {
+        let response = post(&server.address, "/mcp/alpha", headers, &write_call()).unwrap();
+        assert_eq!(response.status, status, "{headers:?}: {}", response.body);
+        assert!(
+            response.message().unwrap()["error"]["message"].is_string(),
+            "{}",
+            response.body
+        );
+    }
+    let response = post(
+        &server.address,
+        "/mcp/alpha",
+        &[("authorization", "Bearer ta")],
+        b"{not json",
+    )
+    .unwrap();
+    assert!(response.status >= 400, "{}", response.body);
+    assert!(
+        !dir.join("ws/alpha/x.txt").exists(),
+        "a refused request wrote"
+    );
+
+    // With its token the write lands; its session is alpha's alone.
+    let alpha = [("authorization", "Bearer ta")];
+    let landed = server
+        .call(
+            "/mcp/alpha",
+            &alpha,
+            "write",
+            &json!({"file_path": "x.txt", "content": "hi\n"}),
+        )
+        .unwrap();
+    assert_eq!(landed["isError"], false, "{landed}");
+    let handle = landed["_meta"]["filetools/session"].as_str().unwrap();
+    let beta = [("authorization", "Bearer tb")];
+    let elsewhere = server
+        .call(
+            "/mcp/beta",
+            &beta,
+            "read",
+            &json!({"file_path": "x.txt", "session": handle}),
+        )
+        .unwrap();
+    assert_eq!(
+        elsewhere["structuredContent"]["error"], "unknown_session",
+        "{elsewhere}"
+    );
+    assert!(!dir.join("ws/beta/x.txt").exists());
+    // No token names it: whether it exists is not told.
+    let missing = post(&server.address, "/mcp/gamma", &alpha, &write_call()).unwrap();
+    assert_eq!(missing.status, 401);
+}
+
+#[test]
+fn a_100_mb_body_is_refused_unread_and_changes_nothing() {
+    let (dir, server) = gate_server("body");
+    let alpha = ("authorization", "Bearer ta");
+    // Refused from its declared length.
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    send_head(
+        &mut stream,
+        &server.address,
+        "/mcp/alpha",
+        &[alpha],
+        "104857600",
+    )
+    .unwrap();
+    let _ = stream.write_all(&write_call());
+    let response = read_response(stream).unwrap();
+    assert_eq!(response.status, 413, "{}", response.body);
+    assert!(response.message().unwrap()["error"]["message"].is_string());
+    // Streamed without a length: cut off at the cap.
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    send_head(
+        &mut stream,
+        &server.address,
+        "/mcp/alpha",
+        &[alpha, ("transfer-encoding", "chunked")],
+        "",
+    )
+    .unwrap();
+    let chunk = format!("{:x}\r\n{}\r\n", 1 << 20, " ".repeat(1 << 20));
+    let reader = stream.try_clone().unwrap();
+    let writer = std::thread::spawn(move || {
+        for _ in 0..100 {
+            if stream.write_all(chunk.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    if let Ok(response) = read_response(reader) {
+        assert_eq!(response.status, 413, "{}", response.body);
+    }
+    writer.join().unwrap();
+    assert!(
+        !dir.join("ws/alpha/x.txt").exists(),
+        "a refused request wrote"
+    );
+}
+
+#[test]
+fn an_unknown_handle_is_an_answer_the_model_can_recover_from() {
+    let root = fresh_dir("unknown");
+    std::fs::write(root.join("a.txt"), "a\n").unwrap();
+    let server = replica(&root, "memory");
+    for handle in ["ft_00000000000000000000000000000000", "../../etc", ""] {
+        let answer = call(&server, handle, "read", &json!({"file_path": "a.txt"}));
+        assert_eq!(answer["isError"], true, "{answer}");
+        assert_eq!(
+            answer["structuredContent"]["error"], "unknown_session",
+            "{answer}"
+        );
+        assert!(text(&answer).contains("without `session`"), "{answer}");
+    }
+}
+
+#[test]
+fn serving_beyond_loopback_needs_a_token() {
+    let root = fresh_dir("open");
+    let out = Command::new(BIN)
+        .args([
+            "serve",
+            "--root",
+            root.to_str().unwrap(),
+            "--listen",
+            "0.0.0.0:0",
+        ])
+        .env_remove("FILETOOLS_TOKEN")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--token-file"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
