@@ -6,14 +6,20 @@
 // drives the Worker over HTTP: reads, an edit and an outline over memoryFs,
 // and files in a Durable Object's SQLite-backed storage that outlast a
 // restart. It reports the bundle size, the cold start, the time of a call
-// and the peak memory against the 128 MB a Worker may use.
+// and the peak memory against the 128 MB a Worker may use. A second test
+// speaks MCP to the Worker with the TypeScript SDK: a Durable Object per
+// workspace, whose files and sessions outlast a restart of workerd.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { test } from 'node:test';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { js, workspace } from './cases.mjs';
 
@@ -24,6 +30,9 @@ const WORKER_MEMORY_BYTES = 128 * 1024 * 1024;
 const CALLS_MEMORY_BYTES = 48 * 1024 * 1024;
 /** How long workerd may take to answer its first call. */
 const START_TIMEOUT_MS = 20_000;
+/** The Worker's bearer token (its FILETOOLS_TOKEN binding). */
+const TOKEN = randomUUID();
+const AUTHORIZATION = { Authorization: `Bearer ${TOKEN}` };
 
 function workerd() {
   const binary =
@@ -77,9 +86,9 @@ const worker :Workerd.Worker = (
   return dir;
 }
 
-/** A Worker project: the example, the package as npm installs it, and workerd's config. */
-function project() {
-  const dir = join(tmpdir(), 'filetools-workerd');
+/** A Worker project in `name`: the example, the package as npm installs it, and workerd's config. */
+function project(name) {
+  const dir = join(tmpdir(), name);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(join(dir, 'storage'), { recursive: true });
   fs.copyFileSync(join(js, 'examples', 'worker.js'), join(dir, 'main.js'));
@@ -116,7 +125,10 @@ ${listed}
   compatibilityDate = "2026-11-01",
   durableObjectNamespaces = [ (className = "Files", uniqueKey = "filetools-files", enableSql = true) ],
   durableObjectStorage = (localDisk = "storage"),
-  bindings = [ (name = "FILES", durableObjectNamespace = "Files") ],
+  bindings = [
+    (name = "FILES", durableObjectNamespace = "Files"),
+    (name = "FILETOOLS_TOKEN", text = "${TOKEN}"),
+  ],
 );
 `,
   );
@@ -146,14 +158,14 @@ async function start(dir) {
   });
   const url = `http://127.0.0.1:${port}`;
   const post = async (path, body) => {
-    const response = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+    const response = await fetch(`${url}${path}`, { method: 'POST', headers: AUTHORIZATION, body: JSON.stringify(body) });
     assert.equal(response.status, 200, `${path}: ${response.status} ${await response.clone().text()}\n${stderr}`);
     return response.json();
   };
   for (;;) {
     try {
       const first = await post('/memory', { tool: 'read', args: { file_path: 'a.txt' } });
-      return { child, post, first, coldStartMs: performance.now() - started, stderr: () => stderr };
+      return { child, url, post, first, coldStartMs: performance.now() - started, stderr: () => stderr };
     } catch (err) {
       if (child.exitCode !== null || performance.now() - started > START_TIMEOUT_MS) {
         child.kill();
@@ -177,7 +189,7 @@ const stop = (child) =>
   });
 
 test('a Worker on workerd reads, edits and outlines over memoryFs and over Durable Object storage', async (t) => {
-  const { dir, bytes, wasmBytes } = project();
+  const { dir, bytes, wasmBytes } = project('filetools-workerd');
   const worker = await start(dir);
   const loaded = peakBytes(worker.child);
   try {
@@ -235,6 +247,103 @@ test('a Worker on workerd reads, edits and outlines over memoryFs and over Durab
     assert.match(read.content[0].text, /^1\t# Notes\n2\tFIRST\n\[lines 1-2 of 2; end of file\]\n\[version [0-9a-f]{16}-\d+\]$/);
     assert.equal(read.structuredContent.line_ending, 'crlf', 'the CRLF file stayed CRLF');
   } finally {
+    await stop(again.child);
+  }
+});
+
+/** The text of a tool result. */
+const text = (result) => result.content.map((block) => block.text ?? '').join('\n');
+
+test('MCP clients reach a Durable Object per workspace whose files and sessions outlast a restart', async () => {
+  const { dir } = project('filetools-workerd-mcp');
+  const clients = [];
+  /** An MCP client of `workspace` on `worker`, with the token. */
+  const connect = async (worker, workspace) => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${worker.url}/mcp/${workspace}`), {
+      requestInit: { headers: AUTHORIZATION },
+    });
+    const client = new Client({ name: 'workerd-test', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    return { client, transport };
+  };
+  const call = (client, name, args) => client.callTool({ name, arguments: args });
+
+  let handle;
+  const worker = await start(dir);
+  try {
+    const { client, transport } = await connect(worker, 'alpha');
+    assert.equal(client.getServerVersion().name, 'filetools');
+    assert.match(transport.sessionId, /^[0-9a-f-]{36}$/);
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      ['read', 'write', 'edit', 'undo'],
+    );
+    for (const tool of tools) {
+      assert.equal(tool.inputSchema.properties.session.type, 'string', tool.name);
+      assert.ok(tool.outputSchema, tool.name);
+    }
+
+    const written = await call(client, 'write', { file_path: 'notes/plan.md', content: 'one\ntwo\n' });
+    assert.equal(written.isError, false, text(written));
+    handle = written._meta['filetools/session'];
+    assert.equal(handle, transport.sessionId, 'without `session` the session is the connection\'s');
+    const read = await call(client, 'read', { file_path: 'notes/plan.md' });
+    assert.match(text(read), /^1\tone\n2\ttwo\n/);
+    const edited = await call(client, 'edit', { file_path: 'notes/plan.md', old_string: 'two', new_string: 'TWO', session: handle });
+    assert.equal(edited.isError, false, text(edited));
+    assert.equal(edited._meta['filetools/session'], handle);
+
+    const unknown = await call(client, 'read', { file_path: 'notes/plan.md', session: 'no-such-session' });
+    assert.equal(unknown.isError, true);
+    assert.match(text(unknown), /without `session`/);
+  } finally {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await stop(worker.child);
+  }
+
+  const again = await start(dir);
+  try {
+    for (const headers of [{}, { Authorization: 'Bearer wrong' }]) {
+      const refused = await fetch(`${again.url}/mcp/alpha`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      assert.equal(refused.status, 401);
+      assert.equal((await refused.json()).error.code, -32001);
+    }
+    for (const name of ['.hidden', 'a%2Fb', 'a/b', 'x'.repeat(65), '']) {
+      const missing = await fetch(`${again.url}/mcp/${name}`, { method: 'POST', headers: AUTHORIZATION, body: '{}' });
+      assert.equal(missing.status, 404, name);
+      assert.equal((await missing.json()).jsonrpc, '2.0', name);
+    }
+    assert.equal((await fetch(`${again.url}/mcp/alpha`, { headers: AUTHORIZATION })).status, 405);
+
+    const { client, transport } = await connect(again, 'alpha');
+    assert.notEqual(transport.sessionId, handle);
+    const survived = await call(client, 'read', { file_path: 'notes/plan.md' });
+    assert.match(text(survived), /^1\tone\n2\tTWO\n/, 'the file outlasted the restart');
+    const elsewhere = await call(client, 'undo', { file_path: 'notes/plan.md' });
+    assert.equal(elsewhere.isError, true, 'a new session has nothing to undo');
+
+    const undone = await call(client, 'undo', { file_path: 'notes/plan.md', session: handle });
+    assert.equal(undone.isError, false, text(undone));
+    assert.equal(undone._meta['filetools/session'], handle);
+    const back = await call(client, 'read', { file_path: 'notes/plan.md' });
+    assert.match(text(back), /^1\tone\n2\ttwo\n/, 'the undo restored the content');
+
+    const { client: other } = await connect(again, 'beta');
+    const unseen = await call(other, 'read', { file_path: 'notes/plan.md' });
+    assert.equal(unseen.isError, true, 'another workspace has its own files');
+    const foreign = await call(other, 'read', { file_path: 'notes/plan.md', session: handle });
+    assert.equal(foreign.isError, true, 'and its own sessions');
+    assert.match(text(foreign), /without `session`/);
+
+    await transport.terminateSession();
+  } finally {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
     await stop(again.child);
   }
 });

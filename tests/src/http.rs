@@ -184,6 +184,113 @@ pub fn call_at(
         .with_context(|| format!("not a result: {message}"))
 }
 
+/// One kept-alive connection, as SDK clients keep theirs: a request at a
+/// time, each answer read to its end (its length, or its last chunk).
+#[derive(Debug)]
+pub struct Connection {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+    address: String,
+}
+
+impl Connection {
+    /// Connects to `address`.
+    pub fn open(address: &str) -> Result<Self> {
+        let stream =
+            TcpStream::connect(address).with_context(|| format!("connecting to {address}"))?;
+        stream.set_nodelay(true)?;
+        stream.set_read_timeout(Some(REQUEST_TIMEOUT))?;
+        Ok(Self {
+            reader: BufReader::new(stream.try_clone()?),
+            writer: stream,
+            address: address.to_owned(),
+        })
+    }
+
+    /// Calls `tool` on the 2026-07-28 revision at `path`; the result.
+    pub fn call(
+        &mut self,
+        path: &str,
+        headers: &[(&str, &str)],
+        tool: &str,
+        arguments: &Value,
+    ) -> Result<Value> {
+        let body = tool_call(1, tool, arguments);
+        let mut head = format!(
+            "POST {path} HTTP/1.1\r\nhost: {}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\nmcp-protocol-version: 2026-07-28\r\nmcp-method: tools/call\r\nmcp-name: {tool}\r\n",
+            self.address,
+            body.len()
+        );
+        for (name, value) in headers {
+            let _ = write!(head, "{name}: {value}\r\n");
+        }
+        head.push_str("\r\n");
+        let mut request = head.into_bytes();
+        request.extend_from_slice(&body);
+        self.writer.write_all(&request)?;
+        let response = self.response()?;
+        if response.status != 200 {
+            bail!("HTTP {}: {}", response.status, response.body);
+        }
+        let message = response.message()?;
+        message
+            .get("result")
+            .cloned()
+            .with_context(|| format!("not a result: {message}"))
+    }
+
+    fn line(&mut self) -> Result<String> {
+        let mut line = String::new();
+        if self.reader.read_line(&mut line)? == 0 {
+            bail!("the server closed the connection");
+        }
+        Ok(line)
+    }
+
+    fn response(&mut self) -> Result<Response> {
+        let status_line = self.line()?;
+        let status = status_line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .with_context(|| format!("not an HTTP status line: {status_line:?}"))?;
+        let mut headers = Vec::new();
+        loop {
+            let line = self.line()?;
+            let Some((name, value)) = line.trim_end().split_once(':') else {
+                break;
+            };
+            headers.push((name.to_ascii_lowercase(), value.trim().to_owned()));
+        }
+        let header = |name: &str| {
+            headers
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+        };
+        let mut body = Vec::new();
+        if let Some(length) = header("content-length") {
+            body.resize(length.parse()?, 0);
+            self.reader.read_exact(&mut body)?;
+        } else if header("transfer-encoding").is_some_and(|v| v.contains("chunked")) {
+            loop {
+                let size = usize::from_str_radix(self.line()?.trim(), 16)?;
+                let mut chunk = vec![0; size + 2];
+                self.reader.read_exact(&mut chunk)?;
+                if size == 0 {
+                    break;
+                }
+                body.extend_from_slice(&chunk[..size]);
+            }
+        }
+        Ok(Response {
+            status,
+            headers,
+            body: String::from_utf8_lossy(&body).into_owned(),
+        })
+    }
+}
+
 /// A running `filetools serve`, killed when dropped.
 #[derive(Debug)]
 pub struct ServeProcess {

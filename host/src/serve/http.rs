@@ -105,5 +105,35 @@ async fn route(
         }
     };
     request.extensions_mut().insert(workspace);
-    front.mcp.handle(request).await
+    as_json_rpc(front.mcp.handle(request).await).await
+}
+
+/// The longest plain-text error body taken into a JSON-RPC error.
+const MAX_ERROR_BODY_BYTES: usize = 4096;
+
+/// A plain-text refusal from the transport (an unknown session, a bad
+/// header) as a JSON-RPC error, like the gate's; anything else as it is.
+async fn as_json_rpc(
+    response: Response<BoxBody<Bytes, Infallible>>,
+) -> Response<BoxBody<Bytes, Infallible>> {
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("text/event-stream"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .map(http_body_util::Collected::to_bytes)
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&body[..body.len().min(MAX_ERROR_BODY_BYTES)]);
+    refused(&Refusal {
+        status,
+        message: text.trim().to_owned(),
+    })
 }

@@ -40,6 +40,8 @@ impl McpSessionStore for Handshakes {
         let key = format!("{KEY_PREFIX}{session_id}");
         let stored = self.blocking(move |store| store.load(&key)).await?;
         match stored {
+            // Emptied when the client ended the session.
+            Some(stored) if stored.log.is_empty() => Ok(None),
             Some(stored) => Ok(Some(serde_json::from_str(&stored.log)?)),
             None => Ok(None),
         }
@@ -55,9 +57,14 @@ impl McpSessionStore for Handshakes {
         .await
     }
 
-    async fn delete(&self, _session_id: &str) -> Result<(), SessionStoreError> {
-        // A handshake kept past its session's end is forgotten with the
-        // store's time to live; one never restores what a client ended.
-        Ok(())
+    async fn delete(&self, session_id: &str) -> Result<(), SessionStoreError> {
+        // Emptied, not removed (the store has no removal): no replica
+        // restores a session its client ended.
+        let key = format!("{KEY_PREFIX}{session_id}");
+        self.blocking(move |store| {
+            let version = store.version(&key)?.unwrap_or(0);
+            store.save(&key, version, Update::Replace("")).map(drop)
+        })
+        .await
     }
 }

@@ -101,6 +101,8 @@ pub fn run(options: Options, listening: impl FnOnce(SocketAddr)) -> Result<()> {
         let mut config = StreamableHttpServerConfig::default()
             // The gate checks Host and Origin, with JSON-RPC errors.
             .disable_allowed_hosts()
+            // A call's answer as one JSON body, unless it reports progress.
+            .with_json_response(true)
             .with_max_request_body_bytes(
                 usize::try_from(options.gate.max_body_bytes).unwrap_or(usize::MAX),
             );

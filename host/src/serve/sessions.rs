@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::store::{Saved, SessionStore, Update};
+use super::store::{Lease, Saved, SessionStore, Update};
 use super::workspaces::Workspace;
 use crate::{Block, Session, ToolResult};
 
@@ -42,6 +42,21 @@ struct Slot {
     version: u64,
     lines: usize,
     used: Option<Instant>,
+}
+
+/// How a go at a call ended.
+#[derive(Debug)]
+enum Outcome {
+    Answer(ToolResult),
+    /// A read whose save found the session moved on: run it again.
+    Again,
+}
+
+/// Whether a read may run again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Retry {
+    Allowed,
+    Spent,
 }
 
 /// Whether a call's session must be in the store already.
@@ -89,32 +104,90 @@ impl Sessions {
     pub fn run(&self, workspace: &Workspace, call: &Call<'_>) -> ToolResult {
         let slot = Arc::clone(lock(&self.resident).entry(call.key.to_owned()).or_default());
         let mut slot = lock(&slot);
-        let lease = match self.lease(call.key) {
-            Ok(Some(lease)) => lease,
+        // The lease ran out mid-call and another call saved first: a read
+        // runs again on the fresh state; a change is never run twice, and
+        // its answer says its record was not kept.
+        let result = match self.run_once(&mut slot, workspace, call, Retry::Allowed) {
+            Outcome::Answer(result) => result,
+            Outcome::Again => match self.run_once(&mut slot, workspace, call, Retry::Spent) {
+                Outcome::Answer(result) => result,
+                Outcome::Again => refusal(
+                    "Error: the session kept moving on while this read ran; try again.".to_owned(),
+                    "busy",
+                ),
+            },
+        };
+        slot.used = Some(Instant::now());
+        result
+    }
+
+    /// One go at `call`: the lease and the stored version, the session
+    /// brought in, the call, the save that gives the lease back.
+    fn run_once(
+        &self,
+        slot: &mut Slot,
+        workspace: &Workspace,
+        call: &Call<'_>,
+        retry: Retry,
+    ) -> Outcome {
+        let (lease, stored) = match self.lease(call.key) {
+            Ok(Some(taken)) => taken,
             Ok(None) => {
-                return refusal(
+                return Outcome::Answer(refusal(
                     format!(
                         "Error: session {} is busy with another call for over {} s; nothing was run. Try again.",
                         call.handle,
                         self.limits.lease_wait.as_secs()
                     ),
                     "busy",
-                );
+                ));
             }
-            Err(err) => return unreachable_store(&err),
+            Err(err) => return Outcome::Answer(unreachable_store(&err)),
         };
-        let result = self.run_leased(&mut slot, workspace, call);
-        slot.used = Some(Instant::now());
-        // A lease not given back runs out by itself.
-        let _ = self.store.release(call.key, lease);
-        result
+        let release = |result: ToolResult| {
+            // A lease not given back runs out by itself.
+            let _ = self.store.release(call.key, lease);
+            result
+        };
+        if let Err(answer) = self.bring_in(slot, workspace, call, stored) {
+            return Outcome::Answer(release(answer));
+        }
+        let Some(session) = slot.session.as_mut() else {
+            return Outcome::Answer(release(host_error(&anyhow::anyhow!("no session"))));
+        };
+        let mut result = session.call_cancellable(call.tool, call.arguments, call.cancel);
+        match self.save(slot, call.key, lease) {
+            Ok(Some(Saved::Stored(_))) => Outcome::Answer(result),
+            Ok(None) => Outcome::Answer(release(result)),
+            Ok(Some(Saved::Moved)) => {
+                slot.session = None;
+                let _ = self.store.release(call.key, lease);
+                if retry == Retry::Allowed && workspace.listing.is_read_only(call.tool) {
+                    return Outcome::Again;
+                }
+                result.content.push(Block::Text(
+                    "[this session's record of the call above was not kept: another call on the session was saved first; read the file again before changing it]"
+                        .to_owned(),
+                ));
+                Outcome::Answer(result)
+            }
+            Err(err) => {
+                slot.session = None;
+                result.content.push(Block::Text(format!(
+                    "[this session's record of the call above was not saved ({err:#}); read the file again before changing it]"
+                )));
+                Outcome::Answer(release(result))
+            }
+        }
     }
 
-    fn lease(&self, key: &str) -> Result<Option<super::store::Lease>> {
+    /// The session's lease and stored version, waiting up to the limit
+    /// while another call holds it.
+    fn lease(&self, key: &str) -> Result<Option<(Lease, Option<u64>)>> {
         let started = Instant::now();
         loop {
-            if let Some(lease) = self.store.lease(key, self.limits.lease)? {
-                return Ok(Some(lease));
+            if let Some(taken) = self.store.lease_version(key, self.limits.lease)? {
+                return Ok(Some(taken));
             }
             if started.elapsed() >= self.limits.lease_wait {
                 return Ok(None);
@@ -123,55 +196,15 @@ impl Sessions {
         }
     }
 
-    fn run_leased(&self, slot: &mut Slot, workspace: &Workspace, call: &Call<'_>) -> ToolResult {
-        // A read whose save found the session moved on runs again on the
-        // fresh state; a change is never run twice.
-        let mut retried = false;
-        loop {
-            if let Err(answer) = self.bring_in(slot, workspace, call) {
-                return answer;
-            }
-            let Some(session) = slot.session.as_mut() else {
-                return unreachable_store(&anyhow::anyhow!("the session could not be opened"));
-            };
-            let mut result = session.call_cancellable(call.tool, call.arguments, call.cancel);
-            match self.save(slot, call.key) {
-                Ok(Saved::Stored(_)) => return result,
-                Ok(Saved::Moved) => {
-                    slot.session = None;
-                    if workspace.listing.is_read_only(call.tool) && !retried {
-                        retried = true;
-                        continue;
-                    }
-                    result.content.push(Block::Text(
-                        "[this session's record of the call above was not kept: another call on the session was saved first; read the file again before changing it]"
-                            .to_owned(),
-                    ));
-                    return result;
-                }
-                Err(err) => {
-                    slot.session = None;
-                    result.content.push(Block::Text(format!(
-                        "[this session's record of the call above was not saved ({err:#}); read the file again before changing it]"
-                    )));
-                    return result;
-                }
-            }
-        }
-    }
-
-    /// Makes `slot` hold the stored session (or a new one); an answer when
-    /// it cannot.
+    /// Makes `slot` hold the session stored at version `stored` (or a new
+    /// one); an answer when it cannot.
     fn bring_in(
         &self,
         slot: &mut Slot,
         workspace: &Workspace,
         call: &Call<'_>,
+        stored: Option<u64>,
     ) -> Result<(), ToolResult> {
-        let stored = self
-            .store
-            .version(call.key)
-            .map_err(|e| unreachable_store(&e))?;
         if stored.is_none() && call.known == Known::Named {
             slot.session = None;
             return Err(refusal(
@@ -211,33 +244,31 @@ impl Sessions {
         Ok(())
     }
 
-    /// Saves what the call changed; `Stored` with the version unchanged
-    /// when nothing did.
-    fn save(&self, slot: &mut Slot, key: &str) -> Result<Saved> {
+    /// Saves what the call changed and gives the lease back in one step;
+    /// `None` when nothing changed (the lease is still held).
+    fn save(&self, slot: &mut Slot, key: &str, lease: Lease) -> Result<Option<Saved>> {
         let Some(session) = slot.session.as_mut() else {
-            return Ok(Saved::Moved);
+            return Ok(None);
         };
-        let (update, lines);
-        let whole;
-        let line;
-        if slot.version == 0 || slot.lines >= MAX_LOG_LINES {
-            whole = session.save_log()?;
-            update = Update::Replace(&whole);
-            lines = 1;
+        let (text, lines, whole) = if slot.version == 0 || slot.lines >= MAX_LOG_LINES {
+            (session.save_log()?, 1, true)
         } else {
             match session.save_changes()? {
-                None => return Ok(Saved::Stored(slot.version)),
-                Some(changed) => line = changed,
+                None => return Ok(None),
+                Some(line) => (line, slot.lines + 1, false),
             }
-            update = Update::Append(&line);
-            lines = slot.lines + 1;
-        }
-        let saved = self.store.save(key, slot.version, update)?;
+        };
+        let update = if whole {
+            Update::Replace(&text)
+        } else {
+            Update::Append(&text)
+        };
+        let saved = self.store.save_release(key, slot.version, update, lease)?;
         if let Saved::Stored(version) = saved {
             slot.version = version;
             slot.lines = lines;
         }
-        Ok(saved)
+        Ok(Some(saved))
     }
 
     /// Lets sessions idle past the limit, and the least recently used

@@ -80,7 +80,10 @@ fn dispatch(task: &str, rest: &[String]) -> Result<()> {
 fn test() -> Result<()> {
     run::setup()?;
     // The session stores' tests need a real Redis server: missing, they fail.
-    run::cargo_env(&["test", "--workspace"], &[("FILETOOLS_REQUIRE_REDIS", "1")])?;
+    run::cargo_env(
+        &["test", "--workspace"],
+        &[("FILETOOLS_REQUIRE_REDIS", "1")],
+    )?;
     // The Node tests run the CLI and the case layout tool as the Rust tests
     // built them: building them again with other features would double the
     // disk a build takes.

@@ -82,6 +82,29 @@ pub trait SessionStore: Send + Sync + Debug {
     /// Gives the lease back (nothing when it already ran out and another
     /// took it).
     fn release(&self, key: &str, lease: Lease) -> Result<()>;
+
+    /// [`SessionStore::lease`], and when taken the version: one round trip
+    /// where the store can.
+    fn lease_version(&self, key: &str, ttl: Duration) -> Result<Option<(Lease, Option<u64>)>> {
+        match self.lease(key, ttl)? {
+            Some(lease) => Ok(Some((lease, self.version(key)?))),
+            None => Ok(None),
+        }
+    }
+
+    /// [`SessionStore::save`], then [`SessionStore::release`]: one round
+    /// trip where the store can.
+    fn save_release(
+        &self,
+        key: &str,
+        expected: u64,
+        update: Update<'_>,
+        lease: Lease,
+    ) -> Result<Saved> {
+        let saved = self.save(key, expected, update);
+        self.release(key, lease)?;
+        saved
+    }
 }
 
 /// Opens the store a `--store` value names: `memory`, `dir:PATH` or

@@ -29,6 +29,24 @@ const SAVE_SCRIPT: &str = "local v = tonumber(redis.call('GET', KEYS[1]) or '0')
     redis.call('PEXPIRE', KEYS[2], ARGV[4]) \
     return v";
 
+/// The save script, then the release: KEYS = version, log, lease; ARGV =
+/// expected, how, text, time to live in ms, token.
+const SAVE_RELEASE_SCRIPT: &str = "local v = tonumber(redis.call('GET', KEYS[1]) or '0') \
+    local saved = -1 \
+    if v == tonumber(ARGV[1]) then \
+    if ARGV[2] == 'a' then redis.call('APPEND', KEYS[2], ARGV[3]) \
+    else redis.call('SET', KEYS[2], ARGV[3]) end \
+    saved = v + 1 \
+    redis.call('SET', KEYS[1], saved, 'PX', ARGV[4]) \
+    redis.call('PEXPIRE', KEYS[2], ARGV[4]) end \
+    if redis.call('GET', KEYS[3]) == ARGV[5] then redis.call('DEL', KEYS[3]) end \
+    return saved";
+
+/// Takes the lease when free and gives the version: KEYS = lease,
+/// version; ARGV = token, time in ms. Gives `{1, version}` or `{0}`.
+const LEASE_VERSION_SCRIPT: &str = "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
+    return {1, redis.call('GET', KEYS[2])} end return {0}";
+
 /// Deletes the lease when it is still the caller's: KEYS = lease; ARGV =
 /// token.
 const RELEASE_SCRIPT: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
@@ -141,6 +159,17 @@ fn number(reply: &Reply) -> Result<Option<u64>> {
     }
 }
 
+/// A save script's reply.
+fn saved(reply: &Reply) -> Result<Saved> {
+    match reply {
+        Reply::Int(-1) => Ok(Saved::Moved),
+        Reply::Int(version) => Ok(Saved::Stored(
+            u64::try_from(*version).context("a negative version")?,
+        )),
+        other => bail!("Redis answered {other:?} to a save"),
+    }
+}
+
 impl SessionStore for RedisStore {
     fn load(&self, key: &str) -> Result<Option<Stored>> {
         let (version, log) = (Self::key("v", key), Self::key("log", key));
@@ -186,13 +215,7 @@ impl SessionStore for RedisStore {
                 ttl.as_bytes(),
             ])
         })?;
-        match reply {
-            Reply::Int(-1) => Ok(Saved::Moved),
-            Reply::Int(version) => Ok(Saved::Stored(
-                u64::try_from(version).context("a negative version")?,
-            )),
-            other => bail!("Redis answered {other:?} to a save"),
-        }
+        saved(&reply)
     }
 
     fn lease(&self, key: &str, ttl: Duration) -> Result<Option<Lease>> {
@@ -210,6 +233,70 @@ impl SessionStore for RedisStore {
             ])
         })?;
         Ok(matches!(reply, Reply::Status(_)).then_some(lease))
+    }
+
+    fn lease_version(&self, key: &str, ttl: Duration) -> Result<Option<(Lease, Option<u64>)>> {
+        let lease = lease_token()?;
+        let (name, version, token) = (
+            Self::key("lease", key),
+            Self::key("v", key),
+            lease.0.to_string(),
+        );
+        let ms = ttl.as_millis().max(1).to_string();
+        let reply = self.with(|c| {
+            c.command(&[
+                b"EVAL",
+                LEASE_VERSION_SCRIPT.as_bytes(),
+                b"2",
+                name.as_bytes(),
+                version.as_bytes(),
+                token.as_bytes(),
+                ms.as_bytes(),
+            ])
+        })?;
+        match reply {
+            Reply::Array(Some(items)) if items.first() == Some(&Reply::Int(1)) => {
+                let version = items.get(1).map(number).transpose()?.flatten();
+                Ok(Some((lease, version)))
+            }
+            Reply::Array(Some(_)) => Ok(None),
+            other => bail!("Redis answered {other:?} to a lease"),
+        }
+    }
+
+    fn save_release(
+        &self,
+        key: &str,
+        expected: u64,
+        update: Update<'_>,
+        lease: Lease,
+    ) -> Result<Saved> {
+        let keys = [
+            Self::key("v", key),
+            Self::key("log", key),
+            Self::key("lease", key),
+        ];
+        let (how, text) = match update {
+            Update::Append(text) => ("a", text),
+            Update::Replace(text) => ("r", text),
+        };
+        let (expected, ttl, token) = (expected.to_string(), self.ttl_ms(), lease.0.to_string());
+        let reply = self.with(|c| {
+            c.command(&[
+                b"EVAL",
+                SAVE_RELEASE_SCRIPT.as_bytes(),
+                b"3",
+                keys[0].as_bytes(),
+                keys[1].as_bytes(),
+                keys[2].as_bytes(),
+                expected.as_bytes(),
+                how.as_bytes(),
+                text.as_bytes(),
+                ttl.as_bytes(),
+                token.as_bytes(),
+            ])
+        })?;
+        saved(&reply)
     }
 
     fn release(&self, key: &str, lease: Lease) -> Result<()> {

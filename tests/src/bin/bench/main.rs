@@ -14,10 +14,13 @@
 //! - the performance table ([`targets`]): every figure an agent waits on,
 //!   beside its reference, with the ratio and the target;
 //! - a moving world ([`moving`]): files changed between read and edit by a
-//!   formatter or by other agents, now and as answered before.
+//!   formatter or by other agents, now and as answered before;
+//! - `filetools serve` ([`serve`]): HTTP with sessions in Redis against
+//!   stdio, memory per session, the stored log's size.
 
 mod long;
 mod moving;
+mod serve;
 mod targets;
 
 use std::fmt::Write as _;
@@ -87,6 +90,14 @@ fn main() -> Result<()> {
         fs::create_dir_all(&dir)?;
         return moving::run(&dir);
     }
+    if let [flag] = args.as_slice()
+        && flag == "--serve"
+    {
+        // `filetools serve` alone.
+        let dir = bench_dir();
+        fs::create_dir_all(&dir)?;
+        return serve::run(&dir);
+    }
     if let [flag, calls] = args.as_slice()
         && flag == "--native-loop"
     {
@@ -120,6 +131,7 @@ fn main() -> Result<()> {
     protocols(&dir)?;
     big_file(&dir)?;
     moving::run(&dir)?;
+    serve::run(&dir)?;
     targets::run(&dir, &dir.join("big"), wasm_ratio)
 }
 
