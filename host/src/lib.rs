@@ -231,25 +231,9 @@ impl Builder {
             let root = self
                 .root
                 .context("filetools needs a root directory (or a file system, Builder::fs)")?;
-            let kernel_files = config.get("kernel_files") == Some(&Value::Bool(true));
-            let sandbox = Sandbox::open(&root, self.read_only)
-                .with_context(|| format!("cannot open root directory {}", root.display()))?
-                .kernel_files(kernel_files);
-            // The guest knows the root by its canonical path, and by the
-            // spelling it was given (a symlink to it, say) when that
-            // differs.
-            if !config.contains_key("root") {
-                let canonical = sandbox.root().to_string_lossy().into_owned();
-                let aliases = sandbox.spellings().iter().filter(|s| **s != canonical);
-                let aliases = aliases.cloned().map(Value::String).collect();
-                config.insert("root".into(), Value::String(canonical));
-                config
-                    .entry("root_aliases")
-                    .or_insert(Value::Array(aliases));
-            }
-            Served::Sandbox(Arc::new(sandbox))
+            rooted(&root, self.read_only, &mut config)?
         };
-        let engine = TickingEngine::new()?;
+        let engine = Arc::new(TickingEngine::new()?);
         let wasm = self.component.as_deref().unwrap_or(engine::COMPONENT);
         let mut cache_refusal = None;
         let cache = if self.use_cache {
@@ -287,12 +271,34 @@ impl Builder {
                 cache_refusal,
                 journal: Arc::new(journal),
                 journal_refusal,
+                state_dir: self.state_dir,
+                read_only: self.read_only,
             }),
         };
         // Refuse a bad session config now, not at the first call.
         tools.session()?;
         Ok(tools)
     }
+}
+
+/// The sandbox over `root`, and the config keys that name it: the guest
+/// knows the root by its canonical path, and by the spelling it was given
+/// (a symlink to it, say) when that differs.
+fn rooted(root: &Path, read_only: bool, config: &mut Map<String, Value>) -> Result<Served> {
+    let kernel_files = config.get("kernel_files") == Some(&Value::Bool(true));
+    let sandbox = Sandbox::open(root, read_only)
+        .with_context(|| format!("cannot open root directory {}", root.display()))?
+        .kernel_files(kernel_files);
+    if !config.contains_key("root") {
+        let canonical = sandbox.root().to_string_lossy().into_owned();
+        let aliases = sandbox.spellings().iter().filter(|s| **s != canonical);
+        let aliases = aliases.cloned().map(Value::String).collect();
+        config.insert("root".into(), Value::String(canonical));
+        config
+            .entry("root_aliases")
+            .or_insert(Value::Array(aliases));
+    }
+    Ok(Served::Sandbox(Arc::new(sandbox)))
 }
 
 fn prepare(engine: &TickingEngine, component: &Component) -> Result<FiletoolsPre<StoreState>> {
@@ -303,7 +309,8 @@ fn prepare(engine: &TickingEngine, component: &Component) -> Result<FiletoolsPre
 }
 
 pub(crate) struct Inner {
-    engine: TickingEngine,
+    /// Shared by every [`Tools::with_root`] of one build.
+    engine: Arc<TickingEngine>,
     component: Component,
     pre: FiletoolsPre<StoreState>,
     served: Served,
@@ -314,6 +321,8 @@ pub(crate) struct Inner {
     cache_refusal: Option<String>,
     journal: Arc<Journal>,
     journal_refusal: Option<String>,
+    state_dir: Option<PathBuf>,
+    read_only: bool,
 }
 
 impl std::fmt::Debug for Inner {
@@ -346,6 +355,47 @@ impl Tools {
     /// A builder with the defaults.
     pub fn builder() -> Builder {
         Builder::default()
+    }
+
+    /// The same tools — engine, compiled component, config, limits — over
+    /// another root directory: a server's workspace costs its sandbox, not
+    /// another engine and component. Refused for tools over a plugged-in
+    /// file system.
+    pub fn with_root(&self, root: impl AsRef<Path>) -> Result<Tools> {
+        let inner = &self.inner;
+        if !matches!(inner.served, Served::Sandbox(_)) {
+            bail!("these tools serve a plugged-in file system, not a root directory");
+        }
+        let Ok(Value::Object(mut config)) = serde_json::from_str::<Value>(&inner.config_json)
+        else {
+            bail!("the tools' config is not a JSON object");
+        };
+        config.remove("root");
+        config.remove("root_aliases");
+        let served = rooted(root.as_ref(), inner.read_only, &mut config)?;
+        let (journal, journal_refusal) = match served.root() {
+            Some(root) => Journal::for_root(inner.state_dir.as_deref(), root),
+            None => (Journal::memory(), None),
+        };
+        let tools = Tools {
+            inner: Arc::new(Inner {
+                engine: Arc::clone(&inner.engine),
+                component: inner.component.clone(),
+                pre: inner.pre.clone(),
+                served,
+                config_json: Value::Object(config).to_string(),
+                memory_limit: inner.memory_limit,
+                call_timeout: inner.call_timeout,
+                load_source: inner.load_source,
+                cache_refusal: inner.cache_refusal.clone(),
+                journal: Arc::new(journal),
+                journal_refusal,
+                state_dir: inner.state_dir.clone(),
+                read_only: inner.read_only,
+            }),
+        };
+        tools.session()?;
+        Ok(tools)
     }
 
     /// A new session: a fresh store and instance with empty state.

@@ -8,7 +8,7 @@ use rmcp::transport::streamable_http_server::session::store::{
     SessionState, SessionStore as McpSessionStore, SessionStoreError,
 };
 
-use super::store::{SessionStore, Update};
+use super::store::{SessionStore, Turn, Update};
 
 /// Keys of the handshakes kept.
 const KEY_PREFIX: &str = "mcp-handshake/";
@@ -52,7 +52,9 @@ impl McpSessionStore for Handshakes {
         let json = serde_json::to_string(state)?;
         self.blocking(move |store| {
             let version = store.version(&key)?.unwrap_or(0);
-            store.save(&key, version, Update::Replace(&json)).map(drop)
+            store
+                .save(&key, version, Update::Replace(&json), Turn::Free)
+                .map(drop)
         })
         .await
     }
@@ -63,7 +65,9 @@ impl McpSessionStore for Handshakes {
         let key = format!("{KEY_PREFIX}{session_id}");
         self.blocking(move |store| {
             let version = store.version(&key)?.unwrap_or(0);
-            store.save(&key, version, Update::Replace("")).map(drop)
+            store
+                .save(&key, version, Update::Replace(""), Turn::Free)
+                .map(drop)
         })
         .await
     }

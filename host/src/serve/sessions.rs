@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::store::{Lease, Saved, SessionStore, Update};
+use super::store::{Lease, Saved, SessionStore, Turn, Update};
 use super::workspaces::Workspace;
 use crate::{Block, Session, ToolResult};
 
@@ -29,7 +29,8 @@ pub struct Limits {
     /// At most this many sessions stay in memory; the least recently used
     /// leave first.
     pub resident: usize,
-    /// A lease lasts this long unless given back: longer than any call.
+    /// A lease lasts this long unless renewed (a running call renews it)
+    /// or given back: how long a replica that died holds a session up.
     pub lease: Duration,
     /// A call waits this long for its session's lease.
     pub lease_wait: Duration,
@@ -79,12 +80,61 @@ pub struct Call<'a> {
     pub cancel: &'a Arc<AtomicBool>,
 }
 
+/// The leases of the calls running now, by session key.
+type Held = Mutex<HashMap<String, Lease>>;
+
 /// The sessions of every workspace this process serves.
 #[derive(Debug)]
 pub struct Sessions {
     store: Arc<dyn SessionStore>,
     resident: Mutex<HashMap<String, Arc<Mutex<Slot>>>>,
+    /// Renewed by one thread while their calls run, so a lease outlives a
+    /// long call but not a dead replica by more than [`Limits::lease`].
+    held: Arc<Held>,
     limits: Limits,
+}
+
+/// A call's lease in [`Sessions::held`] until dropped.
+struct Renewed<'a> {
+    held: &'a Held,
+    key: &'a str,
+}
+
+impl Drop for Renewed<'_> {
+    fn drop(&mut self) {
+        lock(self.held).remove(self.key);
+    }
+}
+
+/// How many times a lease is renewed within its time to live.
+const RENEWALS_PER_LEASE: u32 = 4;
+
+/// Renews every lease in `held` a few times per `ttl`, until `held` is
+/// gone.
+fn renew_leases(held: &Arc<Held>, store: Arc<dyn SessionStore>, ttl: Duration) {
+    let held = Arc::downgrade(held);
+    let every = ttl / RENEWALS_PER_LEASE;
+    let renewing = move || {
+        loop {
+            std::thread::sleep(every);
+            let Some(held) = held.upgrade() else {
+                return;
+            };
+            let leases: Vec<(String, Lease)> =
+                lock(&held).iter().map(|(k, l)| (k.clone(), *l)).collect();
+            drop(held);
+            for (key, lease) in leases {
+                // A lease that ran out anyway is caught by the save's
+                // compare-and-set.
+                let _ = store.renew(&key, lease, ttl);
+            }
+        }
+    };
+    // Without the thread leases are not renewed: a call longer than a
+    // lease then finds its record not kept, and says so.
+    let _ = std::thread::Builder::new()
+        .name("filetools-leases".to_owned())
+        .spawn(renewing);
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -93,9 +143,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Sessions {
     pub fn new(store: Arc<dyn SessionStore>, limits: Limits) -> Self {
+        let held = Arc::new(Held::default());
+        renew_leases(&held, Arc::clone(&store), limits.lease);
         Self {
             store,
             resident: Mutex::new(HashMap::new()),
+            held,
             limits,
         }
     }
@@ -104,6 +157,10 @@ impl Sessions {
     pub fn run(&self, workspace: &Workspace, call: &Call<'_>) -> ToolResult {
         let slot = Arc::clone(lock(&self.resident).entry(call.key.to_owned()).or_default());
         let mut slot = lock(&slot);
+        if let Some(result) = self.read_without_lease(&mut slot, workspace, call) {
+            slot.used = Some(Instant::now());
+            return result;
+        }
         // The lease ran out mid-call and another call saved first: a read
         // runs again on the fresh state; a change is never run twice, and
         // its answer says its record was not kept.
@@ -119,6 +176,35 @@ impl Sessions {
         };
         slot.used = Some(Instant::now());
         result
+    }
+
+    /// A read on the copy in memory, without the lease: kept when its save
+    /// finds the session where the copy left it and no change under way
+    /// (one round trip to the store); `None` when it must run under the
+    /// lease on the stored state instead (its answer, from a copy that may
+    /// be stale, is dropped).
+    fn read_without_lease(
+        &self,
+        slot: &mut Slot,
+        workspace: &Workspace,
+        call: &Call<'_>,
+    ) -> Option<ToolResult> {
+        if !workspace.listing.is_read_only(call.tool) || slot.version == 0 {
+            return None;
+        }
+        let session = slot.session.as_mut()?;
+        let result = session.call_cancellable(call.tool, call.arguments, call.cancel);
+        let kept = match self.save(slot, call.key, Turn::Free) {
+            Ok(Some(saved)) => matches!(saved, Saved::Stored(_)),
+            // Nothing to save: the copy must still be the stored version.
+            Ok(None) => self.store.version(call.key).ok() == Some(Some(slot.version)),
+            Err(_) => false,
+        };
+        if kept {
+            return Some(result);
+        }
+        slot.session = None;
+        None
     }
 
     /// One go at `call`: the lease and the stored version, the session
@@ -144,6 +230,11 @@ impl Sessions {
             }
             Err(err) => return Outcome::Answer(unreachable_store(&err)),
         };
+        lock(&self.held).insert(call.key.to_owned(), lease);
+        let _renewed = Renewed {
+            held: &self.held,
+            key: call.key,
+        };
         let release = |result: ToolResult| {
             // A lease not given back runs out by itself.
             let _ = self.store.release(call.key, lease);
@@ -156,7 +247,7 @@ impl Sessions {
             return Outcome::Answer(release(host_error(&anyhow::anyhow!("no session"))));
         };
         let mut result = session.call_cancellable(call.tool, call.arguments, call.cancel);
-        match self.save(slot, call.key, lease) {
+        match self.save(slot, call.key, Turn::Held(lease)) {
             Ok(Some(Saved::Stored(_))) => Outcome::Answer(result),
             Ok(None) => Outcome::Answer(release(result)),
             Ok(Some(Saved::Moved)) => {
@@ -186,7 +277,7 @@ impl Sessions {
     fn lease(&self, key: &str) -> Result<Option<(Lease, Option<u64>)>> {
         let started = Instant::now();
         loop {
-            if let Some(taken) = self.store.lease_version(key, self.limits.lease)? {
+            if let Some(taken) = self.store.lease(key, self.limits.lease)? {
                 return Ok(Some(taken));
             }
             if started.elapsed() >= self.limits.lease_wait {
@@ -244,9 +335,9 @@ impl Sessions {
         Ok(())
     }
 
-    /// Saves what the call changed and gives the lease back in one step;
-    /// `None` when nothing changed (the lease is still held).
-    fn save(&self, slot: &mut Slot, key: &str, lease: Lease) -> Result<Option<Saved>> {
+    /// Saves what the call changed in `turn` (giving a held lease back);
+    /// `None` when nothing changed (a lease is still held).
+    fn save(&self, slot: &mut Slot, key: &str, turn: Turn) -> Result<Option<Saved>> {
         let Some(session) = slot.session.as_mut() else {
             return Ok(None);
         };
@@ -263,7 +354,7 @@ impl Sessions {
         } else {
             Update::Append(&text)
         };
-        let saved = self.store.save_release(key, slot.version, update, lease)?;
+        let saved = self.store.save(key, slot.version, update, turn)?;
         if let Saved::Stored(version) = saved {
             slot.version = version;
             slot.lines = lines;

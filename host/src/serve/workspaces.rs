@@ -99,6 +99,17 @@ impl Workspaces {
         if let Some(workspace) = built.get(name) {
             return Ok(Some(Arc::clone(workspace)));
         }
+        // The first workspace builds the tools; the others share its
+        // engine, compiled component and listing.
+        if let Some(first) = built.values().next() {
+            let workspace = Arc::new(Workspace {
+                name: name.to_owned(),
+                tools: first.tools.with_root(&root)?,
+                listing: first.listing.clone(),
+            });
+            built.insert(name.to_owned(), Arc::clone(&workspace));
+            return Ok(Some(workspace));
+        }
         let tools = (self.make)(&root)?;
         let mut session = tools.session()?;
         let mut listing = Listing::new(&mut session, self.read_only)?;

@@ -14,8 +14,12 @@ use crate::cli::ServeArgs;
 /// The environment variable that may hold the one token.
 const TOKEN_ENV: &str = "FILETOOLS_TOKEN";
 
-/// A lease lasts this much longer than the longest call.
-const LEASE_MARGIN: Duration = Duration::from_secs(5);
+/// A lease lasts this long unless its call renews it: how long a replica
+/// that died holds its sessions up.
+const LEASE: Duration = Duration::from_secs(5);
+
+/// A call waits this much longer than the longest call for its session.
+const LEASE_WAIT_MARGIN: Duration = Duration::from_secs(5);
 
 /// Host names loopback answers to.
 const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
@@ -78,8 +82,8 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
         limits: Limits {
             idle: Duration::from_secs(args.idle),
             resident: args.resident,
-            lease: call_timeout + LEASE_MARGIN,
-            lease_wait: call_timeout + LEASE_MARGIN,
+            lease: LEASE,
+            lease_wait: call_timeout + LEASE_WAIT_MARGIN,
         },
         max_connections: args.max_connections,
         max_calls: args.max_calls,

@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{Context as _, Result};
 use rustix::fs::FlockOperation;
 
-use super::{Lease, Saved, SessionStore, Stored, Update, lease_token};
+use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
 
 /// Digits of the version line, so that it is rewritten in place.
 const VERSION_DIGITS: usize = 20;
@@ -74,6 +74,14 @@ impl DirStore {
             return Ok(None);
         }
         Ok(Some(file))
+    }
+
+    /// The lease's token and its end (ms since the epoch), if one was
+    /// taken (the session's lock held).
+    fn lease_holder(&self, key: &str) -> Option<(u64, u128)> {
+        let text = std::fs::read_to_string(self.path(key, "lease")).ok()?;
+        let (token, until) = text.split_once(' ')?;
+        Some((token.parse().ok()?, until.trim().parse().ok()?))
     }
 
     /// The version line alone (the session's lock held).
@@ -139,8 +147,19 @@ impl SessionStore for DirStore {
         self.current_version(key)
     }
 
-    fn save(&self, key: &str, expected: u64, update: Update<'_>) -> Result<Saved> {
+    fn save(&self, key: &str, expected: u64, update: Update<'_>, turn: Turn) -> Result<Saved> {
         let _lock = self.lock(key)?;
+        let leased = self.lease_holder(key);
+        match turn {
+            Turn::Held(lease) if leased.is_some_and(|(token, _)| token == lease.0) => {
+                std::fs::remove_file(self.path(key, "lease"))
+                    .context("removing a session's lease")?;
+            }
+            Turn::Free if leased.is_some_and(|(_, until)| until > now_ms()) => {
+                return Ok(Saved::Moved);
+            }
+            _ => {}
+        }
         let now = self.current_version(key)?.unwrap_or(0);
         if now != expected {
             return Ok(Saved::Moved);
@@ -167,33 +186,44 @@ impl SessionStore for DirStore {
         Ok(Saved::Stored(version))
     }
 
-    fn lease(&self, key: &str, ttl: Duration) -> Result<Option<Lease>> {
+    fn lease(&self, key: &str, ttl: Duration) -> Result<Option<(Lease, Option<u64>)>> {
         let _lock = self.lock(key)?;
-        let path = self.path(key, "lease");
-        let held = std::fs::read_to_string(&path).ok().and_then(|text| {
-            let (_, until) = text.split_once(' ')?;
-            until.trim().parse::<u128>().ok()
-        });
-        if held.is_some_and(|until| until > now_ms()) {
+        if self
+            .lease_holder(key)
+            .is_some_and(|(_, until)| until > now_ms())
+        {
             return Ok(None);
         }
         let lease = lease_token()?;
         let mut file = private(OpenOptions::new().write(true).create(true).truncate(true))
-            .open(&path)
+            .open(self.path(key, "lease"))
             .context("writing a session's lease")?;
         write!(file, "{} {}", lease.0, now_ms() + ttl.as_millis())?;
-        Ok(Some(lease))
+        Ok(Some((lease, self.current_version(key)?)))
+    }
+
+    fn renew(&self, key: &str, lease: Lease, ttl: Duration) -> Result<bool> {
+        let _lock = self.lock(key)?;
+        if self
+            .lease_holder(key)
+            .is_none_or(|(token, _)| token != lease.0)
+        {
+            return Ok(false);
+        }
+        let mut file = private(OpenOptions::new().write(true).create(true).truncate(true))
+            .open(self.path(key, "lease"))
+            .context("writing a session's lease")?;
+        write!(file, "{} {}", lease.0, now_ms() + ttl.as_millis())?;
+        Ok(true)
     }
 
     fn release(&self, key: &str, lease: Lease) -> Result<()> {
         let _lock = self.lock(key)?;
-        let path = self.path(key, "lease");
-        let mine = std::fs::read_to_string(&path).ok().is_some_and(|text| {
-            text.split_once(' ')
-                .is_some_and(|(token, _)| token == lease.0.to_string())
-        });
-        if mine {
-            std::fs::remove_file(&path).context("removing a session's lease")?;
+        if self
+            .lease_holder(key)
+            .is_some_and(|(token, _)| token == lease.0)
+        {
+            std::fs::remove_file(self.path(key, "lease")).context("removing a session's lease")?;
         }
         Ok(())
     }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::{Lease, Saved, SessionStore, Stored, Update, lease_token};
+use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
 
 /// One session's log, its version, and when it was last saved.
 #[derive(Debug)]
@@ -67,8 +67,18 @@ impl SessionStore for MemoryStore {
         Ok(self.live(&mut maps, key).map(|entry| entry.stored.version))
     }
 
-    fn save(&self, key: &str, expected: u64, update: Update<'_>) -> Result<Saved> {
+    fn save(&self, key: &str, expected: u64, update: Update<'_>, turn: Turn) -> Result<Saved> {
         let mut maps = self.maps();
+        let leased = maps.leases.get(key).copied();
+        match turn {
+            Turn::Held(lease) if leased.is_some_and(|(held, _)| held == lease) => {
+                maps.leases.remove(key);
+            }
+            Turn::Free if leased.is_some_and(|(_, until)| until > Instant::now()) => {
+                return Ok(Saved::Moved);
+            }
+            _ => {}
+        }
         let now = self.live(&mut maps, key).map_or(0, |e| e.stored.version);
         if now != expected {
             return Ok(Saved::Moved);
@@ -89,7 +99,7 @@ impl SessionStore for MemoryStore {
         Ok(Saved::Stored(entry.stored.version))
     }
 
-    fn lease(&self, key: &str, ttl: Duration) -> Result<Option<Lease>> {
+    fn lease(&self, key: &str, ttl: Duration) -> Result<Option<(Lease, Option<u64>)>> {
         let mut maps = self.maps();
         if maps
             .leases
@@ -101,7 +111,19 @@ impl SessionStore for MemoryStore {
         let lease = lease_token()?;
         maps.leases
             .insert(key.to_owned(), (lease, Instant::now() + ttl));
-        Ok(Some(lease))
+        let version = self.live(&mut maps, key).map(|e| e.stored.version);
+        Ok(Some((lease, version)))
+    }
+
+    fn renew(&self, key: &str, lease: Lease, ttl: Duration) -> Result<bool> {
+        let mut maps = self.maps();
+        match maps.leases.get_mut(key) {
+            Some((held, until)) if *held == lease => {
+                *until = Instant::now() + ttl;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
     }
 
     fn release(&self, key: &str, lease: Lease) -> Result<()> {

@@ -46,18 +46,29 @@ pub enum Update<'a> {
     Replace(&'a str),
 }
 
+/// Whose turn a save is taken in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turn {
+    /// Under this lease, given back with the save (stored or not).
+    Held(Lease),
+    /// Without one: refused while anyone holds the session's lease, so a
+    /// read saved this way never overtakes a change under way.
+    Free,
+}
+
 /// How a save went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Saved {
     /// Stored: the log's new version.
     Stored(u64),
     /// Refused, nothing stored: the version is no longer the one the save
-    /// started from (or the session expired).
+    /// started from, the session expired, or (a [`Turn::Free`] save) a
+    /// lease is held.
     Moved,
 }
 
 /// A lease held on one session's calls; give it back with
-/// [`SessionStore::release`].
+/// [`SessionStore::release`] or a [`Turn::Held`] save.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Lease(pub u64);
 
@@ -68,43 +79,24 @@ pub trait SessionStore: Send + Sync + Debug {
     /// The session's log and version.
     fn load(&self, key: &str) -> Result<Option<Stored>>;
 
-    /// The session's version alone (cheaper than [`SessionStore::load`]):
-    /// whether a copy in memory is still current.
+    /// The session's version alone: whether a copy in memory is current.
     fn version(&self, key: &str) -> Result<Option<u64>>;
 
     /// Applies `update` when the stored version is `expected` (0: no log
-    /// yet).
-    fn save(&self, key: &str, expected: u64, update: Update<'_>) -> Result<Saved>;
+    /// yet), in `turn`.
+    fn save(&self, key: &str, expected: u64, update: Update<'_>, turn: Turn) -> Result<Saved>;
 
-    /// Takes the session's lease for `ttl` unless another holder has it.
-    fn lease(&self, key: &str, ttl: Duration) -> Result<Option<Lease>>;
+    /// Takes the session's lease for `ttl` unless another holder has it,
+    /// and gives the stored version with it.
+    fn lease(&self, key: &str, ttl: Duration) -> Result<Option<(Lease, Option<u64>)>>;
 
     /// Gives the lease back (nothing when it already ran out and another
     /// took it).
     fn release(&self, key: &str, lease: Lease) -> Result<()>;
 
-    /// [`SessionStore::lease`], and when taken the version: one round trip
-    /// where the store can.
-    fn lease_version(&self, key: &str, ttl: Duration) -> Result<Option<(Lease, Option<u64>)>> {
-        match self.lease(key, ttl)? {
-            Some(lease) => Ok(Some((lease, self.version(key)?))),
-            None => Ok(None),
-        }
-    }
-
-    /// [`SessionStore::save`], then [`SessionStore::release`]: one round
-    /// trip where the store can.
-    fn save_release(
-        &self,
-        key: &str,
-        expected: u64,
-        update: Update<'_>,
-        lease: Lease,
-    ) -> Result<Saved> {
-        let saved = self.save(key, expected, update);
-        self.release(key, lease)?;
-        saved
-    }
+    /// Makes a held lease last `ttl` from now; `false` when it is no
+    /// longer held (it ran out and another took it).
+    fn renew(&self, key: &str, lease: Lease, ttl: Duration) -> Result<bool>;
 }
 
 /// Opens the store a `--store` value names: `memory`, `dir:PATH` or

@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context as _, Result, bail};
 
 use super::resp::{Connection, Reply};
-use super::{Lease, Saved, SessionStore, Stored, Update, lease_token};
+use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
 
 /// What every key of the store starts with.
 const KEY_PREFIX: &str = "filetools:";
@@ -17,35 +17,33 @@ const KEY_PREFIX: &str = "filetools:";
 /// Connections kept open between commands.
 const MAX_IDLE_CONNECTIONS: usize = 16;
 
-/// Saves the log when its version is the one expected: KEYS = version,
-/// log; ARGV = expected, `a` (append) or `r` (replace), text, time to
-/// live in ms. Gives the new version, or -1.
-const SAVE_SCRIPT: &str = "local v = tonumber(redis.call('GET', KEYS[1]) or '0') \
-    if v ~= tonumber(ARGV[1]) then return -1 end \
-    if ARGV[2] == 'a' then redis.call('APPEND', KEYS[2], ARGV[3]) \
-    else redis.call('SET', KEYS[2], ARGV[3]) end \
-    v = v + 1 \
-    redis.call('SET', KEYS[1], v, 'PX', ARGV[4]) \
-    redis.call('PEXPIRE', KEYS[2], ARGV[4]) \
-    return v";
-
-/// The save script, then the release: KEYS = version, log, lease; ARGV =
-/// expected, how, text, time to live in ms, token.
-const SAVE_RELEASE_SCRIPT: &str = "local v = tonumber(redis.call('GET', KEYS[1]) or '0') \
+/// Saves the log when its version is the one expected, in the caller's
+/// turn: KEYS = version, log, lease; ARGV = expected, `a` (append) or `r`
+/// (replace), text, time to live in ms, and the lease's token (given back
+/// whatever happens) or `f` (no lease: refused while one is held). Gives
+/// the new version, or -1.
+const SAVE_SCRIPT: &str = "local held = ARGV[5] ~= 'f' \
     local saved = -1 \
+    if held or redis.call('EXISTS', KEYS[3]) == 0 then \
+    local v = tonumber(redis.call('GET', KEYS[1]) or '0') \
     if v == tonumber(ARGV[1]) then \
     if ARGV[2] == 'a' then redis.call('APPEND', KEYS[2], ARGV[3]) \
     else redis.call('SET', KEYS[2], ARGV[3]) end \
     saved = v + 1 \
     redis.call('SET', KEYS[1], saved, 'PX', ARGV[4]) \
-    redis.call('PEXPIRE', KEYS[2], ARGV[4]) end \
-    if redis.call('GET', KEYS[3]) == ARGV[5] then redis.call('DEL', KEYS[3]) end \
+    redis.call('PEXPIRE', KEYS[2], ARGV[4]) end end \
+    if held and redis.call('GET', KEYS[3]) == ARGV[5] then redis.call('DEL', KEYS[3]) end \
     return saved";
 
 /// Takes the lease when free and gives the version: KEYS = lease,
 /// version; ARGV = token, time in ms. Gives `{1, version}` or `{0}`.
-const LEASE_VERSION_SCRIPT: &str = "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
+const LEASE_SCRIPT: &str = "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
     return {1, redis.call('GET', KEYS[2])} end return {0}";
+
+/// Extends the lease when it is still the caller's: KEYS = lease; ARGV =
+/// token, time in ms. Gives 1, or 0 when another holds it or none.
+const RENEW_SCRIPT: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+    return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
 
 /// Deletes the lease when it is still the caller's: KEYS = lease; ARGV =
 /// token.
@@ -159,17 +157,6 @@ fn number(reply: &Reply) -> Result<Option<u64>> {
     }
 }
 
-/// A save script's reply.
-fn saved(reply: &Reply) -> Result<Saved> {
-    match reply {
-        Reply::Int(-1) => Ok(Saved::Moved),
-        Reply::Int(version) => Ok(Saved::Stored(
-            u64::try_from(*version).context("a negative version")?,
-        )),
-        other => bail!("Redis answered {other:?} to a save"),
-    }
-}
-
 impl SessionStore for RedisStore {
     fn load(&self, key: &str) -> Result<Option<Stored>> {
         let (version, log) = (Self::key("v", key), Self::key("log", key));
@@ -194,48 +181,46 @@ impl SessionStore for RedisStore {
         number(&self.with(|c| c.command(&[b"GET", version.as_bytes()]))?)
     }
 
-    fn save(&self, key: &str, expected: u64, update: Update<'_>) -> Result<Saved> {
-        let (version, log) = (Self::key("v", key), Self::key("log", key));
+    fn save(&self, key: &str, expected: u64, update: Update<'_>, turn: Turn) -> Result<Saved> {
+        let keys = [
+            Self::key("v", key),
+            Self::key("log", key),
+            Self::key("lease", key),
+        ];
         let (how, text) = match update {
             Update::Append(text) => ("a", text),
             Update::Replace(text) => ("r", text),
         };
-        let expected = expected.to_string();
-        let ttl = self.ttl_ms();
+        let token = match turn {
+            Turn::Held(lease) => lease.0.to_string(),
+            Turn::Free => "f".to_owned(),
+        };
+        let (expected, ttl) = (expected.to_string(), self.ttl_ms());
         let reply = self.with(|c| {
             c.command(&[
                 b"EVAL",
                 SAVE_SCRIPT.as_bytes(),
-                b"2",
-                version.as_bytes(),
-                log.as_bytes(),
+                b"3",
+                keys[0].as_bytes(),
+                keys[1].as_bytes(),
+                keys[2].as_bytes(),
                 expected.as_bytes(),
                 how.as_bytes(),
                 text.as_bytes(),
                 ttl.as_bytes(),
-            ])
-        })?;
-        saved(&reply)
-    }
-
-    fn lease(&self, key: &str, ttl: Duration) -> Result<Option<Lease>> {
-        let lease = lease_token()?;
-        let (name, token) = (Self::key("lease", key), lease.0.to_string());
-        let ms = ttl.as_millis().max(1).to_string();
-        let reply = self.with(|c| {
-            c.command(&[
-                b"SET",
-                name.as_bytes(),
                 token.as_bytes(),
-                b"NX",
-                b"PX",
-                ms.as_bytes(),
             ])
         })?;
-        Ok(matches!(reply, Reply::Status(_)).then_some(lease))
+        match reply {
+            Reply::Int(-1) => Ok(Saved::Moved),
+            Reply::Int(version) => Ok(Saved::Stored(
+                u64::try_from(version).context("a negative version")?,
+            )),
+            other => bail!("Redis answered {other:?} to a save"),
+        }
     }
 
-    fn lease_version(&self, key: &str, ttl: Duration) -> Result<Option<(Lease, Option<u64>)>> {
+    fn lease(&self, key: &str, ttl: Duration) -> Result<Option<(Lease, Option<u64>)>> {
         let lease = lease_token()?;
         let (name, version, token) = (
             Self::key("lease", key),
@@ -246,7 +231,7 @@ impl SessionStore for RedisStore {
         let reply = self.with(|c| {
             c.command(&[
                 b"EVAL",
-                LEASE_VERSION_SCRIPT.as_bytes(),
+                LEASE_SCRIPT.as_bytes(),
                 b"2",
                 name.as_bytes(),
                 version.as_bytes(),
@@ -264,39 +249,20 @@ impl SessionStore for RedisStore {
         }
     }
 
-    fn save_release(
-        &self,
-        key: &str,
-        expected: u64,
-        update: Update<'_>,
-        lease: Lease,
-    ) -> Result<Saved> {
-        let keys = [
-            Self::key("v", key),
-            Self::key("log", key),
-            Self::key("lease", key),
-        ];
-        let (how, text) = match update {
-            Update::Append(text) => ("a", text),
-            Update::Replace(text) => ("r", text),
-        };
-        let (expected, ttl, token) = (expected.to_string(), self.ttl_ms(), lease.0.to_string());
+    fn renew(&self, key: &str, lease: Lease, ttl: Duration) -> Result<bool> {
+        let (name, token) = (Self::key("lease", key), lease.0.to_string());
+        let ms = ttl.as_millis().max(1).to_string();
         let reply = self.with(|c| {
             c.command(&[
                 b"EVAL",
-                SAVE_RELEASE_SCRIPT.as_bytes(),
-                b"3",
-                keys[0].as_bytes(),
-                keys[1].as_bytes(),
-                keys[2].as_bytes(),
-                expected.as_bytes(),
-                how.as_bytes(),
-                text.as_bytes(),
-                ttl.as_bytes(),
+                RENEW_SCRIPT.as_bytes(),
+                b"1",
+                name.as_bytes(),
                 token.as_bytes(),
+                ms.as_bytes(),
             ])
         })?;
-        saved(&reply)
+        Ok(reply == Reply::Int(1))
     }
 
     fn release(&self, key: &str, lease: Lease) -> Result<()> {

@@ -1,5 +1,6 @@
 //! Every store keeps the same promises: a save names the version it
-//! started from, a lease is one holder's at a time, an idle session goes.
+//! started from, a lease is one holder's at a time and a save without one
+//! waits for no holder, an idle session goes.
 
 use std::time::Duration;
 
@@ -7,51 +8,87 @@ use super::*;
 
 const DAY: Duration = Duration::from_hours(24);
 
-fn promises(store: &dyn SessionStore) {
-    let key = format!("ws/{}", crate::serve::handle::mint().unwrap());
-    assert_eq!(store.load(&key).unwrap(), None);
-    assert_eq!(store.version(&key).unwrap(), None);
+fn saves_compare_and_set(store: &dyn SessionStore, key: &str) {
+    assert_eq!(store.load(key).unwrap(), None);
+    assert_eq!(store.version(key).unwrap(), None);
+    let free = Turn::Free;
     assert_eq!(
-        store.save(&key, 1, Update::Append("x\n")).unwrap(),
+        store.save(key, 1, Update::Append("x\n"), free).unwrap(),
         Saved::Moved
     );
     assert_eq!(
-        store.save(&key, 0, Update::Replace("h\n")).unwrap(),
+        store.save(key, 0, Update::Replace("h\n"), free).unwrap(),
         Saved::Stored(1)
     );
     assert_eq!(
-        store.save(&key, 1, Update::Append("a\n")).unwrap(),
+        store.save(key, 1, Update::Append("a\n"), free).unwrap(),
         Saved::Stored(2)
     );
     // A second writer that started from version 1 is refused.
     assert_eq!(
-        store.save(&key, 1, Update::Append("b\n")).unwrap(),
+        store.save(key, 1, Update::Append("b\n"), free).unwrap(),
         Saved::Moved
     );
-    let stored = store.load(&key).unwrap().unwrap();
+    let stored = store.load(key).unwrap().unwrap();
     assert_eq!((stored.version, stored.log.as_str()), (2, "h\na\n"));
-    assert_eq!(store.version(&key).unwrap(), Some(2));
+    assert_eq!(store.version(key).unwrap(), Some(2));
     assert_eq!(
-        store.save(&key, 2, Update::Replace("w\n")).unwrap(),
+        store.save(key, 2, Update::Replace("w\n"), free).unwrap(),
         Saved::Stored(3)
     );
-    assert_eq!(store.load(&key).unwrap().unwrap().log, "w\n");
+    assert_eq!(store.load(key).unwrap().unwrap().log, "w\n");
+}
 
-    let lease = store.lease(&key, DAY).unwrap().unwrap();
-    assert_eq!(store.lease(&key, DAY).unwrap(), None);
+fn leases_take_turns(store: &dyn SessionStore, key: &str) {
+    let (lease, version) = store.lease(key, DAY).unwrap().unwrap();
+    assert_eq!(version, Some(3));
+    assert_eq!(store.lease(key, DAY).unwrap(), None);
+    // A save without the lease waits for no holder: refused while held.
+    let free = store
+        .save(key, 3, Update::Append("r\n"), Turn::Free)
+        .unwrap();
+    assert_eq!(free, Saved::Moved);
     // Another holder's token does not free it.
-    store.release(&key, Lease(lease.0 ^ 1)).unwrap();
-    assert_eq!(store.lease(&key, DAY).unwrap(), None);
-    store.release(&key, lease).unwrap();
-    let short = store
-        .lease(&key, Duration::from_millis(20))
+    store.release(key, Lease(lease.0 ^ 1)).unwrap();
+    assert_eq!(store.lease(key, DAY).unwrap(), None);
+    // A save in the holder's turn gives the lease back.
+    let held = store
+        .save(key, 3, Update::Append("c\n"), Turn::Held(lease))
+        .unwrap();
+    assert_eq!(held, Saved::Stored(4));
+    let (lease, _) = store.lease(key, DAY).unwrap().unwrap();
+    store.release(key, lease).unwrap();
+    // A holder that renews keeps it past its first end.
+    let (kept, _) = store
+        .lease(key, Duration::from_millis(40))
+        .unwrap()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    assert!(store.renew(key, kept, Duration::from_millis(300)).unwrap());
+    std::thread::sleep(Duration::from_millis(40));
+    assert_eq!(store.lease(key, DAY).unwrap(), None);
+    store.release(key, kept).unwrap();
+    let (short, _) = store
+        .lease(key, Duration::from_millis(20))
         .unwrap()
         .unwrap();
     std::thread::sleep(Duration::from_millis(60));
     // Its holder died: the lease ran out by itself.
-    let next = store.lease(&key, DAY).unwrap().unwrap();
+    let (next, _) = store.lease(key, DAY).unwrap().unwrap();
     assert_ne!(short, next);
-    store.release(&key, next).unwrap();
+    assert!(!store.renew(key, short, DAY).unwrap());
+    // Moved or not, a held save gives the lease back.
+    let moved = store
+        .save(key, 1, Update::Append("z\n"), Turn::Held(next))
+        .unwrap();
+    assert_eq!(moved, Saved::Moved);
+    assert!(store.lease(key, DAY).unwrap().is_some());
+}
+
+fn promises(store: &dyn SessionStore) {
+    let key = format!("ws/{}", crate::serve::handle::mint().unwrap());
+    saves_compare_and_set(store, &key);
+    leases_take_turns(store, &key);
 }
 
 #[test]
@@ -69,8 +106,8 @@ fn the_directory_store_keeps_the_promises() {
 #[test]
 fn the_redis_store_keeps_the_promises() {
     let Some(server) = filetools_tests::redis::RedisServer::start() else {
-        // Without redis-server (installed by `cargo xtask setup`) there is
-        // nothing to talk to; the service tests say so loudly.
+        // Without redis-server (installed by `cargo xtask setup`, and
+        // required by `cargo xtask test`) there is nothing to talk to.
         return;
     };
     promises(&RedisStore::open(&server.url(), DAY).unwrap());
@@ -79,7 +116,9 @@ fn the_redis_store_keeps_the_promises() {
 #[test]
 fn an_idle_session_is_forgotten() {
     let store = MemoryStore::new(Duration::from_millis(20));
-    store.save("k", 0, Update::Replace("h\n")).unwrap();
+    store
+        .save("k", 0, Update::Replace("h\n"), Turn::Free)
+        .unwrap();
     std::thread::sleep(Duration::from_millis(60));
     assert_eq!(store.load("k").unwrap(), None);
 }

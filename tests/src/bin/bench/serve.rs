@@ -67,6 +67,7 @@ pub fn run(dir: &Path) -> Result<()> {
         )?;
     }
     memory(&bin, &root, &redis)?;
+    workspaces(&bin, dir)?;
     log_sizes(&bin, &root, &redis)?;
     println!();
     Ok(())
@@ -226,6 +227,47 @@ fn memory(bin: &Path, root: &Path, redis: &RedisServer) -> Result<()> {
             );
         }
     }
+    Ok(())
+}
+
+/// Workspaces served by one process in [`workspaces`].
+const WORKSPACES: usize = 20;
+
+/// The server's memory with one workspace in use, and with
+/// [`WORKSPACES`]: what each more costs.
+#[expect(clippy::cast_precision_loss, reason = "memory sizes far below 2^52")]
+fn workspaces(bin: &Path, dir: &Path) -> Result<()> {
+    let parent = dir.join("serve-workspaces");
+    for w in 0..WORKSPACES {
+        files(&parent.join(format!("w{w}")))?;
+    }
+    let parent_arg = parent.to_str().context("a UTF-8 path")?;
+    let server = ServeProcess::start(
+        bin,
+        &["--workspaces", parent_arg, "--store", "memory"],
+        &[("FILETOOLS_TOKEN", TOKEN)],
+    )?;
+    let mut http = Connection::open(&server.address)?;
+    let mut rss_at = Vec::new();
+    for w in 0..WORKSPACES {
+        let answer = http.call(
+            &format!("/mcp/w{w}"),
+            &[AUTH],
+            "read",
+            &call_args("read", w),
+        )?;
+        if answer["isError"] == true {
+            bail!("a read failed: {answer}");
+        }
+        rss_at.push(rss(server.child.id())?);
+    }
+    let each = (rss_at[WORKSPACES - 1] as f64 - rss_at[0] as f64) / (WORKSPACES - 1) as f64;
+    println!(
+        "  memory, workspaces: 1 in use {:.1} MiB, {WORKSPACES} in use {:.1} MiB ({:.2} MiB each more)",
+        mib(rss_at[0] as f64),
+        mib(rss_at[WORKSPACES - 1] as f64),
+        mib(each)
+    );
     Ok(())
 }
 
