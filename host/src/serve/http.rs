@@ -80,9 +80,15 @@ async fn route(
     if let Err(refusal) = front.gate.check(request.headers(), &name) {
         return refused(&refusal);
     }
-    let workspaces = Arc::clone(&front.workspaces);
-    let lookup = name.clone();
-    let workspace = tokio::task::spawn_blocking(move || workspaces.get(&lookup)).await;
+    // Built already: no hop to a blocking thread.
+    let workspace = match front.workspaces.built(&name) {
+        Some(workspace) => Ok(Ok(Some(workspace))),
+        None => {
+            let workspaces = Arc::clone(&front.workspaces);
+            let lookup = name.clone();
+            tokio::task::spawn_blocking(move || workspaces.get(&lookup)).await
+        }
+    };
     let workspace = match workspace {
         Ok(Ok(Some(workspace))) => workspace,
         Ok(Ok(None)) => {

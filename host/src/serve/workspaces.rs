@@ -77,6 +77,15 @@ impl Workspaces {
         matches!(self.roots, Roots::Each(_))
     }
 
+    /// The workspace `name` names when it was built already.
+    pub fn built(&self, name: &str) -> Option<Arc<Workspace>> {
+        self.built
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(name)
+            .cloned()
+    }
+
     /// The workspace `name` names (`""` for the one root), built when
     /// first asked for; `None` when there is no such workspace. Blocks
     /// while the tools are built.

@@ -3,6 +3,7 @@
 //! keys changed together by one server-side script, so a save is a
 //! compare-and-set; a lease is a key set only when absent, with an expiry.
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -57,6 +58,8 @@ pub struct RedisStore {
     password: Option<String>,
     db: Option<String>,
     idle: Mutex<Vec<Connection>>,
+    /// The scripts' SHA-1s, as the server gave them.
+    shas: Mutex<HashMap<&'static str, String>>,
     ttl: Duration,
 }
 
@@ -94,6 +97,7 @@ impl RedisStore {
             password,
             db,
             idle: Mutex::new(Vec::new()),
+            shas: Mutex::new(HashMap::new()),
             ttl,
         };
         store.with(|c| c.command(&[b"PING"]).map(drop))?;
@@ -121,6 +125,42 @@ impl RedisStore {
             idle.push(connection);
         }
         Ok(result)
+    }
+
+    /// Runs `script` on `keys` and `args`: by its SHA-1 once the server
+    /// has it (loaded at first use, and again after the server lost it),
+    /// so the script is not sent and hashed at every call.
+    fn eval(&self, script: &'static str, keys: &[&str], args: &[&str]) -> Result<Reply> {
+        let known = self
+            .shas
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(script)
+            .cloned();
+        let count = keys.len().to_string();
+        self.with(|c| {
+            let run = |c: &mut Connection, sha: &str| {
+                let mut command: Vec<&[u8]> = vec![b"EVALSHA", sha.as_bytes(), count.as_bytes()];
+                command.extend(keys.iter().chain(args).map(|a| a.as_bytes()));
+                c.command(&command)
+            };
+            if let Some(sha) = &known {
+                match run(c, sha) {
+                    Err(err) if err.to_string().contains("NOSCRIPT") => {}
+                    done => return done,
+                }
+            }
+            let Reply::Bulk(Some(sha)) = c.command(&[b"SCRIPT", b"LOAD", script.as_bytes()])?
+            else {
+                bail!("Redis gave no SHA-1 for a script");
+            };
+            let sha = String::from_utf8(sha).context("a script's SHA-1 is not text")?;
+            self.shas
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(script, sha.clone());
+            run(c, &sha)
+        })
     }
 
     fn connect(&self) -> Result<Connection> {
@@ -196,21 +236,11 @@ impl SessionStore for RedisStore {
             Turn::Free => "f".to_owned(),
         };
         let (expected, ttl) = (expected.to_string(), self.ttl_ms());
-        let reply = self.with(|c| {
-            c.command(&[
-                b"EVAL",
-                SAVE_SCRIPT.as_bytes(),
-                b"3",
-                keys[0].as_bytes(),
-                keys[1].as_bytes(),
-                keys[2].as_bytes(),
-                expected.as_bytes(),
-                how.as_bytes(),
-                text.as_bytes(),
-                ttl.as_bytes(),
-                token.as_bytes(),
-            ])
-        })?;
+        let reply = self.eval(
+            SAVE_SCRIPT,
+            &[&keys[0], &keys[1], &keys[2]],
+            &[&expected, how, text, &ttl, &token],
+        )?;
         match reply {
             Reply::Int(-1) => Ok(Saved::Moved),
             Reply::Int(version) => Ok(Saved::Stored(
@@ -228,17 +258,7 @@ impl SessionStore for RedisStore {
             lease.0.to_string(),
         );
         let ms = ttl.as_millis().max(1).to_string();
-        let reply = self.with(|c| {
-            c.command(&[
-                b"EVAL",
-                LEASE_SCRIPT.as_bytes(),
-                b"2",
-                name.as_bytes(),
-                version.as_bytes(),
-                token.as_bytes(),
-                ms.as_bytes(),
-            ])
-        })?;
+        let reply = self.eval(LEASE_SCRIPT, &[&name, &version], &[&token, &ms])?;
         match reply {
             Reply::Array(Some(items)) if items.first() == Some(&Reply::Int(1)) => {
                 let version = items.get(1).map(number).transpose()?.flatten();
@@ -252,30 +272,13 @@ impl SessionStore for RedisStore {
     fn renew(&self, key: &str, lease: Lease, ttl: Duration) -> Result<bool> {
         let (name, token) = (Self::key("lease", key), lease.0.to_string());
         let ms = ttl.as_millis().max(1).to_string();
-        let reply = self.with(|c| {
-            c.command(&[
-                b"EVAL",
-                RENEW_SCRIPT.as_bytes(),
-                b"1",
-                name.as_bytes(),
-                token.as_bytes(),
-                ms.as_bytes(),
-            ])
-        })?;
+        let reply = self.eval(RENEW_SCRIPT, &[&name], &[&token, &ms])?;
         Ok(reply == Reply::Int(1))
     }
 
     fn release(&self, key: &str, lease: Lease) -> Result<()> {
         let (name, token) = (Self::key("lease", key), lease.0.to_string());
-        self.with(|c| {
-            c.command(&[
-                b"EVAL",
-                RELEASE_SCRIPT.as_bytes(),
-                b"1",
-                name.as_bytes(),
-                token.as_bytes(),
-            ])
-        })?;
+        self.eval(RELEASE_SCRIPT, &[&name], &[&token])?;
         Ok(())
     }
 }
