@@ -81,13 +81,12 @@ async fn route(
         return refused(&refusal);
     }
     // Built already: no hop to a blocking thread.
-    let workspace = match front.workspaces.built(&name) {
-        Some(workspace) => Ok(Ok(Some(workspace))),
-        None => {
-            let workspaces = Arc::clone(&front.workspaces);
-            let lookup = name.clone();
-            tokio::task::spawn_blocking(move || workspaces.get(&lookup)).await
-        }
+    let workspace = if let Some(workspace) = front.workspaces.built(&name) {
+        Ok(Ok(Some(workspace)))
+    } else {
+        let workspaces = Arc::clone(&front.workspaces);
+        let lookup = name.clone();
+        tokio::task::spawn_blocking(move || workspaces.get(&lookup)).await
     };
     let workspace = match workspace {
         Ok(Ok(Some(workspace))) => workspace,

@@ -114,7 +114,7 @@ fn the_redis_store_keeps_the_promises() {
     promises(&store);
     // A server that lost its scripts (restarted, flushed) gets them again.
     let address = server.url().replace("redis://", "");
-    let mut raw = super::resp::Connection::open(&address).unwrap();
+    let mut raw = resp::Connection::open(&address).unwrap();
     raw.command(&[b"SCRIPT", b"FLUSH"]).unwrap();
     promises(&store);
 }
