@@ -6,10 +6,10 @@
 //!   is kept in the session store, so any replica takes the next request.
 //!   Clients on the 2026-07-28 revision are served without one.
 //! - A session's memory (ledger, dedup records, undo history) lives in a
-//!   [`SessionStore`] under a handle the server mints ([`handler`]), so a
+//!   [`SessionStore`] under a handle the server mints, so a
 //!   session's calls may land on any replica, one at a time (a lease), and
-//!   a save is a compare-and-set ([`sessions`]).
-//! - Every request passes the [`gate`]: workspace, `Host`, `Origin`, token,
+//!   a save is a compare-and-set.
+//! - Every request passes the [`Gate`]: workspace, `Host`, `Origin`, token,
 //!   body size.
 
 use std::net::SocketAddr;
