@@ -12,6 +12,8 @@ const MAX_INSTANCES: usize = 8;
 pub(crate) struct MemoryCap {
     limit: usize,
     refused: bool,
+    /// Bytes of the store's memories, as grown so far.
+    held: usize,
 }
 
 impl MemoryCap {
@@ -19,7 +21,13 @@ impl MemoryCap {
         Self {
             limit,
             refused: false,
+            held: 0,
         }
+    }
+
+    /// Bytes the store's memories hold (they never shrink).
+    pub(crate) fn held(&self) -> usize {
+        self.held
     }
 
     /// The limit, in bytes.
@@ -41,12 +49,15 @@ impl MemoryCap {
 impl ResourceLimiter for MemoryCap {
     fn memory_growing(
         &mut self,
-        _current: usize,
+        current: usize,
         desired: usize,
         _maximum: Option<usize>,
     ) -> Result<bool> {
         let allowed = desired <= self.limit;
         self.refused |= !allowed;
+        if allowed {
+            self.held += desired.saturating_sub(current);
+        }
         Ok(allowed)
     }
 

@@ -603,6 +603,12 @@ impl Session {
         store.data_mut().limits.clear();
     }
 
+    /// Bytes the session's instance holds in linear memory (a memory never
+    /// shrinks, so this is its peak): what keeping it resident costs.
+    pub fn memory_bytes(&self) -> usize {
+        self.live.store.data().limits.held()
+    }
+
     /// What keeping the session's memory cost after the last call, when
     /// it was kept (see the README's *Benchmarks*).
     pub fn last_checkpoint(&self) -> Option<CheckpointCost> {

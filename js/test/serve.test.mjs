@@ -17,7 +17,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 import { filetools, script, scriptFiles } from './script.mjs';
 
-const TOKEN = 'serve-test-token';
+const TOKEN = 'serve-test-token-0123456789';
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
 
 // The large file read twice: the second read is the dedup stub.

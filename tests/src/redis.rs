@@ -35,38 +35,26 @@ impl RedisServer {
             return None;
         }
         let port = free_port();
-        let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starting redis-server");
-        let server = Self { child, port };
-        let started = Instant::now();
-        while !server.pings() {
-            assert!(
-                started.elapsed() < START_TIMEOUT,
-                "redis-server did not start"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Some(server)
+        Some(Self {
+            child: spawn(port),
+            port,
+        })
+    }
+
+    /// Stops it and starts a new one on the same port, with nothing in it
+    /// (as a server without persistence comes back).
+    ///
+    /// # Panics
+    /// When it does not start again.
+    pub fn restart(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.child = spawn(self.port);
     }
 
     /// Its URL, for `--store`.
     pub fn url(&self) -> String {
         format!("redis://127.0.0.1:{}", self.port)
-    }
-
-    fn pings(&self) -> bool {
-        let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.port)) else {
-            return false;
-        };
-        let mut line = String::new();
-        stream.write_all(b"PING\r\n").is_ok()
-            && BufReader::new(stream).read_line(&mut line).is_ok()
-            && line.starts_with("+PONG")
     }
 }
 
@@ -75,6 +63,36 @@ impl Drop for RedisServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Starts `redis-server` on `port` and waits for its first PING.
+fn spawn(port: u16) -> Child {
+    let child = Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+        .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starting redis-server");
+    let started = Instant::now();
+    while !pings(port) {
+        assert!(
+            started.elapsed() < START_TIMEOUT,
+            "redis-server did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
+fn pings(port: u16) -> bool {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let mut line = String::new();
+    stream.write_all(b"PING\r\n").is_ok()
+        && BufReader::new(stream).read_line(&mut line).is_ok()
+        && line.starts_with("+PONG")
 }
 
 /// A loopback port nothing listens on now.

@@ -9,35 +9,57 @@ use std::collections::HashMap;
 use http::{HeaderMap, StatusCode, header};
 use serde_json::json;
 
-/// Tokens: one for every workspace, or one per workspace.
+/// The shortest token taken: a word is not a secret.
+pub const MIN_TOKEN_CHARS: usize = 16;
+
+/// Tokens: for every workspace, or per workspace (several each, so one can
+/// be rotated out while the next is in use).
 #[derive(Debug, Clone, Default)]
 pub struct Tokens {
-    /// Opens every workspace.
-    pub any: Option<String>,
-    /// Opens the workspace named.
-    pub each: HashMap<String, String>,
+    /// Each opens every workspace.
+    pub any: Vec<String>,
+    /// Each opens the workspace named.
+    pub each: HashMap<String, Vec<String>>,
 }
 
 impl Tokens {
     /// Whether any token is set (else requests need none).
     pub fn required(&self) -> bool {
-        self.any.is_some() || !self.each.is_empty()
+        !self.any.is_empty() || !self.each.is_empty()
     }
 
     /// Reads a token file: a line with a token alone opens every
-    /// workspace, `NAME TOKEN` one workspace; `#` starts a comment.
+    /// workspace, `WORKSPACE TOKEN` one workspace; `#` starts a comment.
+    /// A token is at least [`MIN_TOKEN_CHARS`] characters.
     pub fn parse(text: &str) -> anyhow::Result<Self> {
         let mut tokens = Self::default();
-        for line in text.lines().map(str::trim) {
+        for (number, line) in text.lines().map(str::trim).enumerate() {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            match line.split_whitespace().collect::<Vec<_>>()[..] {
-                [token] => tokens.any = Some(token.to_owned()),
-                [name, token] => {
-                    tokens.each.insert(name.to_owned(), token.to_owned());
+            let at = number + 1;
+            let (name, token) = match line.split_whitespace().collect::<Vec<_>>()[..] {
+                [token] => (None, token),
+                [name, token] => (Some(name), token),
+                _ => anyhow::bail!("line {at}: a line is `TOKEN` or `WORKSPACE TOKEN`"),
+            };
+            if token.chars().count() < MIN_TOKEN_CHARS {
+                anyhow::bail!(
+                    "line {at}: a token has at least {MIN_TOKEN_CHARS} characters (make one with `openssl rand -hex 32`)"
+                );
+            }
+            match name {
+                None => tokens.any.push(token.to_owned()),
+                Some(name) if super::workspaces::valid_name(name) => {
+                    tokens
+                        .each
+                        .entry(name.to_owned())
+                        .or_default()
+                        .push(token.to_owned());
                 }
-                _ => anyhow::bail!("a token file line is `TOKEN` or `WORKSPACE TOKEN`"),
+                Some(name) => anyhow::bail!(
+                    "line {at}: {name:?} is not a workspace name (letters, digits, `.`, `_`, `-`); a token alone opens every workspace"
+                ),
             }
         }
         Ok(tokens)
@@ -46,7 +68,11 @@ impl Tokens {
     /// Whether `presented` opens `workspace`.
     fn opens(&self, workspace: &str, presented: &str) -> bool {
         let matches = |token: &String| same(token.as_bytes(), presented.as_bytes());
-        self.any.as_ref().is_some_and(matches) || self.each.get(workspace).is_some_and(matches)
+        self.any.iter().any(matches)
+            || self
+                .each
+                .get(workspace)
+                .is_some_and(|t| t.iter().any(matches))
     }
 }
 
@@ -122,17 +148,27 @@ pub fn workspace_of(path: &str, named: bool) -> Result<&str, Refusal> {
 }
 
 impl Gate {
-    /// Checks the headers of a request for `workspace`.
-    pub fn check(&self, headers: &HeaderMap, workspace: &str) -> Result<(), Refusal> {
+    /// Checks the headers of a request for `workspace`; `authority` is
+    /// the one its target names, in the absolute form.
+    pub fn check(
+        &self,
+        headers: &HeaderMap,
+        authority: Option<&str>,
+        workspace: &str,
+    ) -> Result<(), Refusal> {
         let host = headers
             .get(header::HOST)
             .and_then(|h| h.to_str().ok())
             .unwrap_or_default();
-        if !self.hosts.is_empty() && !self.hosts.iter().any(|allowed| host_matches(allowed, host)) {
-            return Err(Refusal::new(
-                StatusCode::FORBIDDEN,
-                format!("Host {host:?} is not one this server answers to (--allow-host)"),
-            ));
+        for host in std::iter::once(host).chain(authority) {
+            if !self.hosts.is_empty()
+                && !self.hosts.iter().any(|allowed| host_matches(allowed, host))
+            {
+                return Err(Refusal::new(
+                    StatusCode::FORBIDDEN,
+                    format!("Host {host:?} is not one this server answers to (--allow-host)"),
+                ));
+            }
         }
         if let Some(origin) = headers.get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or_default();
@@ -144,11 +180,13 @@ impl Gate {
             }
         }
         if self.tokens.required() {
+            // The scheme's name is case-insensitive (RFC 7235).
             let presented = headers
                 .get(header::AUTHORIZATION)
                 .and_then(|h| h.to_str().ok())
-                .and_then(|h| h.strip_prefix("Bearer "))
-                .unwrap_or_default();
+                .and_then(|h| h.split_once(' '))
+                .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+                .map_or("", |(_, token)| token);
             if !self.tokens.opens(workspace, presented.trim()) {
                 return Err(Refusal::new(
                     StatusCode::UNAUTHORIZED,
@@ -221,7 +259,7 @@ mod tests {
 
     fn gate() -> Gate {
         Gate {
-            tokens: Tokens::parse("a s3cret\nb other\n").unwrap(),
+            tokens: Tokens::parse("a s3cret-0123456789\nb other-0123456789\n").unwrap(),
             hosts: vec!["localhost".into(), "127.0.0.1".into(), "::1".into()],
             origins: vec![],
             max_body_bytes: 100,
@@ -232,16 +270,16 @@ mod tests {
     fn a_request_shows_its_workspace_token_from_a_host_this_server_answers_to() {
         let good = [
             ("host", "127.0.0.1:8080"),
-            ("authorization", "Bearer s3cret"),
+            ("authorization", "Bearer s3cret-0123456789"),
         ];
-        assert!(gate().check(&headers(&good), "a").is_ok());
+        assert!(gate().check(&headers(&good), None, "a").is_ok());
         let cases: [(Pairs<'_>, &str, StatusCode); 5] = [
             (&[("host", "127.0.0.1:8080")], "a", StatusCode::UNAUTHORIZED),
             (&good, "b", StatusCode::UNAUTHORIZED),
             (
                 &[
                     ("host", "evil.example:8080"),
-                    ("authorization", "Bearer s3cret"),
+                    ("authorization", "Bearer s3cret-0123456789"),
                 ],
                 "a",
                 StatusCode::FORBIDDEN,
@@ -249,7 +287,7 @@ mod tests {
             (
                 &[
                     ("host", "[::1]:80"),
-                    ("authorization", "Bearer s3cret"),
+                    ("authorization", "Bearer s3cret-0123456789"),
                     ("origin", "http://evil.example"),
                 ],
                 "a",
@@ -258,7 +296,7 @@ mod tests {
             (
                 &[
                     ("host", "localhost"),
-                    ("authorization", "Bearer s3cret"),
+                    ("authorization", "Bearer s3cret-0123456789"),
                     ("content-length", "101"),
                 ],
                 "a",
@@ -267,10 +305,43 @@ mod tests {
         ];
         for (pairs, workspace, status) in cases {
             assert_eq!(
-                gate().check(&headers(pairs), workspace).unwrap_err().status,
+                gate()
+                    .check(&headers(pairs), None, workspace)
+                    .unwrap_err()
+                    .status,
                 status
             );
         }
+    }
+
+    #[test]
+    fn a_token_file_is_read_strictly() {
+        let tokens =
+            Tokens::parse("# old and new\nfirst-token-0123456789\nsecond-token-0123456789\n")
+                .unwrap();
+        assert!(
+            tokens.opens("any", "first-token-0123456789")
+                && tokens.opens("any", "second-token-0123456789")
+        );
+        for bad in [
+            "alpha\n",
+            "* star-token-0123456789\n",
+            "a b c\n",
+            "alpha short\n",
+        ] {
+            assert!(Tokens::parse(bad).is_err(), "{bad:?}");
+        }
+        let lower = [
+            ("host", "localhost"),
+            ("authorization", "bearer s3cret-0123456789"),
+        ];
+        assert!(gate().check(&headers(&lower), None, "a").is_ok());
+        let absolute = [
+            ("host", "localhost"),
+            ("authorization", "Bearer s3cret-0123456789"),
+        ];
+        let refused = gate().check(&headers(&absolute), Some("evil.example"), "a");
+        assert_eq!(refused.unwrap_err().status, StatusCode::FORBIDDEN);
     }
 
     #[test]

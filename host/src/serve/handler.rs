@@ -9,12 +9,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams, ServerConfig,
+    CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
-use tokio::sync::Semaphore;
 
 use super::handle;
 use super::sessions::{Call, Known, Sessions};
@@ -34,8 +34,6 @@ const MAX_MCP_SESSION_ID_BYTES: usize = 128;
 #[derive(Debug)]
 pub(super) struct Shared {
     pub sessions: Sessions,
-    /// Calls running at once, at most.
-    pub calls: Semaphore,
     pub progress_interval: Duration,
 }
 
@@ -53,6 +51,14 @@ fn workspace(context: &RequestContext<RoleServer>) -> Result<Arc<Workspace>, Err
         .and_then(|parts| parts.extensions.get::<Arc<Workspace>>())
         .cloned()
         .ok_or_else(|| ErrorData::invalid_request("the request names no workspace", None))
+}
+
+/// Whether the request comes over a protocol session (the 2025 revisions'
+/// handshake), not the stateless 2026-07-28 revision.
+fn handshaken(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| version < ProtocolVersion::V_2026_07_28)
 }
 
 fn header(context: &RequestContext<RoleServer>, name: &str) -> Option<String> {
@@ -107,7 +113,10 @@ impl ServerHandler for Handler {
             }
             None => match header(&context, SESSION_HEADER) {
                 Some(handle) => (handle, Known::Named),
-                None => match header(&context, "mcp-session-id") {
+                // Only a handshake's session id names a session: one sent
+                // beside the stateless revision's requests is the client's
+                // own word.
+                None => match header(&context, "mcp-session-id").filter(|_| handshaken(&context)) {
                     Some(id) => (format!("mcp-{id}"), Known::Fresh),
                     None => (
                         handle::mint()
@@ -128,12 +137,10 @@ impl ServerHandler for Handler {
             );
             let (tool, handle) = (tool.clone(), handle.clone());
             async move {
-                let turns = Arc::clone(&shared);
-                let _turn = turns.calls.acquire().await;
                 let ran = tokio::task::spawn_blocking(move || {
                     if !named_well(&handle) {
                         return ToolResult::failure(
-                            format!("Error: session {handle:?} is not a handle this server gave; nothing was run. Call again without `session` to start a new one."),
+                            format!("Error: session {:?} is not a handle this server gave; nothing was run. Call again without `session` to start a new one.", super::sessions::shown(&handle)),
                             "unknown_session",
                         );
                     }
@@ -168,7 +175,12 @@ impl ServerHandler for Handler {
             self.shared.progress_interval,
         )
         .await;
-        if minted {
+        // A handle nothing was kept under is not worth the model's note.
+        let kept = !matches!(
+            result.metadata.get("error").and_then(|e| e.as_str()),
+            Some("store_error" | "busy" | "host_error")
+        );
+        if minted && kept {
             result.content.push(Block::Text(format!(
                 "[session {handle}: pass \"session\": \"{handle}\" in later calls so they keep what this one read]"
             )));

@@ -3,6 +3,8 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http::{Request, Response, header};
@@ -10,10 +12,10 @@ use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, Full};
 use hyper::body::Incoming;
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
 use super::gate::{self, Gate, Refusal};
@@ -41,31 +43,101 @@ fn refused(refusal: &Refusal) -> Response<BoxBody<Bytes, Infallible>> {
     response
 }
 
-/// Serves connections on `listener` until the runtime stops.
+/// The longest wait for a request's head: a client slower than this (or
+/// one that sends nothing) is cut off.
+const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A kept-alive connection with no request for this long is closed.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A pause after a failed accept (out of descriptors, say), so the loop
+/// does not spin.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+
+/// Serves connections on `listener` until the runtime stops; beyond
+/// [`Front::connections`], a connection gets one 503 and is closed.
 pub(super) async fn accept(listener: TcpListener, front: Arc<Front>) {
     loop {
         let Ok((stream, _peer)) = listener.accept().await else {
+            tokio::time::sleep(ACCEPT_BACKOFF).await;
             continue;
         };
         let _ = stream.set_nodelay(true);
-        let permit = Arc::clone(&front.connections).try_acquire_owned().ok();
-        let front = Arc::clone(&front);
-        tokio::spawn(async move {
-            let full = permit.is_none();
-            let service = service_fn(move |request| {
+        match Arc::clone(&front.connections).try_acquire_owned() {
+            Ok(permit) => {
                 let front = Arc::clone(&front);
-                async move {
-                    if full {
-                        return Ok::<_, Infallible>(refused(&Gate::busy()));
-                    }
-                    Ok(route(request, &front).await)
+                tokio::spawn(async move {
+                    serve_connection(stream, front).await;
+                    drop(permit);
+                });
+            }
+            Err(_) => {
+                tokio::spawn(refuse_connection(stream));
+            }
+        }
+    }
+}
+
+/// One 503 that says when to come back, then the connection closes: a
+/// client's pool retries on a new one.
+async fn refuse_connection(stream: TcpStream) {
+    let service = service_fn(|_request| async {
+        let mut response = refused(&Gate::busy());
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONNECTION,
+            header::HeaderValue::from_static("close"),
+        );
+        headers.insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        Ok::<_, Infallible>(response)
+    });
+    let serving = hyper::server::conn::http1::Builder::new()
+        .keep_alive(false)
+        .serve_connection(TokioIo::new(stream), service);
+    let _ = tokio::time::timeout(HEADER_READ_TIMEOUT, serving).await;
+}
+
+/// Serves one connection: its requests' heads within
+/// [`HEADER_READ_TIMEOUT`], and closed once idle for [`IDLE_TIMEOUT`]
+/// (after the answers under way).
+async fn serve_connection(stream: TcpStream, front: Arc<Front>) {
+    let started = tokio::time::Instant::now();
+    // Milliseconds from `started` to the last request's start or end.
+    let last = Arc::new(AtomicU64::new(0));
+    let open = Arc::new(AtomicUsize::new(0));
+    let service = {
+        let (last, open) = (Arc::clone(&last), Arc::clone(&open));
+        service_fn(move |request| {
+            let (front, last, open) = (Arc::clone(&front), Arc::clone(&last), Arc::clone(&open));
+            let now = move || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            async move {
+                open.fetch_add(1, Ordering::Relaxed);
+                last.store(now(), Ordering::Relaxed);
+                let response = route(request, &front).await;
+                last.store(now(), Ordering::Relaxed);
+                open.fetch_sub(1, Ordering::Relaxed);
+                Ok::<_, Infallible>(response)
+            }
+        })
+    };
+    let connection = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT)
+        .serve_connection(TokioIo::new(stream), service);
+    tokio::pin!(connection);
+    loop {
+        let since = Duration::from_millis(last.load(Ordering::Relaxed));
+        tokio::select! {
+            _ = &mut connection => return,
+            () = tokio::time::sleep_until(started + since + IDLE_TIMEOUT) => {
+                let quiet = Duration::from_millis(last.load(Ordering::Relaxed)) == since;
+                if quiet && open.load(Ordering::Relaxed) == 0 {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                    return;
                 }
-            });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-            drop(permit);
-        });
+            }
+        }
     }
 }
 
@@ -77,7 +149,11 @@ async fn route(
         Ok(name) => name.to_owned(),
         Err(refusal) => return refused(&refusal),
     };
-    if let Err(refusal) = front.gate.check(request.headers(), &name) {
+    let authority = request.uri().authority().map(|a| a.as_str().to_owned());
+    if let Err(refusal) = front
+        .gate
+        .check(request.headers(), authority.as_deref(), &name)
+    {
         return refused(&refusal);
     }
     // Built already: no hop to a blocking thread.

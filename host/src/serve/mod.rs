@@ -85,8 +85,11 @@ pub fn run(options: Options, listening: impl FnOnce(SocketAddr)) -> Result<()> {
             .with_context(|| format!("listening on {}", options.listen))?;
         listening(listener.local_addr()?);
         let shared = Arc::new(handler::Shared {
-            sessions: sessions::Sessions::new(Arc::clone(&options.store), options.limits),
-            calls: Semaphore::new(options.max_calls.max(1)),
+            sessions: sessions::Sessions::new(
+                Arc::clone(&options.store),
+                options.limits,
+                options.max_calls,
+            ),
             progress_interval: options.progress_interval,
         });
         let evicting = Arc::clone(&shared);

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::BIN;
 
-const TOKEN: &str = "test-token";
+const TOKEN: &str = "test-token-0123456789";
 
 fn redis() -> RedisServer {
     RedisServer::start().expect("redis-server is missing: run `cargo xtask setup`")
@@ -38,7 +38,7 @@ fn replica(root: &Path, store: &str) -> ServeProcess {
     .unwrap()
 }
 
-const AUTH: (&str, &str) = ("authorization", "Bearer test-token");
+const AUTH: (&str, &str) = ("authorization", "Bearer test-token-0123456789");
 
 /// Calls `tool` on `server` with `args` and the session `handle`.
 fn call(server: &ServeProcess, handle: &str, tool: &str, args: &Value) -> Value {
@@ -225,7 +225,11 @@ fn gate_server(name: &str) -> (PathBuf, ServeProcess) {
     for name in ["alpha", "beta"] {
         std::fs::create_dir_all(dir.join("ws").join(name)).unwrap();
     }
-    std::fs::write(dir.join("tokens"), "alpha ta\nbeta tb\n").unwrap();
+    std::fs::write(
+        dir.join("tokens"),
+        "alpha alpha-token-0123456789\nbeta beta-token-0123456789\n",
+    )
+    .unwrap();
     let ws = dir.join("ws");
     let tokens = dir.join("tokens");
     let args = [
@@ -251,14 +255,17 @@ fn requests_without_their_workspaces_token_or_from_a_rebinding_host_change_nothi
     let (dir, server) = gate_server("gate");
     let refused: [(&[(&str, &str)], u16); 4] = [
         (&[], 401),
-        (&[("authorization", "Bearer tb")], 401),
+        (&[("authorization", "Bearer beta-token-0123456789")], 401),
         (
-            &[("authorization", "Bearer ta"), ("host", "evil.example:80")],
+            &[
+                ("authorization", "Bearer alpha-token-0123456789"),
+                ("host", "evil.example:80"),
+            ],
             403,
         ),
         (
             &[
-                ("authorization", "Bearer ta"),
+                ("authorization", "Bearer alpha-token-0123456789"),
                 ("origin", "http://evil.example"),
             ],
             403,
@@ -276,7 +283,7 @@ fn requests_without_their_workspaces_token_or_from_a_rebinding_host_change_nothi
     let response = post(
         &server.address,
         "/mcp/alpha",
-        &[("authorization", "Bearer ta")],
+        &[("authorization", "Bearer alpha-token-0123456789")],
         b"{not json",
     )
     .unwrap();
@@ -287,7 +294,7 @@ fn requests_without_their_workspaces_token_or_from_a_rebinding_host_change_nothi
     );
 
     // With its token the write lands; its session is alpha's alone.
-    let alpha = [("authorization", "Bearer ta")];
+    let alpha = [("authorization", "Bearer alpha-token-0123456789")];
     let landed = server
         .call(
             "/mcp/alpha",
@@ -298,7 +305,7 @@ fn requests_without_their_workspaces_token_or_from_a_rebinding_host_change_nothi
         .unwrap();
     assert_eq!(landed["isError"], false, "{landed}");
     let handle = landed["_meta"]["filetools/session"].as_str().unwrap();
-    let beta = [("authorization", "Bearer tb")];
+    let beta = [("authorization", "Bearer beta-token-0123456789")];
     let elsewhere = server
         .call(
             "/mcp/beta",
@@ -320,7 +327,7 @@ fn requests_without_their_workspaces_token_or_from_a_rebinding_host_change_nothi
 #[test]
 fn a_100_mb_body_is_refused_unread_and_changes_nothing() {
     let (dir, server) = gate_server("body");
-    let alpha = ("authorization", "Bearer ta");
+    let alpha = ("authorization", "Bearer alpha-token-0123456789");
     // Refused from its declared length.
     let mut stream = TcpStream::connect(&server.address).unwrap();
     send_head(
@@ -400,4 +407,59 @@ fn serving_beyond_loopback_needs_a_token() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn connections_that_send_nothing_are_cut_off_and_a_full_server_says_when_to_come_back() {
+    let root = fresh_dir("slow");
+    std::fs::write(root.join("a.txt"), "a\n").unwrap();
+    let server = ServeProcess::start(
+        Path::new(BIN),
+        &["--root", root.to_str().unwrap(), "--max-connections", "2"],
+        &[("FILETOOLS_TOKEN", TOKEN)],
+    )
+    .unwrap();
+    let silent: Vec<TcpStream> = (0..2)
+        .map(|_| TcpStream::connect(&server.address).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let full = post(&server.address, "/mcp", &[AUTH], &write_call()).unwrap();
+    assert_eq!(full.status, 503, "{}", full.body);
+    assert_eq!(full.header("connection"), Some("close"));
+    assert!(full.header("retry-after").is_some());
+    // The silent ones are cut off once their heads are overdue.
+    std::thread::sleep(Duration::from_secs(11));
+    let answer = server
+        .call("/mcp", &[AUTH], "read", &json!({"file_path": "a.txt"}))
+        .unwrap();
+    assert_eq!(answer["isError"], false, "{answer}");
+    drop(silent);
+}
+
+#[test]
+fn a_session_whose_stored_log_cannot_be_read_starts_anew_and_saves_again() {
+    let redis = redis();
+    let root = fresh_dir("garbled");
+    std::fs::write(root.join("a.txt"), "one\n").unwrap();
+    let server = replica(&root, &redis.url());
+    let handle = open_session(&server, "a.txt");
+    let mut raw = TcpStream::connect(redis.url().trim_start_matches("redis://")).unwrap();
+    raw.write_all(format!("SET filetools:log:/{handle} garbage\r\n").as_bytes())
+        .unwrap();
+    let mut reply = [0; 5];
+    std::io::Read::read_exact(&mut raw, &mut reply).unwrap();
+    assert_eq!(&reply, b"+OK\r\n");
+    // Another replica brings the session in from the garbled log.
+    let other = replica(&root, &redis.url());
+    let edit = json!({"file_path": "a.txt", "old_string": "one", "new_string": "two"});
+    let refused = call(&other, &handle, "edit", &edit);
+    assert_eq!(
+        refused["structuredContent"]["error"], "not_read",
+        "{refused}"
+    );
+    assert!(!text(&refused).contains("not kept"), "{refused}");
+    call(&other, &handle, "read", &json!({"file_path": "a.txt"}));
+    let landed = call(&server, &handle, "edit", &edit);
+    assert_eq!(landed["isError"], false, "{landed}");
+    assert!(!text(&landed).contains("not kept"), "{landed}");
 }

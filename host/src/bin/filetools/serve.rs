@@ -82,6 +82,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
         limits: Limits {
             idle: Duration::from_secs(args.idle),
             resident: args.resident,
+            resident_bytes: args.resident_mib.saturating_mul(1 << 20),
             lease: LEASE,
             lease_wait: call_timeout + LEASE_WAIT_MARGIN,
         },
@@ -121,10 +122,9 @@ fn tokens(args: &ServeArgs) -> Result<Tokens> {
         return Ok(tokens);
     }
     Ok(match std::env::var(TOKEN_ENV) {
-        Ok(token) if !token.trim().is_empty() => Tokens {
-            any: Some(token.trim().to_owned()),
-            ..Tokens::default()
-        },
+        Ok(token) if !token.trim().is_empty() => {
+            Tokens::parse(token.trim()).with_context(|| format!("in {TOKEN_ENV}"))?
+        }
         _ => Tokens::default(),
     })
 }

@@ -17,32 +17,77 @@ use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
 /// Digits of the version line, so that it is rewritten in place.
 const VERSION_DIGITS: usize = 20;
 
+/// Keys longer than this (in bytes) are named by their SHA-256, so every
+/// name fits a file system's limit.
+const MAX_PLAIN_KEY_BYTES: usize = 100;
+
+/// Saves between two sweeps of expired sessions' files.
+const SWEEP_EVERY: u64 = 1000;
+
 /// A [`SessionStore`] in a directory.
 #[derive(Debug)]
 pub struct DirStore {
     dir: PathBuf,
     ttl: Duration,
+    saves: std::sync::atomic::AtomicU64,
 }
 
 impl DirStore {
-    /// The store in `dir` (created, private to its owner, when missing);
-    /// a session idle for `ttl` is gone.
+    /// The store in `dir` (created private to its owner when missing; an
+    /// existing one is taken as it is, and must be the store's alone); a
+    /// session idle for `ttl` is gone.
     pub fn open(dir: impl AsRef<Path>, ttl: Duration) -> Result<Self> {
         let dir = dir.as_ref().to_owned();
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("creating the session store {}", dir.display()))?;
-        std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o700))
-            .with_context(|| format!("making {} private", dir.display()))?;
-        Ok(Self { dir, ttl })
+        if !dir.is_dir() {
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("creating the session store {}", dir.display()))?;
+            std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+                .with_context(|| format!("making {} private", dir.display()))?;
+        }
+        Ok(Self {
+            dir,
+            ttl,
+            saves: std::sync::atomic::AtomicU64::new(0),
+        })
     }
 
-    /// The session's file, with `extension`: the key in hex, so any key
-    /// is a safe file name.
+    /// The session's file, with `extension`: the key in hex (its SHA-256
+    /// when long), so any key is a safe file name.
     fn path(&self, key: &str, extension: &str) -> PathBuf {
-        let mut name = filetools_core::digest::hex(key.as_bytes());
+        let mut name = if key.len() > MAX_PLAIN_KEY_BYTES {
+            filetools_core::digest::sha256_hex(key.as_bytes())
+        } else {
+            filetools_core::digest::hex(key.as_bytes())
+        };
         name.push('.');
         name.push_str(extension);
         self.dir.join(name)
+    }
+
+    /// Removes the files of sessions idle past the time to live.
+    fn sweep(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            // A lock or lease goes with its session's log, or alone once
+            // there is none.
+            let ours = match path.extension().and_then(|e| e.to_str()) {
+                Some("log") => true,
+                Some("lock" | "lease") => !path.with_extension("log").exists(),
+                _ => false,
+            };
+            let idle = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|m| m.elapsed().ok())
+                .is_some_and(|idle| idle > self.ttl);
+            if ours && idle {
+                let _ = std::fs::remove_file(path);
+            }
+        }
     }
 
     /// Holds the session's lock until the file is dropped.
@@ -138,16 +183,30 @@ fn now_ms() -> u128 {
 
 impl SessionStore for DirStore {
     fn load(&self, key: &str) -> Result<Option<Stored>> {
+        // No lock file for a session that never was.
+        if !self.path(key, "log").exists() {
+            return Ok(None);
+        }
         let _lock = self.lock(key)?;
         self.read(key)
     }
 
     fn version(&self, key: &str) -> Result<Option<u64>> {
+        if !self.path(key, "log").exists() {
+            return Ok(None);
+        }
         let _lock = self.lock(key)?;
         self.current_version(key)
     }
 
     fn save(&self, key: &str, expected: u64, update: Update<'_>, turn: Turn) -> Result<Saved> {
+        let saves = self
+            .saves
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
+        if saves.is_multiple_of(SWEEP_EVERY) {
+            self.sweep();
+        }
         let _lock = self.lock(key)?;
         let leased = self.lease_holder(key);
         match turn {

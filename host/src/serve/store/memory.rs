@@ -1,4 +1,6 @@
-//! Sessions kept in this process: for one replica, or tests.
+//! Sessions kept in this process: for one replica, or tests. Bounded: past
+//! [`MAX_BYTES`] of logs the least recently saved sessions go (a call that
+//! names one is told it is unknown, and starts anew).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -7,6 +9,12 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
+
+/// The most the logs may hold together.
+pub const MAX_BYTES: usize = 256 << 20;
+
+/// Saves between two sweeps of the expired sessions.
+const SWEEP_EVERY: u64 = 1000;
 
 /// One session's log, its version, and when it was last saved.
 #[derive(Debug)]
@@ -20,6 +28,9 @@ struct Entry {
 struct Maps {
     logs: HashMap<String, Entry>,
     leases: HashMap<String, (Lease, Instant)>,
+    /// Bytes of every log.
+    bytes: usize,
+    saves: u64,
 }
 
 /// A [`SessionStore`] in this process's memory.
@@ -44,13 +55,41 @@ impl MemoryStore {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// Drops the expired sessions, then the least recently saved until the
+    /// logs fit [`MAX_BYTES`] (never `keep`, the one just saved).
+    fn sweep(&self, maps: &mut Maps, keep: &str) {
+        let ttl = self.ttl;
+        maps.logs.retain(|_, entry| entry.saved.elapsed() <= ttl);
+        maps.leases.retain(|_, (_, until)| *until > Instant::now());
+        let mut bytes: usize = maps.logs.values().map(|e| e.stored.log.len()).sum();
+        if bytes > MAX_BYTES {
+            let mut oldest: Vec<(Instant, String)> = maps
+                .logs
+                .iter()
+                .filter(|(key, _)| key.as_str() != keep)
+                .map(|(key, entry)| (entry.saved, key.clone()))
+                .collect();
+            oldest.sort();
+            for (_, key) in oldest {
+                if bytes <= MAX_BYTES {
+                    break;
+                }
+                if let Some(entry) = maps.logs.remove(&key) {
+                    bytes -= entry.stored.log.len();
+                }
+            }
+        }
+        maps.bytes = bytes;
+    }
+
     fn live<'a>(&self, maps: &'a mut Maps, key: &str) -> Option<&'a mut Entry> {
         if maps
             .logs
             .get(key)
             .is_some_and(|entry| entry.saved.elapsed() > self.ttl)
+            && let Some(entry) = maps.logs.remove(key)
         {
-            maps.logs.remove(key);
+            maps.bytes = maps.bytes.saturating_sub(entry.stored.log.len());
         }
         maps.logs.get_mut(key)
     }
@@ -90,13 +129,20 @@ impl SessionStore for MemoryStore {
             },
             saved: Instant::now(),
         });
+        let before = entry.stored.log.len();
         match update {
             Update::Append(line) => entry.stored.log.push_str(line),
             Update::Replace(log) => log.clone_into(&mut entry.stored.log),
         }
         entry.stored.version += 1;
         entry.saved = Instant::now();
-        Ok(Saved::Stored(entry.stored.version))
+        let (version, after) = (entry.stored.version, entry.stored.log.len());
+        maps.bytes = (maps.bytes + after).saturating_sub(before);
+        maps.saves += 1;
+        if maps.bytes > MAX_BYTES || maps.saves.is_multiple_of(SWEEP_EVERY) {
+            self.sweep(&mut maps, key);
+        }
+        Ok(Saved::Stored(version))
     }
 
     fn lease(&self, key: &str, ttl: Duration) -> Result<Option<(Lease, Option<u64>)>> {

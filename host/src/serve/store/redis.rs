@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
 
-use super::resp::{Connection, Reply};
+use super::resp::{self, Connection, Reply};
 use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
 
 /// What every key of the store starts with.
@@ -55,6 +55,7 @@ const RELEASE_SCRIPT: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
 #[derive(Debug)]
 pub struct RedisStore {
     address: String,
+    user: Option<String>,
     password: Option<String>,
     db: Option<String>,
     idle: Mutex<Vec<Connection>>,
@@ -91,9 +92,18 @@ impl RedisStore {
         } else {
             format!("{host}:6379")
         };
-        let password = auth.map(|auth| auth.rsplit(':').next().unwrap_or(auth).to_owned());
+        // `:PASSWORD`, or `USER:PASSWORD` for an ACL user.
+        let (user, password) = match auth.map(|auth| auth.split_once(':')) {
+            Some(Some((user, password))) => (
+                (!user.is_empty()).then(|| user.to_owned()),
+                Some(password.to_owned()),
+            ),
+            Some(None) => (None, auth.map(str::to_owned)),
+            None => (None, None),
+        };
         let store = Self {
             address,
+            user,
             password,
             db,
             idle: Mutex::new(Vec::new()),
@@ -105,18 +115,50 @@ impl RedisStore {
     }
 
     /// Runs `work` on an idle connection (or a new one), which goes back
-    /// to the pool unless the work failed.
-    fn with<T>(&self, work: impl FnOnce(&mut Connection) -> Result<T>) -> Result<T> {
+    /// to the pool unless the work failed. A pooled connection that fails
+    /// (the server restarted since) empties the pool, and the work runs
+    /// once more on a new one; a save that did land the first time is then
+    /// refused by its compare-and-set, never applied twice.
+    fn with<T>(&self, work: impl Fn(&mut Connection) -> Result<T>) -> Result<T> {
         let pooled = self
             .idle
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .pop();
-        let mut connection = match pooled {
-            Some(connection) => connection,
-            None => self.connect()?,
+        let fresh =
+            |work: &dyn Fn(&mut Connection) -> Result<T>| -> Result<(Connection, Result<T>)> {
+                let mut connection = self.connect()?;
+                let result = work(&mut connection);
+                Ok((connection, result))
+            };
+        let (connection, result) = if let Some(mut connection) = pooled {
+            match work(&mut connection) {
+                Err(err) if !refused(&err) => {
+                    self.idle
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .clear();
+                    fresh(&work)?
+                }
+                done => (connection, done),
+            }
+        } else {
+            fresh(&work)?
         };
-        let result = work(&mut connection)?;
+        let result = match result {
+            Err(err) if refused(&err) => {
+                // The connection is sound; the server said no.
+                self.give_back(connection);
+                return Err(err);
+            }
+            other => other?,
+        };
+        self.give_back(connection);
+        Ok(result)
+    }
+
+    /// Keeps `connection` for the next command, unless enough are kept.
+    fn give_back(&self, connection: Connection) {
         let mut idle = self
             .idle
             .lock()
@@ -124,7 +166,6 @@ impl RedisStore {
         if idle.len() < MAX_IDLE_CONNECTIONS {
             idle.push(connection);
         }
-        Ok(result)
     }
 
     /// Runs `script` on `keys` and `args`: by its SHA-1 once the server
@@ -165,8 +206,14 @@ impl RedisStore {
 
     fn connect(&self) -> Result<Connection> {
         let mut connection = Connection::open(&self.address)?;
-        if let Some(password) = &self.password {
-            connection.command(&[b"AUTH", password.as_bytes()])?;
+        match (&self.user, &self.password) {
+            (Some(user), Some(password)) => {
+                connection.command(&[b"AUTH", user.as_bytes(), password.as_bytes()])?;
+            }
+            (None, Some(password)) => {
+                connection.command(&[b"AUTH", password.as_bytes()])?;
+            }
+            _ => {}
         }
         if let Some(db) = &self.db {
             connection.command(&[b"SELECT", db.as_bytes()])?;
@@ -181,6 +228,12 @@ impl RedisStore {
     fn ttl_ms(&self) -> String {
         self.ttl.as_millis().max(1).to_string()
     }
+}
+
+/// Whether `err` is the server's refusal (an error reply), not a broken
+/// connection.
+fn refused(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<resp::Refused>().is_some()
 }
 
 /// A bulk reply as a number.

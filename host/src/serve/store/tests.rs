@@ -105,7 +105,7 @@ fn the_directory_store_keeps_the_promises() {
 
 #[test]
 fn the_redis_store_keeps_the_promises() {
-    let Some(server) = filetools_tests::redis::RedisServer::start() else {
+    let Some(mut server) = filetools_tests::redis::RedisServer::start() else {
         // Without redis-server (installed by `cargo xtask setup`, and
         // required by `cargo xtask test`) there is nothing to talk to.
         return;
@@ -117,6 +117,32 @@ fn the_redis_store_keeps_the_promises() {
     let mut raw = resp::Connection::open(&address).unwrap();
     raw.command(&[b"SCRIPT", b"FLUSH"]).unwrap();
     promises(&store);
+    // A restarted server (its pooled connections dead) answers at once.
+    server.restart();
+    assert_eq!(store.load("ws/gone").unwrap(), None);
+    promises(&store);
+}
+
+#[test]
+fn the_directory_store_names_long_keys_by_digest_and_leaves_no_lock_for_lookups() {
+    let dir = std::env::temp_dir().join(format!("filetools-store-long-{}", std::process::id()));
+    let store = DirStore::open(&dir, DAY).unwrap();
+    let long = format!("ws/mcp-{}", "a".repeat(500));
+    assert_eq!(store.load(&long).unwrap(), None);
+    assert_eq!(store.version("ws/never").unwrap(), None);
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "a lookup left files"
+    );
+    assert_eq!(
+        store
+            .save(&long, 0, Update::Replace("h\n"), Turn::Free)
+            .unwrap(),
+        Saved::Stored(1)
+    );
+    assert_eq!(store.load(&long).unwrap().unwrap().log, "h\n");
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -35,7 +35,7 @@ const IDLE_SECONDS: u64 = 1;
 /// Long enough for every idle session to be let go.
 const EVICTION_WAIT: Duration = Duration::from_secs(3);
 
-const TOKEN: &str = "bench-token";
+const TOKEN: &str = "bench-token-0123456789";
 
 pub fn run(dir: &Path) -> Result<()> {
     let bin = std::env::current_exe()?.with_file_name("filetools");
@@ -94,7 +94,7 @@ fn replica(bin: &Path, root: &Path, store: &str, extra: &[&str]) -> Result<Serve
     ServeProcess::start(bin, &args, &[("FILETOOLS_TOKEN", TOKEN)])
 }
 
-const AUTH: (&str, &str) = ("authorization", "Bearer bench-token");
+const AUTH: (&str, &str) = ("authorization", "Bearer bench-token-0123456789");
 
 /// The `i`th call of a kind: reads over every file and range, and edits
 /// that flip one line back and forth (file `FILES - 1`, read first).

@@ -4,7 +4,6 @@
 //! a compare-and-set on the version it started from. A session idle past
 //! [`Limits::idle`] leaves memory; its next call brings it back.
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -13,37 +12,20 @@ use anyhow::Result;
 
 use super::store::{Lease, Saved, SessionStore, Turn, Update};
 use super::workspaces::Workspace;
-use crate::{Block, Session, ToolResult};
+use crate::{Block, ToolResult};
+
+mod leases;
+mod resident;
+
+use leases::Held;
+pub use resident::Limits;
+use resident::{Resident, Running, Slot};
 
 /// Lines a stored log grows to before it is written whole again.
 const MAX_LOG_LINES: usize = 1000;
 
 /// How often a call waiting for its session's lease looks again.
 const LEASE_POLL: Duration = Duration::from_millis(5);
-
-/// How long sessions stay in memory, and how many.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// A session idle this long leaves memory.
-    pub idle: Duration,
-    /// At most this many sessions stay in memory; the least recently used
-    /// leave first.
-    pub resident: usize,
-    /// A lease lasts this long unless renewed (a running call renews it)
-    /// or given back: how long a replica that died holds a session up.
-    pub lease: Duration,
-    /// A call waits this long for its session's lease.
-    pub lease_wait: Duration,
-}
-
-/// One session in memory, with the stored version it matches.
-#[derive(Debug, Default)]
-struct Slot {
-    session: Option<Session>,
-    version: u64,
-    lines: usize,
-    used: Option<Instant>,
-}
 
 /// How a go at a call ended.
 #[derive(Debug)]
@@ -80,61 +62,14 @@ pub struct Call<'a> {
     pub cancel: &'a Arc<AtomicBool>,
 }
 
-/// The leases of the calls running now, by session key.
-type Held = Mutex<HashMap<String, Lease>>;
-
 /// The sessions of every workspace this process serves.
 #[derive(Debug)]
 pub struct Sessions {
     store: Arc<dyn SessionStore>,
-    resident: Mutex<HashMap<String, Arc<Mutex<Slot>>>>,
-    /// Renewed by one thread while their calls run, so a lease outlives a
-    /// long call but not a dead replica by more than [`Limits::lease`].
+    resident: Resident,
     held: Arc<Held>,
+    running: Running,
     limits: Limits,
-}
-
-/// A call's lease in [`Sessions::held`] until dropped.
-struct Renewed<'a> {
-    held: &'a Held,
-    key: &'a str,
-}
-
-impl Drop for Renewed<'_> {
-    fn drop(&mut self) {
-        lock(self.held).remove(self.key);
-    }
-}
-
-/// How many times a lease is renewed within its time to live.
-const RENEWALS_PER_LEASE: u32 = 4;
-
-/// Renews every lease in `held` a few times per `ttl`, until `held` is
-/// gone.
-fn renew_leases(held: &Arc<Held>, store: Arc<dyn SessionStore>, ttl: Duration) {
-    let held = Arc::downgrade(held);
-    let every = ttl / RENEWALS_PER_LEASE;
-    let renewing = move || {
-        loop {
-            std::thread::sleep(every);
-            let Some(held) = held.upgrade() else {
-                return;
-            };
-            let leases: Vec<(String, Lease)> =
-                lock(&held).iter().map(|(k, l)| (k.clone(), *l)).collect();
-            drop(held);
-            for (key, lease) in leases {
-                // A lease that ran out anyway is caught by the save's
-                // compare-and-set.
-                let _ = store.renew(&key, lease, ttl);
-            }
-        }
-    };
-    // Without the thread leases are not renewed: a call longer than a
-    // lease then finds its record not kept, and says so.
-    let _ = std::thread::Builder::new()
-        .name("filetools-leases".to_owned())
-        .spawn(renewing);
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -142,40 +77,76 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Sessions {
-    pub fn new(store: Arc<dyn SessionStore>, limits: Limits) -> Self {
+    /// Sessions kept in `store`, at most `calls` of them running at once.
+    pub fn new(store: Arc<dyn SessionStore>, limits: Limits, calls: usize) -> Self {
         let held = Arc::new(Held::default());
-        renew_leases(&held, Arc::clone(&store), limits.lease);
+        leases::renew_leases(&held, Arc::clone(&store), limits.lease);
         Self {
             store,
-            resident: Mutex::new(HashMap::new()),
+            resident: Resident::default(),
             held,
+            running: Running::new(calls),
             limits,
         }
     }
 
     /// Runs `call` in `workspace`; every failure is an answer.
     pub fn run(&self, workspace: &Workspace, call: &Call<'_>) -> ToolResult {
-        let slot = Arc::clone(lock(&self.resident).entry(call.key.to_owned()).or_default());
-        let mut slot = lock(&slot);
-        if let Some(result) = self.read_without_lease(&mut slot, workspace, call) {
-            slot.used = Some(Instant::now());
+        let slot = self.resident.slot(call.key);
+        // Its own session first, then a turn to run: calls waiting on one
+        // busy session hold no turn from the others.
+        let Some(mut slot) = resident::turn(&slot, self.limits.lease_wait) else {
+            return self.busy(call);
+        };
+        let result = match self.running.take(self.limits.lease_wait) {
+            Some(_turn) => self.run_in(&mut slot, workspace, call),
+            None => refusal(
+                format!(
+                    "Error: the server ran as many calls as it may for over {} s; nothing was run. Try again.",
+                    self.limits.lease_wait.as_secs()
+                ),
+                "busy",
+            ),
+        };
+        slot.used = Some(Instant::now());
+        self.resident.settle(&mut slot);
+        drop(slot);
+        if self.resident.over(&self.limits) {
+            self.resident.evict(&self.limits);
+        }
+        result
+    }
+
+    fn busy(&self, call: &Call<'_>) -> ToolResult {
+        refusal(
+            format!(
+                "Error: session {} is busy with another call for over {} s; nothing was run. Try again.",
+                shown(call.handle),
+                self.limits.lease_wait.as_secs()
+            ),
+            "busy",
+        )
+    }
+
+    /// `call` in its session's slot: a read on the copy in memory when it
+    /// can, else under the lease; a read whose save found the session
+    /// moved on (the lease ran out mid-call and another call saved first)
+    /// runs again on the fresh state; a change is never run twice, and its
+    /// answer says its record was not kept.
+    fn run_in(&self, slot: &mut Slot, workspace: &Workspace, call: &Call<'_>) -> ToolResult {
+        if let Some(result) = self.read_without_lease(slot, workspace, call) {
             return result;
         }
-        // The lease ran out mid-call and another call saved first: a read
-        // runs again on the fresh state; a change is never run twice, and
-        // its answer says its record was not kept.
-        let result = match self.run_once(&mut slot, workspace, call, Retry::Allowed) {
+        match self.run_once(slot, workspace, call, Retry::Allowed) {
             Outcome::Answer(result) => result,
-            Outcome::Again => match self.run_once(&mut slot, workspace, call, Retry::Spent) {
+            Outcome::Again => match self.run_once(slot, workspace, call, Retry::Spent) {
                 Outcome::Answer(result) => result,
                 Outcome::Again => refusal(
                     "Error: the session kept moving on while this read ran; try again.".to_owned(),
                     "busy",
                 ),
             },
-        };
-        slot.used = Some(Instant::now());
-        result
+        }
     }
 
     /// A read on the copy in memory, without the lease: kept when its save
@@ -218,23 +189,10 @@ impl Sessions {
     ) -> Outcome {
         let (lease, stored) = match self.lease(call.key) {
             Ok(Some(taken)) => taken,
-            Ok(None) => {
-                return Outcome::Answer(refusal(
-                    format!(
-                        "Error: session {} is busy with another call for over {} s; nothing was run. Try again.",
-                        call.handle,
-                        self.limits.lease_wait.as_secs()
-                    ),
-                    "busy",
-                ));
-            }
+            Ok(None) => return Outcome::Answer(self.busy(call)),
             Err(err) => return Outcome::Answer(unreachable_store(&err)),
         };
-        lock(&self.held).insert(call.key.to_owned(), lease);
-        let _renewed = Renewed {
-            held: &self.held,
-            key: call.key,
-        };
+        let _renewed = self.held.renewed(call.key, lease);
         let release = |result: ToolResult| {
             // A lease not given back runs out by itself.
             let _ = self.store.release(call.key, lease);
@@ -301,7 +259,7 @@ impl Sessions {
             return Err(refusal(
                 format!(
                     "Error: session {} is unknown here or expired; nothing was run. Call again without `session` to start a new one, and read files again before changing them.",
-                    call.handle
+                    shown(call.handle)
                 ),
                 "unknown_session",
             ));
@@ -312,21 +270,21 @@ impl Sessions {
         }
         let fresh = || workspace.tools.session().map_err(|e| host_error(&e));
         let mut session = fresh()?;
-        slot.version = 0;
-        slot.lines = 0;
+        slot.session = None;
+        slot.version = version;
+        // A log this version cannot read, or one gone while its version
+        // stayed, starts the session anew: the next save replaces it whole
+        // on the version the store holds.
+        slot.lines = MAX_LOG_LINES;
         if version > 0 {
             let loaded = self
                 .store
                 .load(call.key)
                 .map_err(|e| unreachable_store(&e))?;
             if let Some(loaded) = loaded {
+                slot.version = loaded.version;
                 match session.restore_log(&loaded.log) {
-                    Ok((_, lines)) => {
-                        slot.version = loaded.version;
-                        slot.lines = lines;
-                    }
-                    // A log this version cannot read starts the session
-                    // anew; the next save replaces it.
+                    Ok((_, lines)) => slot.lines = lines,
                     Err(_) => session = fresh()?,
                 }
             }
@@ -363,33 +321,26 @@ impl Sessions {
     }
 
     /// Lets sessions idle past the limit, and the least recently used
-    /// beyond the count, leave memory (their stored logs stay).
+    /// beyond the count and the budget, leave memory (their stored logs
+    /// stay).
     pub fn evict(&self) {
-        let mut resident = lock(&self.resident);
-        let mut idle: Vec<(Instant, String)> = Vec::new();
-        resident.retain(|key, slot| {
-            let Ok(mut held) = slot.try_lock() else {
-                return true;
-            };
-            match held.used {
-                Some(used) if used.elapsed() >= self.limits.idle => {
-                    held.session = None;
-                    false
-                }
-                Some(used) => {
-                    idle.push((used, key.clone()));
-                    true
-                }
-                None => true,
-            }
-        });
-        if idle.len() > self.limits.resident {
-            idle.sort();
-            for (_, key) in &idle[..idle.len() - self.limits.resident] {
-                resident.remove(key);
-            }
-        }
+        self.resident.evict(&self.limits);
     }
+}
+
+/// The longest handle an answer repeats.
+const MAX_SHOWN_HANDLE: usize = 80;
+
+/// `handle` as an answer shows it: cut when long.
+pub(super) fn shown(handle: &str) -> String {
+    if handle.len() <= MAX_SHOWN_HANDLE {
+        return handle.to_owned();
+    }
+    let mut end = MAX_SHOWN_HANDLE;
+    while !handle.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &handle[..end])
 }
 
 fn refusal(text: String, code: &str) -> ToolResult {

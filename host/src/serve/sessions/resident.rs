@@ -1,0 +1,178 @@
+//! The sessions kept in memory: one slot per session key, taken in turns;
+//! what their instances hold, kept under a budget; and letting go of the
+//! idle, the least recently used beyond the count, and beyond the budget.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use std::time::{Duration, Instant};
+
+use super::lock;
+use crate::Session;
+
+/// How often a call waiting for its session's slot looks again.
+const TURN_POLL: Duration = Duration::from_millis(1);
+
+/// How long sessions stay in memory, and how many, and how much.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// A session idle this long leaves memory.
+    pub idle: Duration,
+    /// At most this many sessions stay in memory; the least recently used
+    /// leave first.
+    pub resident: usize,
+    /// The sessions in memory hold at most this many bytes of instance
+    /// memory between calls; the least recently used leave first.
+    pub resident_bytes: usize,
+    /// A lease lasts this long unless renewed (a running call renews it)
+    /// or given back: how long a replica that died holds a session up.
+    pub lease: Duration,
+    /// A call waits this long for its session (its slot here, then its
+    /// lease) and for a turn to run.
+    pub lease_wait: Duration,
+}
+
+/// One session in memory, with the stored version it matches.
+#[derive(Debug, Default)]
+pub(super) struct Slot {
+    pub session: Option<Session>,
+    pub version: u64,
+    pub lines: usize,
+    pub used: Option<Instant>,
+    /// The instance memory counted for it in [`Resident::bytes`].
+    bytes: usize,
+}
+
+/// Every slot, and the instance memory they hold.
+#[derive(Debug, Default)]
+pub(super) struct Resident {
+    slots: Mutex<HashMap<String, Arc<Mutex<Slot>>>>,
+    bytes: AtomicUsize,
+}
+
+impl Resident {
+    /// The slot of `key`, made empty when missing.
+    pub fn slot(&self, key: &str) -> Arc<Mutex<Slot>> {
+        Arc::clone(lock(&self.slots).entry(key.to_owned()).or_default())
+    }
+
+    /// Counts what `slot`'s instance holds now (after a call).
+    pub fn settle(&self, slot: &mut Slot) {
+        let now = slot.session.as_ref().map_or(0, Session::memory_bytes);
+        if now >= slot.bytes {
+            self.bytes.fetch_add(now - slot.bytes, Ordering::Relaxed);
+        } else {
+            self.bytes.fetch_sub(slot.bytes - now, Ordering::Relaxed);
+        }
+        slot.bytes = now;
+    }
+
+    /// Whether the sessions in memory hold more than `limits` allow.
+    pub fn over(&self, limits: &Limits) -> bool {
+        self.bytes.load(Ordering::Relaxed) > limits.resident_bytes
+    }
+
+    /// Lets go of the sessions idle past the limit, then the least
+    /// recently used beyond the count and the budget (their stored logs
+    /// stay). A slot in use stays.
+    pub fn evict(&self, limits: &Limits) {
+        let mut slots = lock(&self.slots);
+        let mut kept: Vec<(Instant, String, usize)> = Vec::new();
+        slots.retain(|key, slot| {
+            let Ok(mut held) = slot.try_lock() else {
+                return true;
+            };
+            match held.used {
+                Some(used) if used.elapsed() >= limits.idle => {
+                    self.bytes.fetch_sub(held.bytes, Ordering::Relaxed);
+                    held.bytes = 0;
+                    held.session = None;
+                    false
+                }
+                Some(used) => {
+                    kept.push((used, key.clone(), held.bytes));
+                    true
+                }
+                None => true,
+            }
+        });
+        kept.sort();
+        let mut count = kept.len();
+        for (_, key, bytes) in kept {
+            if count <= limits.resident && !self.over(limits) {
+                break;
+            }
+            if let Some(slot) = slots.remove(&key) {
+                // Taken since the scan: its bytes are its own to settle.
+                if let Ok(mut held) = slot.try_lock() {
+                    self.bytes
+                        .fetch_sub(bytes.min(held.bytes), Ordering::Relaxed);
+                    held.bytes = 0;
+                    held.session = None;
+                }
+            }
+            count -= 1;
+        }
+    }
+}
+
+/// Waits for `slot` up to `wait`; `None` when it stays busy. A slot whose
+/// last call panicked loses its session (the instance is not trusted).
+pub(super) fn turn(slot: &Mutex<Slot>, wait: Duration) -> Option<MutexGuard<'_, Slot>> {
+    let started = Instant::now();
+    loop {
+        match slot.try_lock() {
+            Ok(held) => return Some(held),
+            Err(TryLockError::Poisoned(poisoned)) => {
+                let mut held = poisoned.into_inner();
+                held.session = None;
+                held.version = 0;
+                return Some(held);
+            }
+            Err(TryLockError::WouldBlock) if started.elapsed() < wait => {
+                std::thread::sleep(TURN_POLL);
+            }
+            Err(TryLockError::WouldBlock) => return None,
+        }
+    }
+}
+
+/// A count of calls that may run at once, taken in turns.
+#[derive(Debug)]
+pub(super) struct Running {
+    free: Mutex<usize>,
+    freed: std::sync::Condvar,
+}
+
+/// A turn to run, given back when dropped.
+pub(super) struct RunTurn<'a>(&'a Running);
+
+impl Drop for RunTurn<'_> {
+    fn drop(&mut self) {
+        *lock(&self.0.free) += 1;
+        self.0.freed.notify_one();
+    }
+}
+
+impl Running {
+    pub fn new(calls: usize) -> Self {
+        Self {
+            free: Mutex::new(calls.max(1)),
+            freed: std::sync::Condvar::new(),
+        }
+    }
+
+    /// A turn, waiting up to `wait`; `None` when none came.
+    pub fn take(&self, wait: Duration) -> Option<RunTurn<'_>> {
+        let free = lock(&self.free);
+        let (mut free, _) = self
+            .freed
+            .wait_timeout_while(free, wait, |free| *free == 0)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if *free == 0 {
+            return None;
+        }
+        *free -= 1;
+        Some(RunTurn(self))
+    }
+}
