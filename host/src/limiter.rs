@@ -14,6 +14,8 @@ pub(crate) struct MemoryCap {
     refused: bool,
     /// Bytes of the store's memories, as grown so far.
     held: usize,
+    /// What they held once the instance was ready.
+    base: usize,
 }
 
 impl MemoryCap {
@@ -22,12 +24,19 @@ impl MemoryCap {
             limit,
             refused: false,
             held: 0,
+            base: 0,
         }
     }
 
-    /// Bytes the store's memories hold (they never shrink).
-    pub(crate) fn held(&self) -> usize {
-        self.held
+    /// Bytes the store's memories grew by since the instance was ready
+    /// (they never shrink).
+    pub(crate) fn grown(&self) -> usize {
+        self.held - self.base
+    }
+
+    /// Marks what the memories hold now as the ready instance's.
+    pub(crate) fn ready(&mut self) {
+        self.base = self.held;
     }
 
     /// The limit, in bytes.

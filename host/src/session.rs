@@ -98,6 +98,7 @@ impl Live {
             .session()
             .call_open(&mut store, &inner.config_json)?
             .map_err(anyhow::Error::msg)?;
+        store.data_mut().limits.ready();
         Ok(Self {
             store,
             bindings,
@@ -603,10 +604,12 @@ impl Session {
         store.data_mut().limits.clear();
     }
 
-    /// Bytes the session's instance holds in linear memory (a memory never
-    /// shrinks, so this is its peak): what keeping it resident costs.
+    /// Bytes the session's instance grew its linear memory by since it
+    /// was opened (a memory never shrinks, so this is its peak): what the
+    /// files it handled cost to keep it resident, beyond what every
+    /// session costs.
     pub fn memory_bytes(&self) -> usize {
-        self.live.store.data().limits.held()
+        self.live.store.data().limits.grown()
     }
 
     /// What keeping the session's memory cost after the last call, when

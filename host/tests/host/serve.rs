@@ -463,3 +463,32 @@ fn a_session_whose_stored_log_cannot_be_read_starts_anew_and_saves_again() {
     assert_eq!(landed["isError"], false, "{landed}");
     assert!(!text(&landed).contains("not kept"), "{landed}");
 }
+
+#[test]
+fn sessions_over_the_memory_budget_leave_memory_and_come_back_whole() {
+    let root = fresh_dir("budget");
+    let big = "line of a large file, the same each time\n".repeat(60_000);
+    std::fs::write(root.join("big.txt"), big).unwrap();
+    std::fs::write(root.join("a.txt"), "one\n").unwrap();
+    let server = ServeProcess::start(
+        Path::new(BIN),
+        &["--root", root.to_str().unwrap(), "--resident-mib", "1"],
+        &[("FILETOOLS_TOKEN", TOKEN)],
+    )
+    .unwrap();
+    // Each session's read of the large file grows it past the budget, so
+    // the one before leaves memory.
+    let handles: Vec<String> = (0..3).map(|_| open_session(&server, "big.txt")).collect();
+    for handle in &handles {
+        let args = json!({"file_path": "big.txt", "offset": 1, "limit": 50});
+        call(&server, handle, "read", &args);
+        let again = call(&server, handle, "read", &args);
+        assert!(text(&again).contains("unchanged"), "{again}");
+        call(&server, handle, "read", &json!({"file_path": "a.txt"}));
+        let edit = json!({"file_path": "a.txt", "old_string": "one", "new_string": "ONE"});
+        let edited = call(&server, handle, "edit", &edit);
+        assert_eq!(edited["isError"], false, "{edited}");
+        let undone = call(&server, handle, "undo", &json!({"file_path": "a.txt"}));
+        assert_eq!(undone["isError"], false, "{undone}");
+    }
+}

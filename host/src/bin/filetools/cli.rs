@@ -157,8 +157,9 @@ pub struct ServeArgs {
     /// first.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub resident: usize,
-    /// MiB of instance memory the sessions kept in memory may hold between
-    /// calls; the least recently used leave first.
+    /// MiB of instance memory the sessions kept in memory may have grown
+    /// by (a session's memory grows with the files it handles); the least
+    /// recently used leave first.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub resident_mib: usize,
     /// Seconds a session unused stays in the store.

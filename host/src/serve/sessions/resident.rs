@@ -22,7 +22,8 @@ pub struct Limits {
     /// leave first.
     pub resident: usize,
     /// The sessions in memory hold at most this many bytes of instance
-    /// memory between calls; the least recently used leave first.
+    /// memory between calls beyond what a new session holds; the least
+    /// recently used leave first.
     pub resident_bytes: usize,
     /// A lease lasts this long unless renewed (a running call renews it)
     /// or given back: how long a replica that died holds a session up.
