@@ -3,7 +3,6 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -43,12 +42,17 @@ fn refused(refusal: &Refusal) -> Response<BoxBody<Bytes, Infallible>> {
     response
 }
 
-/// The longest wait for a request's head: a client slower than this (or
-/// one that sends nothing) is cut off.
+/// The longest wait for a request's head, from the connection or from
+/// the answer before it: a client slower than this, or a kept-alive
+/// connection idle this long, is closed.
 const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A kept-alive connection with no request for this long is closed.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a connection beyond the cap may take to be told so.
+const REFUSE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// Connections beyond the cap being told so at once; more are closed
+/// unanswered.
+const MAX_REFUSING: usize = 64;
 
 /// A pause after a failed accept (out of descriptors, say), so the loop
 /// does not spin.
@@ -57,23 +61,24 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 /// Serves connections on `listener` until the runtime stops; beyond
 /// [`Front::connections`], a connection gets one 503 and is closed.
 pub(super) async fn accept(listener: TcpListener, front: Arc<Front>) {
+    let refusing = Arc::new(Semaphore::new(MAX_REFUSING));
     loop {
         let Ok((stream, _peer)) = listener.accept().await else {
             tokio::time::sleep(ACCEPT_BACKOFF).await;
             continue;
         };
         let _ = stream.set_nodelay(true);
-        match Arc::clone(&front.connections).try_acquire_owned() {
-            Ok(permit) => {
-                let front = Arc::clone(&front);
-                tokio::spawn(async move {
-                    serve_connection(stream, front).await;
-                    drop(permit);
-                });
-            }
-            Err(_) => {
-                tokio::spawn(refuse_connection(stream));
-            }
+        if let Ok(permit) = Arc::clone(&front.connections).try_acquire_owned() {
+            let front = Arc::clone(&front);
+            tokio::spawn(async move {
+                serve_connection(stream, front).await;
+                drop(permit);
+            });
+        } else if let Ok(permit) = Arc::clone(&refusing).try_acquire_owned() {
+            tokio::spawn(async move {
+                refuse_connection(stream).await;
+                drop(permit);
+            });
         }
     }
 }
@@ -94,51 +99,21 @@ async fn refuse_connection(stream: TcpStream) {
     let serving = hyper::server::conn::http1::Builder::new()
         .keep_alive(false)
         .serve_connection(TokioIo::new(stream), service);
-    let _ = tokio::time::timeout(HEADER_READ_TIMEOUT, serving).await;
+    let _ = tokio::time::timeout(REFUSE_TIMEOUT, serving).await;
 }
 
-/// Serves one connection: its requests' heads within
-/// [`HEADER_READ_TIMEOUT`], and closed once idle for [`IDLE_TIMEOUT`]
-/// (after the answers under way).
+/// Serves one connection, each request's head due within
+/// [`HEADER_READ_TIMEOUT`].
 async fn serve_connection(stream: TcpStream, front: Arc<Front>) {
-    let started = tokio::time::Instant::now();
-    // Milliseconds from `started` to the last request's start or end.
-    let last = Arc::new(AtomicU64::new(0));
-    let open = Arc::new(AtomicUsize::new(0));
-    let service = {
-        let (last, open) = (Arc::clone(&last), Arc::clone(&open));
-        service_fn(move |request| {
-            let (front, last, open) = (Arc::clone(&front), Arc::clone(&last), Arc::clone(&open));
-            let now = move || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-            async move {
-                open.fetch_add(1, Ordering::Relaxed);
-                last.store(now(), Ordering::Relaxed);
-                let response = route(request, &front).await;
-                last.store(now(), Ordering::Relaxed);
-                open.fetch_sub(1, Ordering::Relaxed);
-                Ok::<_, Infallible>(response)
-            }
-        })
-    };
-    let connection = hyper::server::conn::http1::Builder::new()
+    let service = service_fn(move |request| {
+        let front = Arc::clone(&front);
+        async move { Ok::<_, Infallible>(route(request, &front).await) }
+    });
+    let _ = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(HEADER_READ_TIMEOUT)
-        .serve_connection(TokioIo::new(stream), service);
-    tokio::pin!(connection);
-    loop {
-        let since = Duration::from_millis(last.load(Ordering::Relaxed));
-        tokio::select! {
-            _ = &mut connection => return,
-            () = tokio::time::sleep_until(started + since + IDLE_TIMEOUT) => {
-                let quiet = Duration::from_millis(last.load(Ordering::Relaxed)) == since;
-                if quiet && open.load(Ordering::Relaxed) == 0 {
-                    connection.as_mut().graceful_shutdown();
-                    let _ = connection.await;
-                    return;
-                }
-            }
-        }
-    }
+        .serve_connection(TokioIo::new(stream), service)
+        .await;
 }
 
 async fn route(
@@ -206,15 +181,22 @@ async fn as_json_rpc(
     if !(status.is_client_error() || status.is_server_error()) || json {
         return response;
     }
-    let body = response
-        .into_body()
+    let (parts, body) = response.into_parts();
+    let body = body
         .collect()
         .await
         .map(http_body_util::Collected::to_bytes)
         .unwrap_or_default();
     let text = String::from_utf8_lossy(&body[..body.len().min(MAX_ERROR_BODY_BYTES)]);
-    refused(&Refusal {
+    let mut answer = refused(&Refusal {
         status,
         message: text.trim().to_owned(),
-    })
+    });
+    // Its other headers (`Allow`, say) still hold.
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            answer.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    answer
 }

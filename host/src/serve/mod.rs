@@ -30,7 +30,7 @@ mod sessions;
 pub mod store;
 mod workspaces;
 
-pub use gate::{Gate, Tokens};
+pub use gate::{Gate, MIN_TOKEN_CHARS, Tokens};
 pub use handler::{META_KEY, SESSION_HEADER};
 pub use sessions::Limits;
 pub use store::SessionStore;

@@ -44,6 +44,8 @@ pub(super) struct Workspaces {
     make: MakeTools,
     read_only: bool,
     built: Mutex<HashMap<String, Arc<Workspace>>>,
+    /// Held while one is built.
+    building: Mutex<()>,
 }
 
 impl std::fmt::Debug for Workspaces {
@@ -69,12 +71,23 @@ impl Workspaces {
             make,
             read_only,
             built: Mutex::new(HashMap::new()),
+            building: Mutex::new(()),
         }
     }
 
     /// Whether the client names the workspace in the path.
     pub fn named(&self) -> bool {
         matches!(self.roots, Roots::Each(_))
+    }
+
+    /// Any workspace built so far.
+    fn any_built(&self) -> Option<Arc<Workspace>> {
+        self.built
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .values()
+            .next()
+            .cloned()
     }
 
     /// The workspace `name` names when it was built already.
@@ -101,40 +114,45 @@ impl Workspaces {
             }
             _ => return Ok(None),
         };
-        let mut built = self
-            .built
+        // Builds take turns, outside the map's lock: a request for a
+        // workspace built already never waits for one.
+        let _building = self
+            .building
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(workspace) = built.get(name) {
-            return Ok(Some(Arc::clone(workspace)));
+        if let Some(workspace) = self.built(name) {
+            return Ok(Some(workspace));
         }
         // The first workspace builds the tools; the others share its
         // engine, compiled component and listing.
-        if let Some(first) = built.values().next() {
-            let workspace = Arc::new(Workspace {
+        let first = self.any_built();
+        let workspace = Arc::new(if let Some(first) = first {
+            Workspace {
                 name: name.to_owned(),
                 tools: first.tools.with_root(&root)?,
                 listing: first.listing.clone(),
-            });
-            built.insert(name.to_owned(), Arc::clone(&workspace));
-            return Ok(Some(workspace));
-        }
-        let tools = (self.make)(&root)?;
-        let mut session = tools.session()?;
-        let mut listing = Listing::new(&mut session, self.read_only)?;
-        for tool in &mut listing.tools {
-            let schema = Arc::make_mut(&mut tool.input_schema);
-            let Some(Value::Object(properties)) = schema.get_mut("properties") else {
-                bail!("the {} tool's schema has no properties", tool.name);
-            };
-            properties.insert("session".to_owned(), session_property());
-        }
-        let workspace = Arc::new(Workspace {
-            name: name.to_owned(),
-            tools,
-            listing,
+            }
+        } else {
+            let tools = (self.make)(&root)?;
+            let mut session = tools.session()?;
+            let mut listing = Listing::new(&mut session, self.read_only)?;
+            for tool in &mut listing.tools {
+                let schema = Arc::make_mut(&mut tool.input_schema);
+                let Some(Value::Object(properties)) = schema.get_mut("properties") else {
+                    bail!("the {} tool's schema has no properties", tool.name);
+                };
+                properties.insert("session".to_owned(), session_property());
+            }
+            Workspace {
+                name: name.to_owned(),
+                tools,
+                listing,
+            }
         });
-        built.insert(name.to_owned(), Arc::clone(&workspace));
+        self.built
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(name.to_owned(), Arc::clone(&workspace));
         Ok(Some(workspace))
     }
 }

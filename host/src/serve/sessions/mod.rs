@@ -92,22 +92,15 @@ impl Sessions {
 
     /// Runs `call` in `workspace`; every failure is an answer.
     pub fn run(&self, workspace: &Workspace, call: &Call<'_>) -> ToolResult {
-        let slot = self.resident.slot(call.key);
-        // Its own session first, then a turn to run: calls waiting on one
+        // One deadline for every wait: the session's slot here, its lease,
+        // a turn to run. The session comes first, so calls waiting on one
         // busy session hold no turn from the others.
-        let Some(mut slot) = resident::turn(&slot, self.limits.lease_wait) else {
+        let deadline = Instant::now() + self.limits.lease_wait;
+        let slot = self.resident.slot(call.key);
+        let Some(mut slot) = resident::turn(&slot, deadline) else {
             return self.busy(call);
         };
-        let result = match self.running.take(self.limits.lease_wait) {
-            Some(_turn) => self.run_in(&mut slot, workspace, call),
-            None => refusal(
-                format!(
-                    "Error: the server ran as many calls as it may for over {} s; nothing was run. Try again.",
-                    self.limits.lease_wait.as_secs()
-                ),
-                "busy",
-            ),
-        };
+        let result = self.run_in(&mut slot, workspace, call, deadline);
         slot.used = Some(Instant::now());
         self.resident.settle(&mut slot);
         drop(slot);
@@ -115,6 +108,19 @@ impl Sessions {
             self.resident.evict(&self.limits);
         }
         result
+    }
+
+    /// A turn to run, or the answer that none came.
+    fn run_turn(&self, deadline: Instant) -> Result<resident::RunTurn<'_>, ToolResult> {
+        self.running.take(deadline).ok_or_else(|| {
+            refusal(
+                format!(
+                    "Error: the server ran as many calls as it may for over {} s; nothing was run. Try again.",
+                    self.limits.lease_wait.as_secs()
+                ),
+                "busy",
+            )
+        })
     }
 
     fn busy(&self, call: &Call<'_>) -> ToolResult {
@@ -133,13 +139,19 @@ impl Sessions {
     /// moved on (the lease ran out mid-call and another call saved first)
     /// runs again on the fresh state; a change is never run twice, and its
     /// answer says its record was not kept.
-    fn run_in(&self, slot: &mut Slot, workspace: &Workspace, call: &Call<'_>) -> ToolResult {
-        if let Some(result) = self.read_without_lease(slot, workspace, call) {
+    fn run_in(
+        &self,
+        slot: &mut Slot,
+        workspace: &Workspace,
+        call: &Call<'_>,
+        deadline: Instant,
+    ) -> ToolResult {
+        if let Some(result) = self.read_without_lease(slot, workspace, call, deadline) {
             return result;
         }
-        match self.run_once(slot, workspace, call, Retry::Allowed) {
+        match self.run_once(slot, workspace, call, Retry::Allowed, deadline) {
             Outcome::Answer(result) => result,
-            Outcome::Again => match self.run_once(slot, workspace, call, Retry::Spent) {
+            Outcome::Again => match self.run_once(slot, workspace, call, Retry::Spent, deadline) {
                 Outcome::Answer(result) => result,
                 Outcome::Again => refusal(
                     "Error: the session kept moving on while this read ran; try again.".to_owned(),
@@ -159,11 +171,16 @@ impl Sessions {
         slot: &mut Slot,
         workspace: &Workspace,
         call: &Call<'_>,
+        deadline: Instant,
     ) -> Option<ToolResult> {
         if !workspace.listing.is_read_only(call.tool) || slot.version == 0 {
             return None;
         }
         let session = slot.session.as_mut()?;
+        let _turn = match self.run_turn(deadline) {
+            Ok(turn) => turn,
+            Err(busy) => return Some(busy),
+        };
         let result = session.call_cancellable(call.tool, call.arguments, call.cancel);
         let kept = match self.save(slot, call.key, Turn::Free) {
             Ok(Some(saved)) => matches!(saved, Saved::Stored(_)),
@@ -186,13 +203,23 @@ impl Sessions {
         workspace: &Workspace,
         call: &Call<'_>,
         retry: Retry,
+        deadline: Instant,
     ) -> Outcome {
-        let (lease, stored) = match self.lease(call.key) {
+        let (lease, stored) = match self.lease(call.key, deadline) {
             Ok(Some(taken)) => taken,
             Ok(None) => return Outcome::Answer(self.busy(call)),
             Err(err) => return Outcome::Answer(unreachable_store(&err)),
         };
         let _renewed = self.held.renewed(call.key, lease);
+        // The lease before a turn to run: a call waiting on another
+        // replica's holder of its session holds no turn.
+        let _turn = match self.run_turn(deadline) {
+            Ok(turn) => turn,
+            Err(busy) => {
+                let _ = self.store.release(call.key, lease);
+                return Outcome::Answer(busy);
+            }
+        };
         let release = |result: ToolResult| {
             // A lease not given back runs out by itself.
             let _ = self.store.release(call.key, lease);
@@ -232,13 +259,12 @@ impl Sessions {
 
     /// The session's lease and stored version, waiting up to the limit
     /// while another call holds it.
-    fn lease(&self, key: &str) -> Result<Option<(Lease, Option<u64>)>> {
-        let started = Instant::now();
+    fn lease(&self, key: &str, deadline: Instant) -> Result<Option<(Lease, Option<u64>)>> {
         loop {
             if let Some(taken) = self.store.lease(key, self.limits.lease)? {
                 return Ok(Some(taken));
             }
-            if started.elapsed() >= self.limits.lease_wait {
+            if Instant::now() >= deadline {
                 return Ok(None);
             }
             std::thread::sleep(LEASE_POLL);

@@ -28,8 +28,8 @@ pub struct Limits {
     /// A lease lasts this long unless renewed (a running call renews it)
     /// or given back: how long a replica that died holds a session up.
     pub lease: Duration,
-    /// A call waits this long for its session (its slot here, then its
-    /// lease) and for a turn to run.
+    /// A call waits this long in all for its session (its slot here, then
+    /// its lease) and for a turn to run.
     pub lease_wait: Duration,
 }
 
@@ -75,23 +75,23 @@ impl Resident {
 
     /// Lets go of the sessions idle past the limit, then the least
     /// recently used beyond the count and the budget (their stored logs
-    /// stay). A slot in use stays.
+    /// stay). Only a slot no call holds goes: under the map's lock nobody
+    /// can take one, so a slot whose only holder is the map is free.
     pub fn evict(&self, limits: &Limits) {
         let mut slots = lock(&self.slots);
-        let mut kept: Vec<(Instant, String, usize)> = Vec::new();
+        let mut kept: Vec<(Instant, String)> = Vec::new();
         slots.retain(|key, slot| {
-            let Ok(mut held) = slot.try_lock() else {
+            if Arc::strong_count(slot) > 1 {
                 return true;
-            };
-            match held.used {
+            }
+            let used = free(slot).used;
+            match used {
                 Some(used) if used.elapsed() >= limits.idle => {
-                    self.bytes.fetch_sub(held.bytes, Ordering::Relaxed);
-                    held.bytes = 0;
-                    held.session = None;
+                    self.let_go(&mut free(slot));
                     false
                 }
                 Some(used) => {
-                    kept.push((used, key.clone(), held.bytes));
+                    kept.push((used, key.clone()));
                     true
                 }
                 None => true,
@@ -99,38 +99,46 @@ impl Resident {
         });
         kept.sort();
         let mut count = kept.len();
-        for (_, key, bytes) in kept {
+        for (_, key) in kept {
             if count <= limits.resident && !self.over(limits) {
                 break;
             }
             if let Some(slot) = slots.remove(&key) {
-                // Taken since the scan: its bytes are its own to settle.
-                if let Ok(mut held) = slot.try_lock() {
-                    self.bytes
-                        .fetch_sub(bytes.min(held.bytes), Ordering::Relaxed);
-                    held.bytes = 0;
-                    held.session = None;
-                }
+                self.let_go(&mut free(&slot));
             }
             count -= 1;
         }
     }
+
+    /// Drops a slot's session and what it counted.
+    fn let_go(&self, slot: &mut Slot) {
+        self.bytes.fetch_sub(slot.bytes, Ordering::Relaxed);
+        slot.bytes = 0;
+        slot.session = None;
+    }
 }
 
-/// Waits for `slot` up to `wait`; `None` when it stays busy. A slot whose
-/// last call panicked loses its session (the instance is not trusted).
-pub(super) fn turn(slot: &Mutex<Slot>, wait: Duration) -> Option<MutexGuard<'_, Slot>> {
-    let started = Instant::now();
+/// A slot only the map holds, locked (a poisoned one too).
+fn free(slot: &Mutex<Slot>) -> MutexGuard<'_, Slot> {
+    slot.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Waits for `slot` until `deadline`; `None` when it stays busy. A slot
+/// whose last call panicked loses its session (the instance is not
+/// trusted), once.
+pub(super) fn turn(slot: &Mutex<Slot>, deadline: Instant) -> Option<MutexGuard<'_, Slot>> {
     loop {
         match slot.try_lock() {
             Ok(held) => return Some(held),
             Err(TryLockError::Poisoned(poisoned)) => {
                 let mut held = poisoned.into_inner();
+                slot.clear_poison();
                 held.session = None;
                 held.version = 0;
                 return Some(held);
             }
-            Err(TryLockError::WouldBlock) if started.elapsed() < wait => {
+            Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
                 std::thread::sleep(TURN_POLL);
             }
             Err(TryLockError::WouldBlock) => return None,
@@ -163,9 +171,10 @@ impl Running {
         }
     }
 
-    /// A turn, waiting up to `wait`; `None` when none came.
-    pub fn take(&self, wait: Duration) -> Option<RunTurn<'_>> {
+    /// A turn, waiting until `deadline`; `None` when none came.
+    pub fn take(&self, deadline: Instant) -> Option<RunTurn<'_>> {
         let free = lock(&self.free);
+        let wait = deadline.saturating_duration_since(Instant::now());
         let (mut free, _) = self
             .freed
             .wait_timeout_while(free, wait, |free| *free == 0)

@@ -64,14 +64,16 @@ impl DirStore {
         self.dir.join(name)
     }
 
-    /// Removes the files of sessions idle past the time to live.
+    /// Removes the files of sessions idle past the time to live, each
+    /// session's only while its lock is free (taken without waiting, and
+    /// held while its files go).
     fn sweep(&self) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return;
         };
         for entry in entries.flatten() {
             let path = entry.path();
-            // A lock or lease goes with its session's log, or alone once
+            // A session goes with its log, or its lock and lease once
             // there is none.
             let ours = match path.extension().and_then(|e| e.to_str()) {
                 Some("log") => true,
@@ -84,8 +86,21 @@ impl DirStore {
                 .ok()
                 .and_then(|m| m.elapsed().ok())
                 .is_some_and(|idle| idle > self.ttl);
-            if ours && idle {
-                let _ = std::fs::remove_file(path);
+            if !(ours && idle) {
+                continue;
+            }
+            let lock = path.with_extension("lock");
+            let free = OpenOptions::new()
+                .read(true)
+                .open(&lock)
+                .ok()
+                .filter(|file| {
+                    rustix::fs::flock(file, FlockOperation::NonBlockingLockExclusive).is_ok()
+                });
+            if free.is_some() || !lock.exists() {
+                for extension in ["log", "lease", "lock"] {
+                    let _ = std::fs::remove_file(path.with_extension(extension));
+                }
             }
         }
     }
@@ -214,7 +229,9 @@ impl SessionStore for DirStore {
                 std::fs::remove_file(self.path(key, "lease"))
                     .context("removing a session's lease")?;
             }
-            Turn::Free if leased.is_some_and(|(_, until)| until > now_ms()) => {
+            // Without a lease, or with one that ran out: refused while
+            // another holds the session.
+            _ if leased.is_some_and(|(_, until)| until > now_ms()) => {
                 return Ok(Saved::Moved);
             }
             _ => {}

@@ -113,7 +113,9 @@ impl SessionStore for MemoryStore {
             Turn::Held(lease) if leased.is_some_and(|(held, _)| held == lease) => {
                 maps.leases.remove(key);
             }
-            Turn::Free if leased.is_some_and(|(_, until)| until > Instant::now()) => {
+            // Without a lease, or with one that ran out: refused while
+            // another holds the session.
+            _ if leased.is_some_and(|(_, until)| until > Instant::now()) => {
                 return Ok(Saved::Moved);
             }
             _ => {}

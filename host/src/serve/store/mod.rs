@@ -49,7 +49,8 @@ pub enum Update<'a> {
 /// Whose turn a save is taken in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Turn {
-    /// Under this lease, given back with the save (stored or not).
+    /// Under this lease, given back with the save (stored or not); a lease
+    /// that ran out saves only while nobody else holds one.
     Held(Lease),
     /// Without one: refused while anyone holds the session's lease, so a
     /// read saved this way never overtakes a change under way.

@@ -19,26 +19,33 @@ const KEY_PREFIX: &str = "filetools:";
 const MAX_IDLE_CONNECTIONS: usize = 16;
 
 /// Saves the log when its version is the one expected, in the caller's
-/// turn: KEYS = version, log, lease; ARGV = expected, `a` (append) or `r`
-/// (replace), text, time to live in ms, and the lease's token (given back
-/// whatever happens) or `f` (no lease: refused while one is held). Gives
-/// the new version, or -1.
-const SAVE_SCRIPT: &str = "local held = ARGV[5] ~= 'f' \
+/// turn: KEYS = version, log, lease, last save's id; ARGV = expected, `a`
+/// (append) or `r` (replace), text, time to live in ms, the lease's token
+/// (given back whatever happens) or `f` (no lease), and the save's id.
+/// Refused while a lease other than the caller's is held. A save sent
+/// again (its reply lost) finds its id and gives the version it made.
+/// Gives the new version, or -1.
+const SAVE_SCRIPT: &str = "if redis.call('GET', KEYS[4]) == ARGV[6] then \
+    return tonumber(redis.call('GET', KEYS[1])) end \
+    local holder = redis.call('GET', KEYS[3]) \
     local saved = -1 \
-    if held or redis.call('EXISTS', KEYS[3]) == 0 then \
+    if holder == false or holder == ARGV[5] then \
     local v = tonumber(redis.call('GET', KEYS[1]) or '0') \
     if v == tonumber(ARGV[1]) then \
     if ARGV[2] == 'a' then redis.call('APPEND', KEYS[2], ARGV[3]) \
     else redis.call('SET', KEYS[2], ARGV[3]) end \
     saved = v + 1 \
     redis.call('SET', KEYS[1], saved, 'PX', ARGV[4]) \
-    redis.call('PEXPIRE', KEYS[2], ARGV[4]) end end \
-    if held and redis.call('GET', KEYS[3]) == ARGV[5] then redis.call('DEL', KEYS[3]) end \
+    redis.call('PEXPIRE', KEYS[2], ARGV[4]) \
+    redis.call('SET', KEYS[4], ARGV[6], 'PX', ARGV[4]) end end \
+    if holder == ARGV[5] then redis.call('DEL', KEYS[3]) end \
     return saved";
 
-/// Takes the lease when free and gives the version: KEYS = lease,
+/// Takes the lease when free (or already the caller's: a lease sent again
+/// after its reply was lost) and gives the version: KEYS = lease,
 /// version; ARGV = token, time in ms. Gives `{1, version}` or `{0}`.
-const LEASE_SCRIPT: &str = "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
+const LEASE_SCRIPT: &str = "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) \
+    or redis.call('GET', KEYS[1]) == ARGV[1] then \
     return {1, redis.call('GET', KEYS[2])} end return {0}";
 
 /// Extends the lease when it is still the caller's: KEYS = lease; ARGV =
@@ -279,7 +286,10 @@ impl SessionStore for RedisStore {
             Self::key("v", key),
             Self::key("log", key),
             Self::key("lease", key),
+            Self::key("saved", key),
         ];
+        // Sent again after a lost reply, the save finds its id.
+        let id = lease_token()?.0.to_string();
         let (how, text) = match update {
             Update::Append(text) => ("a", text),
             Update::Replace(text) => ("r", text),
@@ -291,8 +301,8 @@ impl SessionStore for RedisStore {
         let (expected, ttl) = (expected.to_string(), self.ttl_ms());
         let reply = self.eval(
             SAVE_SCRIPT,
-            &[&keys[0], &keys[1], &keys[2]],
-            &[&expected, how, text, &ttl, &token],
+            &[&keys[0], &keys[1], &keys[2], &keys[3]],
+            &[&expected, how, text, &ttl, &token, &id],
         )?;
         match reply {
             Reply::Int(-1) => Ok(Saved::Moved),

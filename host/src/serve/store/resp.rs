@@ -135,9 +135,21 @@ impl Connection {
             "*" => match usize::try_from(number()?) {
                 Err(_) => Reply::Array(None),
                 Ok(len) => {
+                    // Every element read, an error among them too, so the
+                    // connection stays in step.
                     let mut items = Vec::with_capacity(len.min(64));
+                    let mut refused = None;
                     for _ in 0..len {
-                        items.push(self.reply()?);
+                        match self.reply() {
+                            Ok(item) => items.push(item),
+                            Err(err) if err.downcast_ref::<Refused>().is_some() => {
+                                refused.get_or_insert(err);
+                            }
+                            Err(err) => return Err(err),
+                        }
+                    }
+                    if let Some(err) = refused {
+                        return Err(err);
                     }
                     Reply::Array(Some(items))
                 }
