@@ -33,6 +33,8 @@ const WORKSPACE = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/;
 const HANDLE = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Sessions an object keeps instantiated; the others wait in storage. Each has its own wasm memory. */
 const LIVE_SESSIONS = 8;
+/** A session unused this long is deleted from storage. */
+const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const SESSION_PROPERTY = {
   type: 'string',
   description: "The handle of this conversation's session, from an earlier answer.",
@@ -198,6 +200,8 @@ export class Files extends DurableObject {
     )`);
     /** handle → Promise<{ tools, saved }>, the least recently used first. */
     this.live = new Map();
+    /** handle → the promise of its last call: one call at a time per session. */
+    this.turns = new Map();
   }
 
   /** The component over this workspace, loaded once per object. */
@@ -245,9 +249,19 @@ export class Files extends DurableObject {
       }
     });
     this.live.set(handle, entry);
-    // The oldest goes: its state is already in storage.
-    if (this.live.size > LIVE_SESSIONS) {
-      this.live.delete(this.live.keys().next().value);
+    // The oldest with no call under way goes: its state is already in
+    // storage, and no call of it can save after a new instance of it.
+    for (const old of this.live.keys()) {
+      if (this.live.size <= LIVE_SESSIONS) {
+        break;
+      }
+      if (old !== handle && !this.turns.has(old)) {
+        this.live.delete(old);
+      }
+    }
+    if (!row) {
+      // A new session now and then clears the ones long unused.
+      this.sql.exec('DELETE FROM sessions WHERE saved_at < ?', Date.now() - SESSION_TTL_MS);
     }
     return entry;
   }
@@ -258,6 +272,21 @@ export class Files extends DurableObject {
    * must exist then (undefined when it does not).
    */
   async callTool(handle, named, tool, args) {
+    // Calls on one session take turns, across its awaits.
+    const before = this.turns.get(handle) ?? Promise.resolve();
+    const turn = before.catch(() => {}).then(() => this.callInTurn(handle, named, tool, args));
+    this.turns.set(handle, turn);
+    try {
+      return await turn;
+    } finally {
+      if (this.turns.get(handle) === turn) {
+        this.turns.delete(handle);
+      }
+    }
+  }
+
+  /** [`callTool`], in the session's turn. */
+  async callInTurn(handle, named, tool, args) {
     const entry = this.sessionOf(handle, named);
     if (!entry) {
       return undefined;

@@ -341,6 +341,32 @@ test('MCP clients reach a Durable Object per workspace whose files and sessions 
     assert.equal(foreign.isError, true, 'and its own sessions');
     assert.match(text(foreign), /without `session`/);
 
+    // Calls on one session at once, while more sessions than an object
+    // keeps live come and go: each call leans on the record the last one
+    // left, and none is lost.
+    const lines = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const seeded = await call(client, 'write', { file_path: 'race.txt', content: lines.join('\n') + '\n', session: handle });
+    assert.equal(seeded.isError, false, text(seeded));
+    const crowd = await Promise.all(Array.from({ length: 10 }, () => connect(again, 'alpha')));
+    const edit = (line) => call(client, 'edit', { file_path: 'race.txt', old_string: line, new_string: line.toUpperCase(), session: handle });
+    // Half the edits, then the crowd (which pushes this session out of the
+    // live ones), then the other half, all at once.
+    const [first, , second] = await Promise.all([
+      Promise.all(lines.slice(0, 3).map(edit)),
+      Promise.all(crowd.map(({ client: c }) => call(c, 'read', { file_path: 'race.txt' }))),
+      Promise.all(lines.slice(3).map(edit)),
+    ]);
+    const edits = [...first, ...second];
+    for (const edit of edits) {
+      assert.equal(edit.isError, false, text(edit));
+    }
+    for (const _ of lines) {
+      const undone = await call(client, 'undo', { file_path: 'race.txt', session: handle });
+      assert.equal(undone.isError, false, text(undone));
+    }
+    const restored = await call(client, 'read', { file_path: 'race.txt', session: handle });
+    assert.match(text(restored), /^1\ta\n2\tb\n3\tc\n4\td\n5\te\n6\tf\n/, 'every edit was recorded and undone');
+
     await transport.terminateSession();
   } finally {
     await Promise.all(clients.splice(0).map((client) => client.close()));
