@@ -2,6 +2,7 @@
 // Rust side (generated inputs included) into target/js-cases.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -91,4 +92,16 @@ export function externalOnDisk(root, change) {
     default:
       throw new Error(`unknown outside change ${change.external}`);
   }
+}
+
+/** A loopback port nothing listens on now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -15,6 +15,7 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
+import { freePort } from './cases.mjs';
 import { filetools, script, scriptFiles } from './script.mjs';
 
 const TOKEN = 'serve-test-token-0123456789';
@@ -29,18 +30,6 @@ const CALLS = [...script.calls, ...DEDUP_CALLS];
 
 /** Processes started here, stopped in `after` whatever happened. */
 const children = [];
-
-/** A port nothing listens on now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

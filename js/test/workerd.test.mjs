@@ -13,7 +13,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { test } from 'node:test';
@@ -21,7 +20,7 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { js, workspace } from './cases.mjs';
+import { freePort, js, workspace } from './cases.mjs';
 
 /** Memory a Worker may use. */
 const WORKER_MEMORY_BYTES = 128 * 1024 * 1024;
@@ -133,18 +132,6 @@ ${listed}
 `,
   );
   return { dir, bytes, wasmBytes: files.filter((f) => f.endsWith('.wasm')).reduce((n, f) => n + fs.statSync(join(js, f)).size, 0) };
-}
-
-/** A free loopback port. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts workerd in `dir`; resolves once a call is answered, with the time that took. */

@@ -59,8 +59,9 @@ pub fn post(address: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) ->
     read_response(stream)
 }
 
-/// Writes a POST's head: `host` is `address` unless `headers` name one,
-/// and the body's length is `length` unless `headers` name one.
+/// Writes a POST's head, closing the connection after the answer:
+/// `host` is `address` unless `headers` name one, and the body's length is
+/// `length` unless `headers` name one.
 pub fn send_head(
     stream: &mut TcpStream,
     address: &str,
@@ -68,10 +69,20 @@ pub fn send_head(
     headers: &[(&str, &str)],
     length: &str,
 ) -> Result<()> {
+    stream.write_all(head(address, path, headers, length, true).as_bytes())?;
+    Ok(())
+}
+
+/// A POST's head (see [`send_head`]); `close` asks for the connection to
+/// end with the answer.
+fn head(address: &str, path: &str, headers: &[(&str, &str)], length: &str, close: bool) -> String {
     let named = |name: &str| headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
     let mut head = format!(
-        "POST {path} HTTP/1.1\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nconnection: close\r\n"
+        "POST {path} HTTP/1.1\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\n"
     );
+    if close {
+        head.push_str("connection: close\r\n");
+    }
     if !named("host") {
         let _ = write!(head, "host: {address}\r\n");
     }
@@ -82,59 +93,89 @@ pub fn send_head(
         let _ = write!(head, "{name}: {value}\r\n");
     }
     head.push_str("\r\n");
-    stream.write_all(head.as_bytes())?;
-    Ok(())
+    head
 }
 
-/// Reads a response to its end (the server closes the connection).
+/// Reads a response from a connection the server closes after it.
 pub fn read_response(stream: TcpStream) -> Result<Response> {
-    let mut reader = BufReader::new(stream);
+    read_from(&mut BufReader::new(stream))
+}
+
+/// One line, which must be there.
+fn line(reader: &mut BufReader<TcpStream>) -> Result<String> {
     let mut line = String::new();
-    reader.read_line(&mut line)?;
-    let status = line
+    if reader.read_line(&mut line)? == 0 {
+        bail!("the server closed the connection");
+    }
+    Ok(line)
+}
+
+/// Reads one response: its body to its length, to its last chunk, or (with
+/// neither) to the connection's end.
+fn read_from(reader: &mut BufReader<TcpStream>) -> Result<Response> {
+    let status_line = line(reader)?;
+    let status = status_line
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
-        .with_context(|| format!("not an HTTP status line: {line:?}"))?;
-    let mut headers = Vec::new();
-    let mut chunked = false;
+        .with_context(|| format!("not an HTTP status line: {status_line:?}"))?;
+    let mut response = Response {
+        status,
+        headers: Vec::new(),
+        body: String::new(),
+    };
     loop {
-        line.clear();
-        reader.read_line(&mut line)?;
+        let line = line(reader)?;
         let Some((name, value)) = line.trim_end().split_once(':') else {
             break;
         };
-        let (name, value) = (name.to_ascii_lowercase(), value.trim().to_owned());
-        chunked |= name == "transfer-encoding" && value.contains("chunked");
-        headers.push((name, value));
+        response
+            .headers
+            .push((name.to_ascii_lowercase(), value.trim().to_owned()));
     }
-    let mut raw = Vec::new();
-    reader.read_to_end(&mut raw)?;
-    let body = if chunked { unchunk(&raw)? } else { raw };
-    Ok(Response {
-        status,
-        headers,
-        body: String::from_utf8_lossy(&body).into_owned(),
-    })
+    let mut body = Vec::new();
+    if let Some(length) = response.header("content-length") {
+        body.resize(length.parse()?, 0);
+        reader.read_exact(&mut body)?;
+    } else if response
+        .header("transfer-encoding")
+        .is_some_and(|v| v.contains("chunked"))
+    {
+        loop {
+            let size = usize::from_str_radix(line(reader)?.trim(), 16)?;
+            let mut chunk = vec![0; size + 2];
+            reader.read_exact(&mut chunk)?;
+            if size == 0 {
+                break;
+            }
+            body.extend_from_slice(&chunk[..size]);
+        }
+    } else {
+        reader.read_to_end(&mut body)?;
+    }
+    response.body = String::from_utf8_lossy(&body).into_owned();
+    Ok(response)
 }
 
-fn unchunk(mut raw: &[u8]) -> Result<Vec<u8>> {
-    let mut body = Vec::new();
-    loop {
-        let Some(end) = raw.windows(2).position(|w| w == b"\r\n") else {
-            return Ok(body);
-        };
-        let size = usize::from_str_radix(std::str::from_utf8(&raw[..end])?.trim(), 16)?;
-        if size == 0 {
-            return Ok(body);
-        }
-        let start = end + 2;
-        if raw.len() < start + size {
-            bail!("a chunk is cut short");
-        }
-        body.extend_from_slice(&raw[start..start + size]);
-        raw = &raw[(start + size + 2).min(raw.len())..];
+/// The headers the 2026-07-28 revision sends with a call of `tool`.
+fn call_headers(tool: &str) -> [(&'static str, &str); 3] {
+    [
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", tool),
+    ]
+}
+
+/// The result a call's response carries.
+fn result_of(response: &Response) -> Result<Value> {
+    if response.status != 200 {
+        bail!("HTTP {}: {}", response.status, response.body);
     }
+    let message = response.message()?;
+    message
+        .get("result")
+        .cloned()
+        .with_context(|| format!("not a result: {message}"))
 }
 
 /// A JSON-RPC `tools/call` of `tool` with `arguments`, as the 2026-07-28
@@ -168,20 +209,13 @@ pub fn call_at(
     arguments: &Value,
 ) -> Result<Value> {
     let mut headers = headers.to_vec();
-    headers.extend([
-        ("mcp-protocol-version", "2026-07-28"),
-        ("mcp-method", "tools/call"),
-        ("mcp-name", tool),
-    ]);
-    let response = post(address, path, &headers, &tool_call(1, tool, arguments))?;
-    if response.status != 200 {
-        bail!("HTTP {}: {}", response.status, response.body);
-    }
-    let message = response.message()?;
-    message
-        .get("result")
-        .cloned()
-        .with_context(|| format!("not a result: {message}"))
+    headers.extend(call_headers(tool));
+    result_of(&post(
+        address,
+        path,
+        &headers,
+        &tool_call(1, tool, arguments),
+    )?)
 }
 
 /// One kept-alive connection, as SDK clients keep theirs: a request at a
@@ -216,78 +250,13 @@ impl Connection {
         arguments: &Value,
     ) -> Result<Value> {
         let body = tool_call(1, tool, arguments);
-        let mut head = format!(
-            "POST {path} HTTP/1.1\r\nhost: {}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\nmcp-protocol-version: 2026-07-28\r\nmcp-method: tools/call\r\nmcp-name: {tool}\r\n",
-            self.address,
-            body.len()
-        );
-        for (name, value) in headers {
-            let _ = write!(head, "{name}: {value}\r\n");
-        }
-        head.push_str("\r\n");
-        let mut request = head.into_bytes();
+        let mut headers = headers.to_vec();
+        headers.extend(call_headers(tool));
+        let length = body.len().to_string();
+        let mut request = head(&self.address, path, &headers, &length, false).into_bytes();
         request.extend_from_slice(&body);
         self.writer.write_all(&request)?;
-        let response = self.response()?;
-        if response.status != 200 {
-            bail!("HTTP {}: {}", response.status, response.body);
-        }
-        let message = response.message()?;
-        message
-            .get("result")
-            .cloned()
-            .with_context(|| format!("not a result: {message}"))
-    }
-
-    fn line(&mut self) -> Result<String> {
-        let mut line = String::new();
-        if self.reader.read_line(&mut line)? == 0 {
-            bail!("the server closed the connection");
-        }
-        Ok(line)
-    }
-
-    fn response(&mut self) -> Result<Response> {
-        let status_line = self.line()?;
-        let status = status_line
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .with_context(|| format!("not an HTTP status line: {status_line:?}"))?;
-        let mut headers = Vec::new();
-        loop {
-            let line = self.line()?;
-            let Some((name, value)) = line.trim_end().split_once(':') else {
-                break;
-            };
-            headers.push((name.to_ascii_lowercase(), value.trim().to_owned()));
-        }
-        let header = |name: &str| {
-            headers
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.clone())
-        };
-        let mut body = Vec::new();
-        if let Some(length) = header("content-length") {
-            body.resize(length.parse()?, 0);
-            self.reader.read_exact(&mut body)?;
-        } else if header("transfer-encoding").is_some_and(|v| v.contains("chunked")) {
-            loop {
-                let size = usize::from_str_radix(self.line()?.trim(), 16)?;
-                let mut chunk = vec![0; size + 2];
-                self.reader.read_exact(&mut chunk)?;
-                if size == 0 {
-                    break;
-                }
-                body.extend_from_slice(&chunk[..size]);
-            }
-        }
-        Ok(Response {
-            status,
-            headers,
-            body: String::from_utf8_lossy(&body).into_owned(),
-        })
+        result_of(&read_from(&mut self.reader)?)
     }
 }
 

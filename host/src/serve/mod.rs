@@ -36,6 +36,14 @@ pub use sessions::Limits;
 pub use store::SessionStore;
 pub use workspaces::{MakeTools, Roots};
 
+/// Locks `mutex`, and goes on when a call that panicked held it: what it
+/// guards is whole between calls.
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// How often idle sessions are let go.
 const EVICT_EVERY: Duration = Duration::from_secs(1);
 

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use crate::Tools;
 use crate::mcp::Listing;
+use crate::serve::lock;
 
 /// The longest workspace name.
 const MAX_NAME_BYTES: usize = 64;
@@ -82,21 +83,12 @@ impl Workspaces {
 
     /// Any workspace built so far.
     fn any_built(&self) -> Option<Arc<Workspace>> {
-        self.built
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .values()
-            .next()
-            .cloned()
+        lock(&self.built).values().next().cloned()
     }
 
     /// The workspace `name` names when it was built already.
     pub fn built(&self, name: &str) -> Option<Arc<Workspace>> {
-        self.built
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(name)
-            .cloned()
+        lock(&self.built).get(name).cloned()
     }
 
     /// The workspace `name` names (`""` for the one root), built when
@@ -116,10 +108,7 @@ impl Workspaces {
         };
         // Builds take turns, outside the map's lock: a request for a
         // workspace built already never waits for one.
-        let _building = self
-            .building
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _building = lock(&self.building);
         if let Some(workspace) = self.built(name) {
             return Ok(Some(workspace));
         }
@@ -149,10 +138,7 @@ impl Workspaces {
                 listing,
             }
         });
-        self.built
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(name.to_owned(), Arc::clone(&workspace));
+        lock(&self.built).insert(name.to_owned(), Arc::clone(&workspace));
         Ok(Some(workspace))
     }
 }

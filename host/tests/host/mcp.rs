@@ -28,15 +28,15 @@ fn python() -> std::path::PathBuf {
     python
 }
 
-/// Runs the Python MCP client script `name` (in `tests/mcp/`) against the
-/// binary; it exits 0 when every check holds.
-fn python_client(name: &str) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/mcp")
-        .join(name);
+/// Runs the Python MCP client script `name` (in `tests/mcp/`, run from
+/// there) against the binary, with `args` after it; it exits 0 when every
+/// check holds.
+pub fn python_client_with(name: &str, args: &[&std::ffi::OsStr]) {
     let out = Command::new(python())
-        .arg(script)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp"))
+        .arg(name)
         .arg(BIN)
+        .args(args)
         .output()
         .unwrap();
     assert!(
@@ -45,6 +45,11 @@ fn python_client(name: &str) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// [`python_client_with`] and nothing after the binary.
+fn python_client(name: &str) {
+    python_client_with(name, &[]);
 }
 
 #[test]

@@ -70,26 +70,18 @@ fn python_mcp_clients_alternating_between_two_replicas_get_one_process_answers()
     let redis = redis();
     let root = fresh_dir("python");
     let (a, b) = (replica(&root, &redis.url()), replica(&root, &redis.url()));
-    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/py/bin/python");
-    assert!(
-        python.is_file(),
-        "run `cargo xtask setup` for the Python MCP client"
+    let (url_a, url_b) = (
+        format!("http://{}/mcp", a.address),
+        format!("http://{}/mcp", b.address),
     );
-    let out = Command::new(python)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp"))
-        .arg("serve_client.py")
-        .arg(BIN)
-        .arg(format!("http://{}/mcp", a.address))
-        .arg(format!("http://{}/mcp", b.address))
-        .arg(&root)
-        .arg(TOKEN)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    crate::mcp::python_client_with(
+        "serve_client.py",
+        &[
+            url_a.as_ref(),
+            url_b.as_ref(),
+            root.as_os_str(),
+            TOKEN.as_ref(),
+        ],
     );
 }
 

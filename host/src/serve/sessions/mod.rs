@@ -4,12 +4,13 @@
 //! a compare-and-set on the version it started from. A session idle past
 //! [`Limits::idle`] leaves memory; its next call brings it back.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
+use super::lock;
 use super::store::{Lease, Saved, SessionStore, Turn, Update};
 use super::workspaces::Workspace;
 use crate::{Block, ToolResult};
@@ -70,10 +71,6 @@ pub struct Sessions {
     held: Arc<Held>,
     running: Running,
     limits: Limits,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Sessions {

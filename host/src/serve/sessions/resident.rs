@@ -120,8 +120,7 @@ impl Resident {
 
 /// A slot only the map holds, locked (a poisoned one too).
 fn free(slot: &Mutex<Slot>) -> MutexGuard<'_, Slot> {
-    slot.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    lock(slot)
 }
 
 /// Waits for `slot` until `deadline`; `None` when it stays busy. A slot

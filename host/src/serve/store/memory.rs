@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
+use crate::serve::lock;
 
 /// The most the logs may hold together.
 pub const MAX_BYTES: usize = 256 << 20;
@@ -50,9 +51,7 @@ impl MemoryStore {
     }
 
     fn maps(&self) -> std::sync::MutexGuard<'_, Maps> {
-        self.maps
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.maps)
     }
 
     /// Drops the expired sessions, then the least recently saved until the

@@ -11,6 +11,7 @@ use anyhow::{Context as _, Result, bail};
 
 use super::resp::{self, Connection, Reply};
 use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
+use crate::serve::lock;
 
 /// What every key of the store starts with.
 const KEY_PREFIX: &str = "filetools:";
@@ -127,11 +128,7 @@ impl RedisStore {
     /// once more on a new one; a save that did land the first time is then
     /// refused by its compare-and-set, never applied twice.
     fn with<T>(&self, work: impl Fn(&mut Connection) -> Result<T>) -> Result<T> {
-        let pooled = self
-            .idle
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .pop();
+        let pooled = lock(&self.idle).pop();
         let fresh =
             |work: &dyn Fn(&mut Connection) -> Result<T>| -> Result<(Connection, Result<T>)> {
                 let mut connection = self.connect()?;
@@ -141,10 +138,7 @@ impl RedisStore {
         let (connection, result) = if let Some(mut connection) = pooled {
             match work(&mut connection) {
                 Err(err) if !refused(&err) => {
-                    self.idle
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .clear();
+                    lock(&self.idle).clear();
                     fresh(&work)?
                 }
                 done => (connection, done),
@@ -166,10 +160,7 @@ impl RedisStore {
 
     /// Keeps `connection` for the next command, unless enough are kept.
     fn give_back(&self, connection: Connection) {
-        let mut idle = self
-            .idle
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut idle = lock(&self.idle);
         if idle.len() < MAX_IDLE_CONNECTIONS {
             idle.push(connection);
         }
@@ -179,12 +170,7 @@ impl RedisStore {
     /// has it (loaded at first use, and again after the server lost it),
     /// so the script is not sent and hashed at every call.
     fn eval(&self, script: &'static str, keys: &[&str], args: &[&str]) -> Result<Reply> {
-        let known = self
-            .shas
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(script)
-            .cloned();
+        let known = lock(&self.shas).get(script).cloned();
         let count = keys.len().to_string();
         self.with(|c| {
             let run = |c: &mut Connection, sha: &str| {
@@ -203,10 +189,7 @@ impl RedisStore {
                 bail!("Redis gave no SHA-1 for a script");
             };
             let sha = String::from_utf8(sha).context("a script's SHA-1 is not text")?;
-            self.shas
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .insert(script, sha.clone());
+            lock(&self.shas).insert(script, sha.clone());
             run(c, &sha)
         })
     }

@@ -110,6 +110,17 @@ fn call_args(kind: &str, i: usize) -> Value {
     json!({"file_path": format!("f{}.txt", FILES - 1), "old_string": old, "new_string": new})
 }
 
+/// A new session on `http`, by a read of the file the edits change: its
+/// handle.
+fn open_session(http: &mut Connection) -> Result<String> {
+    let args = json!({"file_path": format!("f{}.txt", FILES - 1)});
+    let first = http.call("/mcp", &[AUTH], "read", &args)?;
+    Ok(first["_meta"]["filetools/session"]
+        .as_str()
+        .context("no handle")?
+        .to_owned())
+}
+
 /// The `per_mille`th of a thousand of `samples`, sorted.
 fn percentile(samples: &mut [Duration], per_mille: usize) -> Duration {
     samples.sort();
@@ -122,16 +133,7 @@ fn latency(bin: &Path, root: &Path, stdio_root: &Path, label: &str, store: &str)
     let server = replica(bin, root, store, &[])?;
     let mut http = Connection::open(&server.address)?;
     let (mut stdio, _) = McpClient::start(bin, stdio_root, &[], "2025-06-18")?;
-    let first = http.call(
-        "/mcp",
-        &[AUTH],
-        "read",
-        &json!({"file_path": format!("f{}.txt", FILES - 1)}),
-    )?;
-    let handle = first["_meta"]["filetools/session"]
-        .as_str()
-        .context("no handle")?
-        .to_owned();
+    let handle = open_session(&mut http)?;
     stdio.call("read", &json!({"file_path": format!("f{}.txt", FILES - 1)}))?;
     for kind in ["read", "edit"] {
         let (mut over_http, mut over_stdio) = (Vec::new(), Vec::new());
@@ -276,16 +278,7 @@ fn log_sizes(bin: &Path, root: &Path, redis: &RedisServer) -> Result<()> {
     let server = replica(bin, root, &redis.url(), &[])?;
     let store = RedisStore::open(&redis.url(), Duration::from_hours(1))?;
     let mut http = Connection::open(&server.address)?;
-    let first = http.call(
-        "/mcp",
-        &[AUTH],
-        "read",
-        &json!({"file_path": format!("f{}.txt", FILES - 1)}),
-    )?;
-    let handle = first["_meta"]["filetools/session"]
-        .as_str()
-        .context("no handle")?
-        .to_owned();
+    let handle = open_session(&mut http)?;
     let mut sizes = Vec::new();
     let mut made = 1;
     for target in LOG_CALLS {
