@@ -70,10 +70,16 @@ class Session:
     read (so a stale edit is refused), what it already saw (so a repeated
     read costs a line), and its changes (so ``undo`` can take them back)."""
 
-    __slots__ = ("_native",)
+    __slots__ = ("_native", "tools")
 
-    def __init__(self, native: _NativeSession) -> None:
+    def __init__(self, native: _NativeSession, tools: "Tools") -> None:
         self._native = native
+        #: The tools this session was opened from.
+        self.tools = tools
+
+    def definitions(self, format: Optional[str] = None) -> List[Dict[str, Any]]:
+        """The tool definitions, as :meth:`Tools.definitions` gives them."""
+        return self.tools.definitions(format)
 
     def call(self, tool: str, arguments: Arguments = "{}") -> ToolResult:
         """Runs ``tool`` with the model's arguments: a dict, or the JSON
@@ -176,7 +182,7 @@ class Tools:
 
     def session(self) -> Session:
         """A new session: its own memory, the same files."""
-        return Session(self._native.session())
+        return Session(self._native.session(), self)
 
     def definitions(self, format: Optional[str] = None) -> List[Dict[str, Any]]:
         """The tool definitions for this config. Without ``format``: name,

@@ -4,6 +4,7 @@
 mod demo;
 mod fuzz;
 mod package;
+mod python;
 mod run;
 
 use std::process::ExitCode;
@@ -18,7 +19,10 @@ cargo xtask <task>
   demo      build the CLI and page through a large log and a minified JSON file
   test      run every test: unit, property, host integration, conformance, the npm
             package's (Node, both back ends, Deno, workerd, and the playground in headless
-            Chromium), and the packed crates and npm package installed in scratch projects
+            Chromium), the Python package's (pytest, the wheel in a fresh venv), and the packed
+            crates, npm package and wheel installed in scratch projects
+  python    build the Python wheel, install it into a fresh venv (no Rust on the path) and
+            run the Python tests there (part of test)
   lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings
   bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file, the
             performance table (each target beside its reference, with the ratio);
@@ -33,8 +37,8 @@ cargo xtask <task>
             on stable Rust (options: --seconds N per target, default 60; --only NAMES)
   tokens    what outlines save on real files: ratios and the reach-a-symbol figure
   imports   list the component's imports and check them against the allowed set
-  package   pack the crates (the component prebuilt inside) and the npm package, and
-            install each into a scratch project that reads and edits a file";
+  package   pack the crates (the component prebuilt inside), the npm package and the Python
+            wheel, and install each into a scratch project that reads and edits a file";
 
 fn main() -> ExitCode {
     let task = std::env::args().nth(1).unwrap_or_default();
@@ -60,6 +64,10 @@ fn dispatch(task: &str, rest: &[String]) -> Result<()> {
         "demo" => demo::run(),
         "test" => test(),
         "lint" => lint(),
+        "python" => {
+            run::setup()?;
+            python::test().map(drop)
+        }
         "bench" => bench(rest),
         "stress" => stress(rest),
         "fuzz" => fuzz::run(rest),
@@ -67,7 +75,7 @@ fn dispatch(task: &str, rest: &[String]) -> Result<()> {
         "imports" => imports(),
         "package" => {
             run::setup()?;
-            package::run()
+            package::run(None)
         }
         "" | "help" | "-h" | "--help" => {
             println!("{HELP}");
@@ -88,7 +96,8 @@ fn test() -> Result<()> {
     // built them: building them again with other features would double the
     // disk a build takes.
     run::npm_env(&["test"], &[("FILETOOLS_BIN_DIR", &run::debug_dir())])?;
-    package::run()
+    let wheel = python::test()?;
+    package::run(Some(&wheel))
 }
 
 fn lint() -> Result<()> {
@@ -175,7 +184,22 @@ fn bench(args: &[String]) -> Result<()> {
     // the npm package in Node for its performance table.
     run::release_cli()?;
     run::npm(&["run", "build"])?;
-    release_bin_with("bench", args)?;
+    // The Python rows run the release wheel, installed alone.
+    let wheel = python::wheel(python::Profile::Release)?;
+    let venv = run::root().join("target/python-bench");
+    python::fresh_venv(&venv, &wheel, None)?;
+    let mut command = vec![
+        "run",
+        "--release",
+        "--package",
+        "filetools-tests",
+        "--bin",
+        "bench",
+        "--",
+    ];
+    command.extend(args.iter().map(String::as_str));
+    let python = venv.join("bin/python");
+    run::cargo_env(&command, &[("FILETOOLS_PYTHON", &python.to_string_lossy())])?;
     if args.is_empty() {
         run::npm(&["run", "bench"])?;
     }

@@ -12,6 +12,7 @@ use std::process::Command;
 
 use anyhow::{Context as _, Result, bail};
 
+use crate::python;
 use crate::run::{self, root, status};
 
 /// The crates published, in dependency order.
@@ -22,17 +23,67 @@ fn scratch() -> PathBuf {
     root().join("target/scratch")
 }
 
-pub fn run() -> Result<()> {
+/// Packs and tries every package; `wheel` is the Python wheel when one was
+/// built already (else a release one is built).
+pub fn run(wheel: Option<&Path>) -> Result<()> {
     let dir = scratch();
     // The scratch build's target directory stays, so a second run is quick.
-    for stale in ["rust", "rust-files", "crates", "node"] {
+    for stale in ["rust", "rust-files", "crates", "node", "python"] {
         let _ = std::fs::remove_dir_all(dir.join(stale));
     }
     std::fs::create_dir_all(&dir)?;
     let crates = pack_crates()?;
     install_crates(&crates)?;
     let tarball = pack_npm()?;
-    install_npm(&tarball)
+    install_npm(&tarball)?;
+    let wheel = match wheel {
+        Some(wheel) => wheel.to_path_buf(),
+        None => python::wheel(python::Profile::Release)?,
+    };
+    install_wheel(&wheel)
+}
+
+/// A clean virtual environment installs the wheel alone, and the README's
+/// first Python lines run there as written, Rust off the path.
+fn install_wheel(wheel: &Path) -> Result<()> {
+    let dir = scratch().join("python");
+    let venv = dir.join("venv");
+    python::fresh_venv(&venv, wheel, None)?;
+    let readme = std::fs::read_to_string(root().join("README.md"))?;
+    let snippet = readme_python(&readme)?;
+    std::fs::write(dir.join("notes.txt"), "alpha\nbeta\n")?;
+    std::fs::write(dir.join("readme.py"), snippet)?;
+    let out = Command::new(venv.join("bin/python"))
+        .arg("readme.py")
+        .current_dir(&dir)
+        .env("PATH", python::path_without_rust(&venv)?)
+        .env_remove("PYTHONPATH")
+        .output()
+        .context("running the README's Python lines")?;
+    if !out.status.success() {
+        bail!(
+            "the README's Python lines failed in a clean environment:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    print!("{}", String::from_utf8_lossy(&out.stdout));
+    expect(&dir.join("notes.txt"), "alpha\nBETA\n")?;
+    println!("the wheel, installed alone, ran the README's Python lines");
+    Ok(())
+}
+
+/// The README's first `python` code block under "### Python".
+fn readme_python(readme: &str) -> Result<&str> {
+    let section = readme
+        .split_once("\n### Python\n")
+        .context("the README has no \"### Python\" section")?
+        .1;
+    let block = section
+        .split_once("```python\n")
+        .and_then(|(_, rest)| rest.split_once("\n```"))
+        .context("the README's Python section has no python code block")?
+        .0;
+    Ok(block)
 }
 
 /// Packs the crates, the component prebuilt inside `agent-filetools`;

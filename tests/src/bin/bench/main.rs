@@ -16,10 +16,13 @@
 //! - a moving world ([`moving`]): files changed between read and edit by a
 //!   formatter or by other agents, now and as answered before;
 //! - `filetools serve` ([`serve`]): HTTP with sessions in Redis against
-//!   stdio, memory per session, the stored log's size.
+//!   stdio, memory per session, the stored log's size;
+//! - the Python package ([`python`]): a read through Python vs the Rust
+//!   host, and `import filetools` plus a first read in a fresh interpreter.
 
 mod long;
 mod moving;
+mod python;
 mod serve;
 mod targets;
 
@@ -98,6 +101,14 @@ fn main() -> Result<()> {
         fs::create_dir_all(&dir)?;
         return serve::run(&dir);
     }
+    if let [flag] = args.as_slice()
+        && flag == "--python"
+    {
+        // The Python package alone.
+        let dir = bench_dir();
+        fs::create_dir_all(&dir)?;
+        return python::run(&dir);
+    }
     if let [flag, calls] = args.as_slice()
         && flag == "--native-loop"
     {
@@ -132,6 +143,7 @@ fn main() -> Result<()> {
     big_file(&dir)?;
     moving::run(&dir)?;
     serve::run(&dir)?;
+    python::run(&dir)?;
     targets::run(&dir, &dir.join("big"), wasm_ratio)
 }
 

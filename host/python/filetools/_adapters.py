@@ -1,0 +1,43 @@
+"""What every SDK adapter shares: the session it serves and the arguments
+a model sent."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional, Union
+
+from . import Session, Tools
+
+#: What an adapter serves: a session, tools (a new session is opened), or
+#: a root directory (new tools over it).
+Target = Union[Session, Tools, str, "os.PathLike[str]"]
+
+
+def resolve_session(target: Optional[Target] = None, **tools_options: Any) -> Session:
+    """``target`` as a session: a :class:`Session` as it is, :class:`Tools`
+    with a new session, a root directory (or ``Tools`` keywords such as
+    ``fs=MemoryFs(...)``) with new tools."""
+    if isinstance(target, Session):
+        if tools_options:
+            raise TypeError("options are for new tools; a session already has its own")
+        return target
+    if isinstance(target, Tools):
+        if tools_options:
+            raise TypeError("options are for new tools; these tools already have theirs")
+        return target.session()
+    if target is None and not tools_options:
+        raise TypeError("give a Session, Tools, a root directory or Tools options such as fs=MemoryFs()")
+    return Tools(target, **tools_options).session()
+
+
+def arguments_json(arguments: Any) -> str:
+    """A tool call's arguments as JSON text: text as the model sent it
+    (malformed text goes to the tools, which say what is wrong), a mapping
+    encoded."""
+    if isinstance(arguments, (str, bytes, bytearray)):
+        text = arguments.decode("utf-8", "replace") if not isinstance(arguments, str) else arguments
+        return text or "{}"
+    if arguments is None:
+        return "{}"
+    return json.dumps(arguments, ensure_ascii=False)

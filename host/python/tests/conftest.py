@@ -1,0 +1,55 @@
+"""Shared fixtures: the conformance cases laid out by the Rust side, and
+small generated inputs."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import zlib
+from pathlib import Path
+from typing import List
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parents[3]
+
+
+def cases_dir() -> Path:
+    """Where ``cargo xtask test`` laid the cases out (generated inputs
+    included): ``$FILETOOLS_CASES_DIR``, else ``target/py-cases``."""
+    return Path(os.environ.get("FILETOOLS_CASES_DIR", REPOSITORY / "target" / "py-cases"))
+
+
+def case_names() -> List[str]:
+    index = cases_dir() / "index.json"
+    if not index.is_file():
+        raise RuntimeError(
+            f"no conformance cases at {index.parent}: lay them out with "
+            "`cargo run -p filetools-tests --bin cases -- target/py-cases` "
+            "(cargo xtask test does)"
+        )
+    return json.loads(index.read_text())
+
+
+def png(width: int, height: int) -> bytes:
+    """A small RGB PNG, made here so no binary fixture is needed."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    rows = b"".join(
+        b"\x00" + b"".join(bytes((x * 40 % 256, y * 60 % 256, 128)) for x in range(width))
+        for y in range(height)
+    )
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A root directory with a text file and a PNG."""
+    (tmp_path / "notes.txt").write_text("alpha\nbeta\ngamma\n")
+    (tmp_path / "pixel.png").write_bytes(png(4, 3))
+    return tmp_path
