@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Optional, Union
+from typing import Any, List, Mapping, Optional, Union
 
-from . import Session, Tools
+from . import ImageBlock, Session, ToolResult, Tools
 
 #: What an adapter serves: a session, tools (a new session is opened), or
 #: a root directory (new tools over it).
@@ -41,3 +41,20 @@ def arguments_json(arguments: Any) -> str:
     if arguments is None:
         return "{}"
     return json.dumps(arguments, ensure_ascii=False)
+
+
+def field(item: Any, name: str) -> Any:
+    """``name`` of an SDK object (an attribute) or of its dict (a key)."""
+    if isinstance(item, Mapping):
+        return item.get(name)
+    return getattr(item, name, None)
+
+
+def images(result: ToolResult) -> List[ImageBlock]:
+    """The image blocks of a result."""
+    return [block for block in result.content if isinstance(block, ImageBlock)]
+
+
+def data_url(image: ImageBlock) -> str:
+    """An image block as a ``data:`` URL."""
+    return f"data:{image.mime_type};base64,{image.base64}"

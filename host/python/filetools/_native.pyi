@@ -1,7 +1,7 @@
 """Types of the extension module (the Rust host)."""
 
 from os import PathLike
-from typing import Any, Callable, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 class FiletoolsError(Exception): ...
 
@@ -23,6 +23,7 @@ class ToolResult:
     text: str
     content: List[Union[TextBlock, ImageBlock]]
     metadata_json: str
+    structured_content: Optional[Dict[str, Any]]
     def to_json(self) -> str: ...
 
 class Precondition:

@@ -130,6 +130,17 @@ impl ToolResult {
         Ok(list)
     }
 
+    /// The machine-readable facts (the MCP answer's `structuredContent`)
+    /// as a dict, or `None` when the answer has none.
+    #[getter]
+    fn structured_content<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if self.result.metadata.is_null() {
+            return Ok(py.None().into_bound(py));
+        }
+        py.import("json")?
+            .call_method1("loads", (self.result.metadata_json(),))
+    }
+
     /// The machine-readable facts as JSON text, keys sorted: the same
     /// bytes on every host.
     #[getter]

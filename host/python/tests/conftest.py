@@ -8,9 +8,11 @@ import os
 import struct
 import zlib
 from pathlib import Path
-from typing import List
+from typing import Any, Iterator, List
 
 import pytest
+
+from filetools import Tools
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 
@@ -53,3 +55,27 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "notes.txt").write_text("alpha\nbeta\ngamma\n")
     (tmp_path / "pixel.png").write_bytes(png(4, 3))
     return tmp_path
+
+
+def conforms(annotation: Any, value: Any) -> bool:
+    """Whether ``value`` is of an SDK's TypedDict ``annotation``: pydantic
+    validates it (its lazily checked iterables walked too), and no key was
+    dropped as unknown."""
+    from pydantic import TypeAdapter
+
+    adapter = TypeAdapter(annotation)  # kept alive while its iterators run
+    return _plain(adapter.validate_python(value)) == value
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, Iterator)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def reference(root: Path, calls: List[Any], config: Any = None) -> List[Any]:
+    """The results of ``calls`` from a session of its own over ``root``."""
+    session = Tools(root, config=config).session()
+    return [session.call(name, arguments) for name, arguments in calls]

@@ -40,7 +40,7 @@ def test_a_read_answers_with_text_metadata_and_the_protocol_line(project: Path) 
     line = json.loads(result.to_json())
     assert line["isError"] is False
     assert line["content"] == [{"type": "text", "text": result.text}]
-    assert line["structuredContent"] == facts
+    assert line["structuredContent"] == facts == result.structured_content
 
 
 def test_the_same_call_as_json_text_gives_the_same_answer(project: Path) -> None:
