@@ -261,7 +261,7 @@ impl Session {
     pub fn call(&mut self, tool: &str, arguments: &str) -> ToolResult {
         self.run(
             tool,
-            || arguments.to_owned(),
+            || trapped_arguments(arguments),
             |live| {
                 live.bindings.filetools_core_tools().session().call_call(
                     &mut live.store,
@@ -704,14 +704,60 @@ impl Session {
         );
         match answer {
             Ok(result) => result.into(),
-            Err(err) => ToolResult::failure(
-                format!(
-                    "Error: the {tool} call stopped ({cause:?}), and no new instance could answer ({err}); start a new session."
-                ),
-                "guest_trap",
-            ),
+            Err(err) => {
+                // The instance that could not answer may be dead too: the
+                // next call gets a fresh one.
+                self.restart();
+                let again = err
+                    .downcast_ref::<Trap>()
+                    .map_or_else(|| "a fault".to_owned(), ToString::to_string);
+                ToolResult::failure(
+                    format!(
+                        "Error: the {tool} call stopped ({}), and no new instance could answer for it ({again}); start a new session.",
+                        cause_words(cause)
+                    ),
+                    "guest_trap",
+                )
+            }
         }
     }
+}
+
+/// What stopped a call, in words for the model.
+fn cause_words(cause: &wit::TrapCause) -> String {
+    match cause {
+        wit::TrapCause::Memory(limit) => {
+            format!("it needed more than its {} MiB of memory", limit >> 20)
+        }
+        wit::TrapCause::Time(ms) => format!("it ran past its {ms} ms"),
+        wit::TrapCause::Stack => "it ran out of stack".to_owned(),
+        wit::TrapCause::Fault(what) => {
+            let first = what.lines().next().unwrap_or_default();
+            let shown: String = first.chars().take(FAULT_CHARS).collect();
+            format!("a fault: {shown}")
+        }
+    }
+}
+
+/// Characters of a fault's description a fallback answer shows.
+const FAULT_CHARS: usize = 200;
+
+/// Arguments longer than this reach a trapped call's answer as the file
+/// they name only: the whole may be what did not fit.
+const TRAPPED_ARGUMENTS_CAP: usize = 64 * 1024;
+
+/// A raw call's arguments as far as its trapped answer needs them.
+fn trapped_arguments(arguments: &str) -> String {
+    if arguments.len() <= TRAPPED_ARGUMENTS_CAP {
+        return arguments.to_owned();
+    }
+    let value: Option<serde_json::Value> = serde_json::from_str(arguments).ok();
+    let path = value.as_ref().and_then(|v| {
+        ["file_path", "path", "notebook_path"]
+            .iter()
+            .find_map(|key| v.get(key)?.as_str())
+    });
+    path.map_or_else(|| "{}".to_owned(), naming)
 }
 
 /// The error a cancelled call stops with.

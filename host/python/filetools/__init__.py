@@ -18,14 +18,18 @@ A model's bad arguments are answers (``result.is_error``), never
 exceptions; :class:`FiletoolsError` is for what the program got wrong.
 Calls release the GIL. A session takes one call at a time (calls from
 several threads take turns); use one session per conversation, and
-``await session.acall(...)`` from asyncio.
+``await session.acall(...)`` from asyncio. A file system's method may not
+call the session it serves (a ``RuntimeError``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
+import math
 import os
+import weakref
 from typing import Any, Dict, List, Mapping, Optional, Union
 
 from ._native import (
@@ -34,6 +38,7 @@ from ._native import (
     Precondition,
     TextBlock,
     ToolResult,
+    closing,
 )
 from ._native import Session as _NativeSession
 from ._native import Tools as _NativeTools
@@ -56,13 +61,22 @@ __all__ = [
 #: The tool-definition formats :meth:`Tools.definitions` takes.
 FORMATS: List[str] = list(_NativeTools.formats())
 
+# At exit, file systems written in Python are no longer called, so a
+# daemon thread still in a call never re-enters a finalising interpreter.
+atexit.register(closing)
+
 Arguments = Union[str, Mapping[str, Any]]
 
 
 def _json(arguments: Arguments) -> str:
+    """The arguments as JSON text: text as it came (the tools judge it),
+    a mapping encoded (ASCII, so even a lone surrogate reaches the tools,
+    which answer it)."""
     if isinstance(arguments, str):
         return arguments
-    return json.dumps(arguments, ensure_ascii=False)
+    if isinstance(arguments, Mapping):
+        return json.dumps(dict(arguments), allow_nan=False)
+    raise TypeError(f"arguments must be a dict or JSON text, not {type(arguments).__name__}")
 
 
 class Session:
@@ -70,10 +84,14 @@ class Session:
     read (so a stale edit is refused), what it already saw (so a repeated
     read costs a line), and its changes (so ``undo`` can take them back)."""
 
-    __slots__ = ("_native", "tools")
+    __slots__ = ("_native", "_turns", "tools", "__weakref__")
 
     def __init__(self, native: _NativeSession, tools: "Tools") -> None:
         self._native = native
+        # One FIFO lock per event loop: acall()s run in the order made.
+        self._turns: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]" = (
+            weakref.WeakKeyDictionary()
+        )
         #: The tools this session was opened from.
         self.tools = tools
 
@@ -88,8 +106,17 @@ class Session:
 
     async def acall(self, tool: str, arguments: Arguments = "{}") -> ToolResult:
         """:meth:`call` on a worker thread, for asyncio: the event loop goes
-        on while the call runs."""
-        return await asyncio.to_thread(self._native.call, tool, _json(arguments))
+        on while the call runs. Calls made together (``asyncio.gather``)
+        run one at a time in the order they were made, as a model that
+        reads then edits in one turn means them. A cancelled call that
+        already started runs to its end, and its change is made."""
+        text = _json(arguments)
+        loop = asyncio.get_running_loop()
+        turn = self._turns.get(loop)
+        if turn is None:
+            turn = self._turns[loop] = asyncio.Lock()
+        async with turn:
+            return await asyncio.to_thread(self._native.call, tool, text)
 
     def read(self, file_path: str, **arguments: Any) -> ToolResult:
         """``read``: ``offset``, ``limit`` and the rest as keywords."""
@@ -143,6 +170,12 @@ def _given(arguments: Mapping[str, Any]) -> Dict[str, Any]:
     return {key: value for key, value in arguments.items() if value is not None}
 
 
+#: The methods a file system given as ``fs`` must have.
+_FS_METHODS = ("stat", "read", "list_dir", "write_file", "remove_file", "create_dir", "rename")
+#: The shortest call timeout: the host checks deadlines every 10 ms.
+_MIN_TIMEOUT = 0.01
+
+
 class Tools:
     """The tools over one root directory, or over a file system object.
 
@@ -153,7 +186,7 @@ class Tools:
     :class:`~filetools.fs.FileSystem`, such as :class:`MemoryFs`.
     """
 
-    __slots__ = ("_native",)
+    __slots__ = ("_native", "__weakref__")
 
     def __init__(
         self,
@@ -169,11 +202,21 @@ class Tools:
     ) -> None:
         if config is not None and not isinstance(config, Mapping):
             raise TypeError(f"config must be a mapping, not {type(config).__name__}")
+        if fs is not None:
+            missing = [m for m in _FS_METHODS if not callable(getattr(fs, m, None))]
+            if missing:
+                raise TypeError(f"fs lacks the file system methods {', '.join(missing)} (see filetools.fs.FileSystem)")
+        if memory_limit is not None and not (isinstance(memory_limit, int) and 0 < memory_limit < 2**63):
+            raise ValueError(f"memory_limit must be a positive number of bytes, not {memory_limit!r}")
+        if call_timeout is not None and not (
+            isinstance(call_timeout, (int, float)) and math.isfinite(call_timeout) and call_timeout >= _MIN_TIMEOUT
+        ):
+            raise ValueError(f"call_timeout must be a number of seconds of at least {_MIN_TIMEOUT}, not {call_timeout!r}")
         self._native = _NativeTools(
             root,
             fs=fs,
             read_only=read_only,
-            config_json=None if config is None else json.dumps(dict(config)),
+            config_json=None if config is None else json.dumps(dict(config), allow_nan=False),
             memory_limit=memory_limit,
             call_timeout=call_timeout,
             cache_dir=cache_dir,

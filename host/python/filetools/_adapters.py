@@ -40,7 +40,15 @@ def arguments_json(arguments: Any) -> str:
         return text or "{}"
     if arguments is None:
         return "{}"
-    return json.dumps(arguments, ensure_ascii=False)
+    # ASCII, so that a lone surrogate a model sent reaches the tools, which
+    # answer it, instead of failing to encode here.
+    return json.dumps(arguments)
+
+
+def tool_name(name: Any) -> str:
+    """The tool a call names; a call naming none (or not by text) names
+    the empty tool, which the tools answer as unknown."""
+    return name if isinstance(name, str) else ""
 
 
 def field(item: Any, name: str) -> Any:

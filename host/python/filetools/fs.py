@@ -15,7 +15,7 @@ reports to the model as an I/O error with the exception's text.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Optional, Protocol, Union, runtime_checkable
+from typing import TYPE_CHECKING, Iterable, Optional, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from ._native import Precondition
@@ -99,11 +99,11 @@ class FileSystem(Protocol):
     :class:`Conflict` when it does not hold: that check is what keeps a
     change from overwriting one the model never saw.
 
-    Three more methods are optional, for a file system that outlives its
-    process: ``begin_change(record: bytes)`` keeps the record of a change of
-    several files durably, ``end_change()`` drops it, and
-    ``claim_unfinished() -> bytes | None`` hands over one that a dead
-    process left.
+    A change of several files that a crash cuts off is put back from a
+    record the host keeps in memory, as for every file system given to the
+    host; ``read`` returning something other than bytes, or a listing with
+    a name no entry can have (empty, ``.``, ``..``, with ``/``), is an error
+    the model is told of. A method may not call the session it serves.
     """
 
     def stat(self, path: str) -> Stat: ...
@@ -129,5 +129,3 @@ class FileSystem(Protocol):
         only with a precondition of kind ``"any"``."""
         ...
 
-
-Bytes = Union[bytes, bytearray, memoryview]

@@ -56,6 +56,8 @@ class MemoryFs:
     def add_file(self, path: str, data: Union[str, bytes]) -> None:
         """Adds or replaces a file, moving the clock on."""
         with self._lock:
+            if self._nodes.get(path) == _DIRECTORY:
+                raise IsADirectoryError(path)
             self._add_parents(path)
             self._nodes[path] = _File(_bytes(data), self._tick())
 
@@ -68,6 +70,8 @@ class MemoryFs:
     def remove(self, path: str) -> bool:
         """Removes a file or an empty directory; says whether it existed."""
         with self._lock:
+            if any(name.startswith(path + "/") for name in self._nodes):
+                raise OSError(f"{path} is a directory that is not empty")
             return self._nodes.pop(path, None) is not None
 
     def touch(self, path: str) -> None:
@@ -184,7 +188,8 @@ class MemoryFs:
     def _add_parents(self, path: str) -> None:
         end = path.find("/")
         while end != -1:
-            self._nodes.setdefault(path[:end], _DIRECTORY)
+            if self._nodes.setdefault(path[:end], _DIRECTORY) != _DIRECTORY:
+                raise NotADirectoryError(path)
             end = path.find("/", end + 1)
 
     def _node(self, path: str) -> Union[_File, str]:

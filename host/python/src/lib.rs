@@ -6,6 +6,9 @@
 //! and the verified cache are those of every other host. A call releases
 //! the GIL while it runs; a session takes one call at a time.
 
+mod exit;
+mod fs_errors;
+mod fs_values;
 mod precondition;
 mod python_fs;
 mod result;
@@ -15,7 +18,7 @@ mod tools;
 use pyo3::prelude::*;
 
 pyo3::create_exception!(
-    _native,
+    filetools,
     FiletoolsError,
     pyo3::exceptions::PyException,
     "The host could not do what the program asked: a root that cannot be opened, a bad config, a session whose memory a trap cost. Never raised for a model's bad arguments: those are answers."
@@ -35,5 +38,6 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<result::ImageBlock>()?;
     module.add_class::<precondition::Precondition>()?;
     module.add("FiletoolsError", module.py().get_type::<FiletoolsError>())?;
+    module.add_function(wrap_pyfunction!(exit::closing, module)?)?;
     Ok(())
 }

@@ -3,7 +3,6 @@
 
 use filetools_core::fs::{FsError, Precondition as Core};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 
 /// What the current file must be for a change to go ahead: `kind` is
 /// `"any"`, `"absent"` or `"matches"` (then `size`, and `sha256` when it
@@ -77,8 +76,8 @@ impl Precondition {
             } else {
                 Ok(content.clone())
             };
-            match bytes.and_then(|b| Ok(b.cast_into::<PyBytes>()?)) {
-                Ok(bytes) => Ok(filetools_core::digest::sha256_hex(bytes.as_bytes())),
+            match bytes.and_then(|b| crate::fs_values::bytes_of(&b)) {
+                Ok(bytes) => Ok(filetools_core::digest::sha256_hex(&bytes)),
                 Err(err) => {
                     failure = Some(err);
                     Err(FsError::Io(String::new()))
@@ -96,10 +95,15 @@ impl Precondition {
         match &self.inner {
             Core::Any => "Precondition(any)".into(),
             Core::Absent => "Precondition(absent)".into(),
-            Core::Matches(stamp) => format!(
-                "Precondition(matches size={} mtime_ns={} sha256={:?})",
-                stamp.size, stamp.mtime_ns, stamp.sha256
-            ),
+            Core::Matches(stamp) => match &stamp.sha256 {
+                Some(sha256) => {
+                    format!("Precondition(matches size={} sha256={sha256})", stamp.size)
+                }
+                None => format!(
+                    "Precondition(matches size={} mtime_ns={})",
+                    stamp.size, stamp.mtime_ns
+                ),
+            },
         }
     }
 }

@@ -207,3 +207,30 @@ def test_a_call_lets_other_threads_run(tmp_path: Path) -> None:
         sys.setswitchinterval(0.005)
     assert took[0] > 0.01
     assert spins > 10_000, f"{spins} loops in {took[0]:.3f} s: the call held the GIL"
+
+
+def test_arguments_are_a_dict_or_text(project: Path) -> None:
+    session = Tools(project).session()
+    with pytest.raises(TypeError, match="arguments must be a dict or JSON text"):
+        session.call("read", b'{"file_path": "notes.txt"}')
+    with pytest.raises(ValueError):
+        session.call("read", {"file_path": "notes.txt", "limit": float("nan")})
+    # A lone surrogate a model sent reaches the tools, which answer it.
+    answer = session.call("read", {"file_path": "\ud800.txt"})
+    assert answer.is_error, answer.text
+
+
+def test_limits_are_checked_before_the_host_sees_them(tmp_path: Path) -> None:
+    for bad in (-1, 0, 2**70, 1.5):
+        with pytest.raises(ValueError, match="memory_limit"):
+            Tools(tmp_path, memory_limit=bad)
+    for bad in (0, -1, 1e-9, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match="call_timeout"):
+            Tools(tmp_path, call_timeout=bad)
+
+
+def test_the_error_class_is_filetools_own() -> None:
+    import pickle
+
+    assert FiletoolsError.__module__ == "filetools"
+    assert isinstance(pickle.loads(pickle.dumps(FiletoolsError("x"))), FiletoolsError)

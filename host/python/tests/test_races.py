@@ -138,3 +138,22 @@ def test_asyncio_tasks_lose_no_change(backing, tmp_path: Path) -> None:
 
     asyncio.run(main())
     every_marker_once(text())
+
+
+def test_acalls_made_together_run_in_the_order_made(tmp_path: Path) -> None:
+    # A model's turn: read each file, then edit it, sent at once.
+    for n in range(6):
+        (tmp_path / f"f{n}.txt").write_text(f"value {n}\n")
+    session = Tools(tmp_path).session()
+
+    async def turn():
+        calls = []
+        for n in range(6):
+            calls.append(session.acall("read", {"file_path": f"f{n}.txt"}))
+            edit = {"file_path": f"f{n}.txt", "old_string": f"value {n}", "new_string": f"VALUE {n}"}
+            calls.append(session.acall("edit", edit))
+        return await asyncio.gather(*calls)
+
+    for answer in asyncio.run(turn()):
+        assert not answer.is_error, answer.text
+    assert [(tmp_path / f"f{n}.txt").read_text() for n in range(6)] == [f"VALUE {n}\n" for n in range(6)]

@@ -191,6 +191,36 @@ fn hitting_the_memory_limit_is_a_tool_error_that_keeps_the_sessions_memory() {
 }
 
 #[test]
+fn arguments_too_large_for_memory_are_answered_by_the_file_they_name() {
+    let (root, _) = root_and_outside("session-huge-arguments");
+    let tools = tools_over_a_file_too_large_for_memory(&root);
+    let mut session = tools.session().unwrap();
+    let content = "w".repeat(40 << 20);
+    let arguments = format!(r#"{{"file_path": "huge.txt", "content": "{content}"}}"#);
+    let written = session.call("write", &arguments);
+    assert!(written.is_error);
+    assert_eq!(
+        written.metadata["error"],
+        "guest_trap",
+        "{}",
+        written.text()
+    );
+    let text = written.text();
+    assert!(
+        text.contains("huge.txt") && text.contains("24 MiB"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("backtrace") && !text.contains("TrapCause"),
+        "{text}"
+    );
+    assert!(!root.join("huge.txt").exists());
+    // The next call has a live instance.
+    let read = session.call("read", &read_args("small.txt"));
+    assert!(!read.is_error, "{}", read.text());
+}
+
+#[test]
 fn a_trap_in_a_restored_session_keeps_the_restored_memory() {
     let (root, _) = root_and_outside("session-restored");
     let tools = tools_over_a_file_too_large_for_memory(&root);

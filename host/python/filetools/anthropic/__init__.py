@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, cast
 
 from .. import Session, ToolResult
-from .._adapters import Target, arguments_json, field, resolve_session
+from .._adapters import Target, arguments_json, field, resolve_session, tool_name
 
 if TYPE_CHECKING:
     from anthropic.types import MessageParam, ToolResultBlockParam, ToolUnionParam
@@ -100,4 +100,4 @@ def tool_result(tool_use_id: str, result: ToolResult) -> ToolResultBlockParam:
 
 
 def _tool_use(block: Any) -> Tuple[str, str, str]:
-    return field(block, "id"), field(block, "name"), arguments_json(field(block, "input"))
+    return field(block, "id"), tool_name(field(block, "name")), arguments_json(field(block, "input"))

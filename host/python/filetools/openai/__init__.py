@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, cast
 
 from .. import Session, ToolResult
-from .._adapters import Target, arguments_json, data_url, field, images, resolve_session
+from .._adapters import Target, arguments_json, data_url, field, images, resolve_session, tool_name
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolUnionParam
@@ -104,10 +104,10 @@ def _chat_calls(message: Any) -> List[Tuple[Any, str, str]]:
     """(call, tool name, arguments) for each function tool call."""
     calls: List[Tuple[Any, str, str]] = []
     for call in field(message, "tool_calls") or []:
-        if field(call, "type") != "function":
+        if field(call, "type") not in ("function", None):
             continue
         function = field(call, "function")
-        calls.append((call, field(function, "name"), arguments_json(field(function, "arguments"))))
+        calls.append((call, tool_name(field(function, "name")), arguments_json(field(function, "arguments"))))
     return calls
 
 
@@ -133,7 +133,7 @@ def _responses_calls(response: Any) -> List[Tuple[Any, str, str]]:
     for item in output or []:
         kind = field(item, "type")
         if kind == "function_call":
-            calls.append((item, field(item, "name"), arguments_json(field(item, "arguments"))))
+            calls.append((item, tool_name(field(item, "name")), arguments_json(field(item, "arguments"))))
         elif kind == "apply_patch_call":
             calls.append((item, "apply_patch", arguments_json({"operation": _plain(field(item, "operation"))})))
     return calls
