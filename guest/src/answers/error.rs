@@ -445,7 +445,7 @@ impl fmt::Display for ToolError {
                 ),
                 FsError::OutsideSandbox => write!(
                     f,
-                    "Error: {path} leads outside the workspace (through a symlink); only files inside it can be read."
+                    "Error: {path} leads outside the workspace (through a symlink); only files inside it can be read or changed."
                 ),
                 FsError::PermissionDenied => write!(
                     f,
