@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 from typing import Any, Iterator, List
@@ -49,12 +51,41 @@ def png(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
+def make_root(path: Path, notes: str = "alpha\nbeta\ngamma\n", image: str = "pixel.png") -> Path:
+    """``path`` (made if missing) holding notes.txt and a 4x3 PNG."""
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "notes.txt").write_text(notes)
+    (path / image).write_bytes(png(4, 3))
+    return path
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A root directory with a text file and a PNG."""
-    (tmp_path / "notes.txt").write_text("alpha\nbeta\ngamma\n")
-    (tmp_path / "pixel.png").write_bytes(png(4, 3))
-    return tmp_path
+    return make_root(tmp_path)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """:func:`project` in a folder of its own, with room for a twin beside it."""
+    return make_root(tmp_path / "root")
+
+
+def missing_sdk_message(adapter: str, sdk: str, prelude: str = "") -> str:
+    """What importing ``filetools.<adapter>`` says without the SDK module
+    ``sdk``, in a fresh interpreter that first checks ``import filetools``
+    loaded neither (then runs ``prelude``)."""
+    script = (
+        "import sys, filetools\n"
+        f"assert 'filetools.{adapter}' not in sys.modules and {sdk!r} not in sys.modules\n"
+        f"{prelude}"
+        f"sys.modules[{sdk!r}] = None\n"
+        "try:\n"
+        f"    import filetools.{adapter}\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
 
 
 def conforms(annotation: Any, value: Any) -> bool:

@@ -16,7 +16,8 @@ from agents import Agent, ApplyPatchTool, FunctionTool, RunConfig, Runner, ToolO
 from agents.testing import ScriptedModel, assistant_message, function_call
 from agents.tool_context import ToolContext
 
-from conftest import png, reference
+import conftest
+from conftest import missing_sdk_message, png, reference
 from filetools import Tools
 from filetools.agents import apply_patch_tool, function_tools
 
@@ -30,10 +31,8 @@ PNG_URL = "data:image/png;base64," + base64.b64encode(PNG).decode()
 
 def make_root(path: Path) -> Path:
     """A root holding notes.txt, other.txt and pic.png."""
-    path.mkdir()
-    (path / "notes.txt").write_text(NOTES)
+    conftest.make_root(path, NOTES, "pic.png")
     (path / "other.txt").write_text("kept\n")
-    (path / "pic.png").write_bytes(PNG)
     return path
 
 
@@ -217,9 +216,4 @@ def test_importing_the_package_imports_no_sdk() -> None:
 
 
 def test_without_the_sdk_the_import_error_names_the_package() -> None:
-    code = (
-        "import sys; sys.modules['agents'] = None\n"
-        "try:\n    import filetools.agents\nexcept ImportError as error:\n    print(error)\n"
-    )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install openai-agents" in run.stdout
+    assert "pip install openai-agents" in missing_sdk_message("agents", "agents")

@@ -10,16 +10,15 @@ import base64
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Dict, List
 
 import anthropic
 import httpx2
 from anthropic.types import Message, MessageParam, ToolUnionParam
-from pydantic import TypeAdapter
 
-from conftest import png, conforms, reference
+import conftest
+from conftest import conforms, png, reference
 from filetools import Tools
 from filetools.anthropic import AnthropicTools, anthropic_tools
 
@@ -40,10 +39,7 @@ PNG = png(4, 3)
 
 def make_root(path: Path) -> Path:
     """A root holding notes.txt and pic.png."""
-    path.mkdir()
-    (path / "notes.txt").write_text(NOTES)
-    (path / "pic.png").write_bytes(PNG)
-    return path
+    return conftest.make_root(path, NOTES, "pic.png")
 
 
 def message_json(uses: List[Any]) -> Dict[str, Any]:

@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Dict
 
@@ -18,7 +16,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from conftest import png
+from conftest import missing_sdk_message, png
 from filetools import MemoryFs, Session, Tools
 from filetools.langchain import langchain_tools
 
@@ -40,15 +38,6 @@ def call(name: str, args: Dict[str, Any], id: str = "call_1") -> Dict[str, Any]:
 
 def by_name(tools: list) -> Dict[str, StructuredTool]:
     return {tool.name: tool for tool in tools}
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "notes.txt").write_text("alpha\nbeta\ngamma\n")
-    (root / "pixel.png").write_bytes(png(4, 3))
-    return root
 
 
 def test_the_tools_are_the_sessions_tools_with_their_json_schemas() -> None:
@@ -208,14 +197,4 @@ def test_the_tools_take_a_session_or_tools() -> None:
 
 
 def test_import_filetools_costs_nothing_and_a_missing_sdk_names_its_package() -> None:
-    script = (
-        "import sys, filetools\n"
-        "assert 'filetools.langchain' not in sys.modules and 'langchain_core' not in sys.modules\n"
-        "sys.modules['langchain_core'] = None\n"
-        "try:\n"
-        "    import filetools.langchain\n"
-        "except ImportError as error:\n"
-        "    print(error)\n"
-    )
-    output = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert output == "filetools.langchain needs LangChain's core package: pip install langchain-core\n"
+    assert missing_sdk_message("langchain", "langchain_core") == "filetools.langchain needs LangChain's core package: pip install langchain-core\n"

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import base64
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -21,7 +19,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 
-from conftest import png
+from conftest import missing_sdk_message, png
 from filetools import MemoryFs, Session, Tools
 from filetools.mcp import mount
 
@@ -55,15 +53,6 @@ def served(server: Any, mode: str, scenario: Any) -> Any:
             return await scenario(client)
 
     return anyio.run(main)
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "notes.txt").write_text("alpha\nbeta\ngamma\n")
-    (root / "pixel.png").write_bytes(png(4, 3))
-    return root
 
 
 def application() -> MCPServer:
@@ -240,18 +229,11 @@ def test_mount_takes_only_a_server() -> None:
 
 
 def test_import_filetools_costs_nothing_and_a_missing_sdk_names_its_package() -> None:
-    script = (
-        "import sys, filetools\n"
-        "assert 'filetools.mcp' not in sys.modules and 'mcp' not in sys.modules\n"
+    # Inside filetools.mcp, `mcp` is the SDK, not the adapter itself.
+    prelude = (
         "import filetools.mcp, mcp.server\n"
         "assert mcp.server.__name__ == 'mcp.server' and 'site-packages' in mcp.__file__\n"
         "for name in [m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'filetools.mcp'))]:\n"
         "    del sys.modules[name]\n"
-        "sys.modules['mcp'] = None\n"
-        "try:\n"
-        "    import filetools.mcp\n"
-        "except ImportError as error:\n"
-        "    print(error)\n"
     )
-    output = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert output == "filetools.mcp needs the MCP Python SDK 2: pip install 'mcp>=2'\n"
+    assert missing_sdk_message("mcp", "mcp", prelude) == "filetools.mcp needs the MCP Python SDK 2: pip install 'mcp>=2'\n"

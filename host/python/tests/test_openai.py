@@ -11,7 +11,6 @@ import base64
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -19,9 +18,9 @@ import httpx2
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam, ChatCompletionToolUnionParam
 from openai.types.responses import Response, ResponseApplyPatchToolCall, ResponseInputItemParam, ToolParam
-from pydantic import TypeAdapter
 
-from conftest import png, conforms, reference
+import conftest
+from conftest import conforms, png, reference
 from filetools import Tools
 from filetools.openai import OpenAITools, openai_tools
 
@@ -45,10 +44,7 @@ PNG_URL = "data:image/png;base64," + base64.b64encode(PNG).decode()
 
 def make_root(path: Path) -> Path:
     """A root holding notes.txt and pic.png."""
-    path.mkdir()
-    (path / "notes.txt").write_text(NOTES)
-    (path / "pic.png").write_bytes(PNG)
-    return path
+    return conftest.make_root(path, NOTES, "pic.png")
 
 
 

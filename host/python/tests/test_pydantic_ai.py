@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 from typing import Any, Callable, Dict, List
 
 from pydantic_ai import Agent, BinaryContent, Tool
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from conftest import png
+from conftest import missing_sdk_message, png
 from filetools import MemoryFs, Tools
 from filetools.pydantic_ai import pydantic_ai_tools, pydantic_ai_toolset
 
@@ -178,14 +176,4 @@ def test_another_tool_set_gives_its_own_tools() -> None:
 
 
 def test_import_filetools_costs_nothing_and_a_missing_sdk_names_its_package() -> None:
-    script = (
-        "import sys, filetools\n"
-        "assert 'filetools.pydantic_ai' not in sys.modules and 'pydantic_ai' not in sys.modules\n"
-        "sys.modules['pydantic_ai'] = None\n"
-        "try:\n"
-        "    import filetools.pydantic_ai\n"
-        "except ImportError as error:\n"
-        "    print(error)\n"
-    )
-    output = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert output == "filetools.pydantic_ai needs Pydantic AI: pip install pydantic-ai-slim\n"
+    assert missing_sdk_message("pydantic_ai", "pydantic_ai") == "filetools.pydantic_ai needs Pydantic AI: pip install pydantic-ai-slim\n"

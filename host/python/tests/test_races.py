@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
-from typing import Callable, List, Union
+from typing import Callable, List
 
 import pytest
 
@@ -46,6 +46,25 @@ def every_marker_once(text: str, edits: int = EDITS) -> None:
             assert text.count(marker(worker, n) + " ") == 1, (marker(worker, n), text)
 
 
+def run_workers(work: Callable[[int], None]) -> None:
+    """Runs ``work(worker)`` on :data:`WORKERS` threads at once; fails with
+    what any of them raised."""
+    errors: List[BaseException] = []
+
+    def guarded(worker: int) -> None:
+        try:
+            work(worker)
+        except BaseException as err:  # reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=guarded, args=(w,)) for w in range(WORKERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+
+
 Backing = Callable[[Path], "tuple[Tools, Callable[[], str]]"]
 
 
@@ -62,22 +81,13 @@ def in_python(tmp_path: Path):
 @pytest.mark.parametrize("backing", [on_disk, in_python], ids=["root", "python-fs"])
 def test_threads_with_a_session_each_lose_no_change(backing, tmp_path: Path) -> None:
     tools, text = backing(tmp_path)
-    errors: List[BaseException] = []
 
     def work(worker: int) -> None:
         session = tools.session()
-        try:
-            for n in range(EDITS):
-                edit_until_it_lands(session, worker, n)
-        except BaseException as err:  # reported below
-            errors.append(err)
+        for n in range(EDITS):
+            edit_until_it_lands(session, worker, n)
 
-    threads = [threading.Thread(target=work, args=(w,)) for w in range(WORKERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors, errors
+    run_workers(work)
     every_marker_once(text())
 
 
@@ -86,26 +96,17 @@ def test_threads_sharing_one_session_take_turns(backing, tmp_path: Path) -> None
     tools, text = backing(tmp_path)
     session = tools.session()
     session.read("shared.txt")
-    errors: List[BaseException] = []
 
     def work(worker: int) -> None:
         # The session made every change since its read, so it knows the
         # file: each edit builds on the worker's own line as it left it.
         line = f"line {worker}: "
-        try:
-            for n in range(SHARED_EDITS):
-                result = session.edit("shared.txt", line, line + marker(worker, n) + " ")
-                assert not result.is_error, result.text
-                line += marker(worker, n) + " "
-        except BaseException as err:
-            errors.append(err)
+        for n in range(SHARED_EDITS):
+            result = session.edit("shared.txt", line, line + marker(worker, n) + " ")
+            assert not result.is_error, result.text
+            line += marker(worker, n) + " "
 
-    threads = [threading.Thread(target=work, args=(w,)) for w in range(WORKERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors, errors
+    run_workers(work)
     every_marker_once(text(), SHARED_EDITS)
     # The one session holds every change: undoing them all gives the start.
     for _ in range(WORKERS * SHARED_EDITS):

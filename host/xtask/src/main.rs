@@ -144,11 +144,11 @@ fn lint() -> Result<()> {
 
 /// Runs one of the tests crate's binaries, built with optimisations.
 fn release_bin(name: &str) -> Result<()> {
-    release_bin_with(name, &[])
+    release_bin_with(name, &[], &[])
 }
 
-/// [`release_bin`] with arguments for the binary.
-fn release_bin_with(name: &str, args: &[String]) -> Result<()> {
+/// [`release_bin`] with arguments and environment for the binary.
+fn release_bin_with(name: &str, args: &[String], env: &[(&str, &str)]) -> Result<()> {
     let mut command = vec![
         "run",
         "--release",
@@ -159,7 +159,7 @@ fn release_bin_with(name: &str, args: &[String]) -> Result<()> {
         "--",
     ];
     command.extend(args.iter().map(String::as_str));
-    run::cargo(&command)
+    run::cargo_env(&command, env)
 }
 
 /// The reliability suite at full counts against the release CLI (or the
@@ -167,7 +167,7 @@ fn release_bin_with(name: &str, args: &[String]) -> Result<()> {
 fn stress(args: &[String]) -> Result<()> {
     run::setup()?;
     run::release_cli()?;
-    release_bin_with("stress", args)?;
+    release_bin_with("stress", args, &[])?;
     if args.is_empty() {
         run::npm(&["run", "build"])?;
         run::npm(&["run", "stress"])?;
@@ -188,18 +188,12 @@ fn bench(args: &[String]) -> Result<()> {
     let wheel = python::wheel(python::Profile::Release)?;
     let venv = run::root().join("target/python-bench");
     python::fresh_venv(&venv, &wheel, None)?;
-    let mut command = vec![
-        "run",
-        "--release",
-        "--package",
-        "filetools-tests",
-        "--bin",
-        "bench",
-        "--",
-    ];
-    command.extend(args.iter().map(String::as_str));
     let python = venv.join("bin/python");
-    run::cargo_env(&command, &[("FILETOOLS_PYTHON", &python.to_string_lossy())])?;
+    release_bin_with(
+        "bench",
+        args,
+        &[("FILETOOLS_PYTHON", &python.to_string_lossy())],
+    )?;
     if args.is_empty() {
         run::npm(&["run", "bench"])?;
     }

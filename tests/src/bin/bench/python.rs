@@ -132,46 +132,40 @@ fn read_ratio(python: &Path, root: &Path) -> Result<()> {
 }
 
 fn start_up(python: &Path, root: &Path, cache: &Path) -> Result<()> {
-    let time_process =
-        |args: &[&str], cache: Option<&Path>| -> Result<(Duration, Option<Duration>)> {
-            if let Some(cache) = cache {
-                let _ = std::fs::remove_dir_all(cache);
-            }
-            let mut command = Command::new(python);
-            command.args(args).arg(root);
-            if let Some(cache) = cache {
-                command.env("FILETOOLS_CACHE_DIR", cache);
-            }
-            let started = Instant::now();
-            let out = command.output()?;
-            let wall = started.elapsed();
-            if !out.status.success() {
-                bail!("{}", String::from_utf8_lossy(&out.stderr));
-            }
-            let inside = String::from_utf8_lossy(&out.stdout).trim().parse().ok();
-            Ok((wall, inside.map(Duration::from_nanos)))
-        };
-    let mut empty = (Vec::new(), Vec::new());
-    let mut warm = (Vec::new(), Vec::new());
-    let mut bare = Vec::new();
+    // One run of `python ARGS ROOT` with `cache` as the machine-code cache:
+    // its whole time, and the time it printed, if any.
+    let time_process = |args: &[&str], cache: &Path| -> Result<(Duration, Option<Duration>)> {
+        let started = Instant::now();
+        let out = Command::new(python)
+            .args(args)
+            .arg(root)
+            .env("FILETOOLS_CACHE_DIR", cache)
+            .output()?;
+        let wall = started.elapsed();
+        if !out.status.success() {
+            bail!("{}", String::from_utf8_lossy(&out.stderr));
+        }
+        let inside = String::from_utf8_lossy(&out.stdout).trim().parse().ok();
+        Ok((wall, inside.map(Duration::from_nanos)))
+    };
+    let start = ["-c", START_SCRIPT];
+    let (mut empty, mut warm, mut bare) = (
+        (Vec::new(), Vec::new()),
+        (Vec::new(), Vec::new()),
+        Vec::new(),
+    );
+    // Fills the warm cache (and the page cache with the interpreter's files).
     let warm_cache = cache.with_extension("warm");
-    time_process(&["-c", START_SCRIPT], None).map(drop).ok();
+    time_process(&start, &warm_cache)?;
     for _ in 0..STARTS {
-        let (wall, inside) = time_process(&["-c", START_SCRIPT], Some(cache))?;
+        let _ = std::fs::remove_dir_all(cache);
+        let (wall, inside) = time_process(&start, cache)?;
         empty.0.push(wall);
         empty.1.push(inside.context("no time printed")?);
-        let mut command = Command::new(python);
-        command
-            .args(["-c", START_SCRIPT])
-            .arg(root)
-            .env("FILETOOLS_CACHE_DIR", &warm_cache);
-        command.output()?;
-        let started = Instant::now();
-        let out = command.output()?;
-        warm.0.push(started.elapsed());
-        let nanos: u64 = String::from_utf8_lossy(&out.stdout).trim().parse()?;
-        warm.1.push(Duration::from_nanos(nanos));
-        bare.push(time_process(&["-c", "pass"], None)?.0);
+        let (wall, inside) = time_process(&start, &warm_cache)?;
+        warm.0.push(wall);
+        warm.1.push(inside.context("no time printed")?);
+        bare.push(time_process(&["-c", "pass"], &warm_cache)?.0);
     }
     println!(
         "import filetools + first read in a fresh interpreter ({STARTS} starts; median, min-max)"
