@@ -82,6 +82,40 @@ fn the_first_start_loads_the_build_time_machine_code_and_caches_it() {
         .unwrap();
     assert_eq!(third.load_source(), LoadSource::Precompiled);
     assert!(reads_a_file(&third));
+    // Its digest checked out once, at the fourth start; a byte changed in
+    // place since (same size) is caught all the same at the next.
+    let fourth = Tools::builder()
+        .root(&root)
+        .cache_dir(&cache)
+        .build()
+        .unwrap();
+    assert_eq!(fourth.load_source(), LoadSource::Cached);
+    drop((third, fourth));
+    let artifact = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.extension().is_some_and(|ext| ext == "cwasm"))
+        .unwrap();
+    let mut bytes = std::fs::read(&artifact).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&artifact)
+        .and_then(|mut file| std::io::Write::write_all(&mut file, &bytes))
+        .unwrap();
+    let damaged = Tools::builder()
+        .root(&root)
+        .cache_dir(&cache)
+        .build()
+        .unwrap();
+    assert_eq!(damaged.load_source(), LoadSource::Precompiled);
+    let again = Tools::builder()
+        .root(&root)
+        .cache_dir(&cache)
+        .build()
+        .unwrap();
+    assert_eq!(again.load_source(), LoadSource::Cached);
     let compiled = Tools::builder().root(&root).no_cache().build().unwrap();
     assert_eq!(compiled.load_source(), LoadSource::Compiled);
     assert!(reads_a_file(&compiled));
