@@ -2,10 +2,8 @@
 // transpiled component over a file-system back end and wraps its session in
 // the tools an agent calls. Results have the shape of an MCP CallToolResult,
 // the same as the `filetools` CLI prints.
-import { instantiate } from '../generated/filetools.js';
-import { wasiImports } from './wasi.js';
 import { encodeBase64 } from './base64.js';
-import { memoryJournal } from './journal.js';
+import { sharedInstance } from './instance.js';
 
 /**
  * `loadCore(name)` with each result kept: every core wasm file of the
@@ -26,13 +24,18 @@ export function compiledOnce(loadCore) {
 
 /**
  * The tools over `fs` with `config`, compiled once: `session()` opens a new
- * session (its own instance and memory) without compiling again, as the
- * Rust host's `Tools::session` does. The first session is opened here, so
- * a bad config or a component that cannot start fails at once.
+ * session, a resource of the one instance every session of these tools
+ * shares, as the Rust host's `Tools::session` opens one without compiling
+ * again. The first session is opened here, so a bad config or a component
+ * that cannot start fails at once.
  */
 export async function loadToolsWith({ fs, config = {}, loadCore }) {
-  const getCoreModule = compiledOnce(loadCore);
-  const session = () => openSession({ fs, config, getCoreModule });
+  if (!fs) {
+    throw new TypeError('createTools needs { fs }: nodeFs(root) or memoryFs(files)');
+  }
+  const shared = sharedInstance({ fs, getCoreModule: compiledOnce(loadCore) });
+  const configJson = sessionConfig(fs, config);
+  const session = () => openSession(shared, configJson);
   const first = await session();
   let firstTaken = false;
   return {
@@ -71,13 +74,11 @@ export function entriesWithModules(modules) {
 
 /** Instantiates the component over `fs` and opens a session. */
 export async function createToolsWith({ fs, config = {}, loadCore }) {
-  return openSession({ fs, config, getCoreModule: compiledOnce(loadCore) });
+  return (await loadToolsWith({ fs, config, loadCore })).session();
 }
 
-async function openSession({ fs, config = {}, getCoreModule }) {
-  if (!fs) {
-    throw new TypeError('createTools needs { fs }: nodeFs(root) or memoryFs(files)');
-  }
+/** The session config as JSON text: `config` with what `fs` says of itself. */
+function sessionConfig(fs, config) {
   const settings = { ...(typeof config === 'string' ? JSON.parse(config || '{}') : config) };
   if (fs.root !== undefined && settings.root === undefined) {
     settings.root = fs.root;
@@ -88,38 +89,31 @@ async function openSession({ fs, config = {}, getCoreModule }) {
   if (fs.kernelFiles && settings.kernel_files === undefined) {
     settings.kernel_files = true;
   }
-  const configJson = JSON.stringify(settings);
-  // A back end written before host-fs kept the records of changes under
-  // way gets them in memory, for this session.
-  const journal = fs.hostFs.claimUnfinished ? undefined : memoryJournal();
-  const hostFs = journal
-    ? {
-        ...fs.hostFs,
-        beginChange: journal.beginChange,
-        endChange: journal.endChange,
-        claimUnfinished: journal.claimUnfinished,
-      }
-    : fs.hostFs;
-  const imports = { 'filetools:core/host-fs': hostFs, ...wasiImports() };
+  return JSON.stringify(settings);
+}
 
-  let exports;
-  let session;
-  const open = async () => {
-    exports = await instantiate(getCoreModule, imports);
-    session = exports.tools.Session.open(configJson);
+async function openSession(shared, configJson) {
+  // The session resource, in the instance of `generation`.
+  let resource;
+  let generation;
+  const attach = () => {
+    resource = shared.exports.tools.Session.open(configJson);
+    generation = shared.generation;
   };
   try {
-    await open();
+    await shared.ready();
+    attach();
   } catch (err) {
     throw new Error(`filetools could not start: ${err?.payload ?? err?.message ?? err}`);
   }
 
   // The session's memory as of its last call that returned: after every
   // call the core (calls, repairs), the ledger records that changed, and
-  // the history's changed entries and versions when it changed. A trap (a guest
-  // bug, running out of memory or stack) never reaches the caller as an
-  // exception: a fresh instance is resumed from this memory and answers for
-  // the call, as in the Rust host.
+  // the history's changed entries and versions when it changed. A trap (a
+  // guest bug, running out of memory or stack) never reaches the caller as
+  // an exception: the instance is replaced, and this session, like every
+  // other of the instance, is resumed in the new one from this memory, as
+  // in the Rust host.
   const emptyMemory = (lost) => ({
     core: undefined,
     records: new Map(),
@@ -130,56 +124,70 @@ async function openSession({ fs, config = {}, getCoreModule }) {
     lost,
   });
   let memory = emptyMemory(false);
-  // A restart a synchronous caller started; the next call waits for it.
-  let restarting;
-  const keep = () => {
-    try {
-      take(memory, session.checkpoint(memory.held));
-    } catch {
-      restarting = restart();
+  // Outputs forgotten while the session waited to come back.
+  let forgetPending = false;
+  // Opens the session again in the live instance, with its memory.
+  const revive = () => {
+    attach();
+    if (memory.core !== undefined) {
+      try {
+        memory.held = resource.resume({
+          core: memory.core,
+          records: [...memory.records],
+          entries: [...memory.entries],
+          seq: memory.seq,
+          versions: [...memory.versions].map(([sha256, data]) => ({ sha256, data })),
+        });
+      } catch {
+        memory = emptyMemory(true);
+        attach();
+      }
+    }
+    if (forgetPending) {
+      forgetPending = false;
+      resource.forgetOutputs();
+      keep();
     }
   };
-  const restart = async () => {
-    try {
-      await open();
-    } catch {
-      memory.lost = true;
-      return;
+  // The resource, brought back first when its instance was replaced; for
+  // the synchronous methods, which cannot wait for a replacement.
+  const current = () => {
+    if (shared.replacing) {
+      throw new Error('filetools is starting a new instance after a call stopped; await the next call first');
     }
-    if (memory.core === undefined) {
-      return;
+    if (generation !== shared.generation) {
+      revive();
     }
+    return resource;
+  };
+  const keep = () => {
     try {
-      memory.held = session.resume({
-        core: memory.core,
-        records: [...memory.records],
-        entries: [...memory.entries],
-        seq: memory.seq,
-        versions: [...memory.versions].map(([sha256, data]) => ({ sha256, data })),
-      });
+      take(memory, resource.checkpoint(memory.held));
     } catch {
-      memory = emptyMemory(true);
-      await open().catch(() => {});
+      // The instance stopped: the next call of any session waits for the new one.
+      shared.replace(generation).catch(() => {});
     }
   };
   const guarded = async (tool, argumentsJson, run) => {
-    if (restarting) {
-      await restarting;
-      restarting = undefined;
-    }
     let result;
     try {
+      // A trap of another session's call may have started a replacement
+      // while this call waited its turn.
+      do {
+        await shared.ready();
+      } while (shared.replacing);
+      current();
       try {
-        result = run();
+        result = run(resource);
       } finally {
-        fs.callEnded?.();
-        journal?.callEnded();
+        shared.callEnded();
       }
     } catch (err) {
       const cause = trapCause(err);
-      await restart();
       try {
-        return protocol(exports.tools.trapped(tool, argumentsJson(), cause, !memory.lost));
+        await shared.replace(generation);
+        current();
+        return protocol(shared.exports.tools.trapped(tool, argumentsJson(), cause, !memory.lost));
       } catch (again) {
         return {
           content: [{ type: 'text', text: `Error: the ${tool} call stopped (${describe(err)}), and no new instance could answer (${describe(again)}); start a new session.` }],
@@ -197,11 +205,11 @@ async function openSession({ fs, config = {}, getCoreModule }) {
     /** Calls `tool` with the model's raw arguments (an object or JSON text). */
     call: (tool, args = {}) => {
       const json = typeof args === 'string' ? args : JSON.stringify(args);
-      return guarded(String(tool), () => json, () => session.call(String(tool), json));
+      return guarded(String(tool), () => json, (session) => session.call(String(tool), json));
     },
-    read: (args) => guarded('read', naming(args), () => session.read(readArgs(args))),
+    read: (args) => guarded('read', naming(args), (session) => session.read(readArgs(args))),
     write: (args) =>
-      guarded('write', naming(args), () =>
+      guarded('write', naming(args), (session) =>
         session.write({
           filePath: args.filePath ?? args.file_path,
           content: args.content,
@@ -209,9 +217,9 @@ async function openSession({ fs, config = {}, getCoreModule }) {
           expect: args.expect ?? undefined,
         }),
       ),
-    edit: (args) => guarded('edit', naming(args), () => session.edit(editArgs(args))),
+    edit: (args) => guarded('edit', naming(args), (session) => session.edit(editArgs(args))),
     undo: (args) =>
-      guarded('undo', naming(args), () =>
+      guarded('undo', naming(args), (session) =>
         session.undo({ filePath: args.filePath ?? args.file_path, expect: args.expect ?? undefined }),
       ),
     /**
@@ -220,7 +228,11 @@ async function openSession({ fs, config = {}, getCoreModule }) {
      * the "unchanged" stub for content shown before.
      */
     forgetOutputs: () => {
-      session.forgetOutputs();
+      if (shared.replacing) {
+        forgetPending = true;
+        return;
+      }
+      current().forgetOutputs();
       keep();
     },
     /**
@@ -229,10 +241,10 @@ async function openSession({ fs, config = {}, getCoreModule }) {
      * `openai`, `openai-strict`, `openai-responses` or
      * `openai-responses-strict`; the core refuses any other.
      */
-    schema: (format = 'mcp') => JSON.parse(session.schema(String(format))),
+    schema: (format = 'mcp') => JSON.parse(current().schema(String(format))),
     /** The tool definitions for the model: name, description, JSON Schema. */
     definitions: () =>
-      JSON.parse(session.schema('mcp')).map((d) => ({
+      JSON.parse(current().schema('mcp')).map((d) => ({
         name: d.name,
         description: d.description,
         inputSchema: d.inputSchema,
@@ -246,10 +258,10 @@ async function openSession({ fs, config = {}, getCoreModule }) {
       if (memory.lost) {
         throw new Error('the session lost its memory when a call stopped, so its state is not saved');
       }
-      return session.save();
+      return current().save();
     },
     restore: (state) => {
-      session.restore(state);
+      current().restore(state);
       memory = emptyMemory(false);
       keep();
     },

@@ -1,0 +1,86 @@
+// One instance of the component that every session of a `loadTools` lives
+// in: a session is a resource of it, so an extra session costs its own
+// state, not another copy of the component's memory. A trap poisons the
+// instance for all of them; it is then replaced once, and each session
+// comes back in the new one from its own checkpoints when it is next used.
+import { instantiate } from '../generated/filetools.js';
+import { wasiImports } from './wasi.js';
+import { memoryJournal } from './journal.js';
+
+/**
+ * The instance over `fs`, built by `ready()`. `generation` counts the
+ * instances built; a session opened in an earlier one must come back
+ * before its next call.
+ */
+export function sharedInstance({ fs, getCoreModule }) {
+  // A back end written before host-fs kept the records of changes under
+  // way gets them in memory, for as long as these tools live: a record
+  // outlives the instance a call trapped in.
+  const journal = fs.hostFs.claimUnfinished ? undefined : memoryJournal();
+  const hostFs = journal
+    ? {
+        ...fs.hostFs,
+        beginChange: journal.beginChange,
+        endChange: journal.endChange,
+        claimUnfinished: journal.claimUnfinished,
+      }
+    : fs.hostFs;
+  const imports = { 'filetools:core/host-fs': hostFs, ...wasiImports() };
+
+  let building;
+  let failed;
+  const shared = {
+    /** The exports of the live instance; none before the first build. */
+    exports: undefined,
+    generation: 0,
+    /** True from a trap until the instance replacing it is built. */
+    replacing: false,
+    /** The live instance, built (again) when there is none or it trapped. */
+    ready: async () => {
+      if (building === undefined && (shared.exports === undefined || shared.replacing)) {
+        build();
+      }
+      await building;
+      if (failed !== undefined) {
+        throw failed;
+      }
+      return shared.exports;
+    },
+    /**
+     * Replaces the instance of `generation` after it trapped: once,
+     * however many of its sessions saw the trap.
+     */
+    replace: (generation) => {
+      if (generation === shared.generation && !shared.replacing) {
+        shared.replacing = true;
+        if (building === undefined) {
+          build();
+        }
+      }
+      return shared.ready();
+    },
+    /** After every call, whatever it did: the back ends' per-call state. */
+    callEnded: () => {
+      fs.callEnded?.();
+      journal?.callEnded();
+    },
+  };
+  const build = () => {
+    failed = undefined;
+    building = instantiate(getCoreModule, imports)
+      .then(
+        (exports) => {
+          shared.exports = exports;
+          shared.generation += 1;
+          shared.replacing = false;
+        },
+        (err) => {
+          failed = err;
+        },
+      )
+      .finally(() => {
+        building = undefined;
+      });
+  };
+  return shared;
+}
