@@ -143,6 +143,11 @@ impl HostFs for ImportedFs {
     }
 }
 
+/// The host's SHA-256 of `data`, when it offers one.
+pub(crate) fn host_sha256(data: &[u8]) -> Option<String> {
+    host_fs::sha256(data)
+}
+
 impl From<&Precondition> for host_fs::Precondition {
     fn from(precondition: &Precondition) -> Self {
         match precondition {

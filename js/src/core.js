@@ -29,11 +29,11 @@ export function compiledOnce(loadCore) {
  * again. The first session is opened here, so a bad config or a component
  * that cannot start fails at once.
  */
-export async function loadToolsWith({ fs, config = {}, loadCore }) {
+export async function loadToolsWith({ fs, config = {}, loadCore, sha256 }) {
   if (!fs) {
     throw new TypeError('createTools needs { fs }: nodeFs(root) or memoryFs(files)');
   }
-  const shared = sharedInstance({ fs, getCoreModule: compiledOnce(loadCore) });
+  const shared = sharedInstance({ fs, getCoreModule: compiledOnce(loadCore), sha256 });
   const configJson = sessionConfig(fs, config);
   const session = () => openSession(shared, configJson);
   const first = await session();
@@ -73,8 +73,8 @@ export function entriesWithModules(modules) {
 }
 
 /** Instantiates the component over `fs` and opens a session. */
-export async function createToolsWith({ fs, config = {}, loadCore }) {
-  return (await loadToolsWith({ fs, config, loadCore })).session();
+export async function createToolsWith({ fs, config = {}, loadCore, sha256 }) {
+  return (await loadToolsWith({ fs, config, loadCore, sha256 })).session();
 }
 
 /** The session config as JSON text: `config` with what `fs` says of itself. */

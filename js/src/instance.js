@@ -12,7 +12,7 @@ import { memoryJournal } from './journal.js';
  * instances built; a session opened in an earlier one must come back
  * before its next call.
  */
-export function sharedInstance({ fs, getCoreModule }) {
+export function sharedInstance({ fs, getCoreModule, sha256 = noDigest }) {
   // A back end written before host-fs kept the records of changes under
   // way gets them in memory, for as long as these tools live: a record
   // outlives the instance a call trapped in.
@@ -25,7 +25,9 @@ export function sharedInstance({ fs, getCoreModule }) {
         claimUnfinished: journal.claimUnfinished,
       }
     : fs.hostFs;
-  const imports = { 'filetools:core/host-fs': hostFs, ...wasiImports() };
+  // The back end's own methods, looked up at each call, and the hash.
+  const withDigest = Object.assign(Object.create(hostFs), { sha256: hostFs.sha256 ?? sha256 });
+  const imports = { 'filetools:core/host-fs': withDigest, ...wasiImports() };
 
   let building;
   let failed;
@@ -83,4 +85,9 @@ export function sharedInstance({ fs, getCoreModule }) {
       });
   };
   return shared;
+}
+
+/** No faster SHA-256 than the component's own: it hashes by itself. */
+function noDigest() {
+  return undefined;
 }

@@ -1,6 +1,7 @@
 // The package for Node: `createTools({ fs })` over `nodeFs(root)` (a sandbox
 // on disk) or `memoryFs(files)`, and `loadTools({ fs })` to open many
 // sessions. The component is compiled once per process.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { compiledOnce, createToolsWith, loadToolsWith } from './core.js';
 
@@ -12,12 +13,15 @@ const loadCore = compiledOnce(async (name) =>
   WebAssembly.compile(await readFile(new URL(`../generated/${name}`, import.meta.url))),
 );
 
+/** OpenSSL's SHA-256, which uses the CPU's SHA instructions. */
+const sha256 = (data) => createHash('sha256').update(data).digest('hex');
+
 /**
  * The tools over `fs`: `{ read, write, edit, undo, call, definitions, save,
  * restore }`. `config` is the session config (an object or JSON text).
  */
 export function createTools({ fs, config } = {}) {
-  return createToolsWith({ fs, config, loadCore });
+  return createToolsWith({ fs, config, loadCore, sha256 });
 }
 
 /**
@@ -25,5 +29,5 @@ export function createTools({ fs, config } = {}) {
  * `(await loadTools({ fs })).session()` gives what `createTools` gives.
  */
 export function loadTools({ fs, config } = {}) {
-  return loadToolsWith({ fs, config, loadCore });
+  return loadToolsWith({ fs, config, loadCore, sha256 });
 }

@@ -196,6 +196,7 @@ pub(crate) fn record_all<F: HostFs + ?Sized>(
             Some(meta),
         ) = (&step.after, meta)
         {
+            let before_sha256 = step.before.as_deref().map(sha256_hex);
             let change = Commit {
                 rel: &step.rel,
                 path: &step.path,
@@ -205,7 +206,10 @@ pub(crate) fn record_all<F: HostFs + ?Sized>(
                 replaced: step
                     .before
                     .as_deref()
-                    .map_or(Replaced::Nothing, Replaced::Bytes),
+                    .zip(before_sha256.as_deref())
+                    .map_or(Replaced::Nothing, |(bytes, sha256)| {
+                        Replaced::Bytes(bytes, sha256)
+                    }),
                 seen: seen.clone(),
                 total_lines: *total_lines,
                 style: *style,

@@ -17,8 +17,8 @@ use crate::textfile::Style;
 pub(crate) enum Replaced<'a> {
     /// Nothing: the file is new.
     Nothing,
-    /// These bytes.
-    Bytes(&'a [u8]),
+    /// These bytes, whose SHA-256 is this.
+    Bytes(&'a [u8], &'a str),
     /// A version of this size that was not kept in memory.
     Unkept(u64),
 }
@@ -73,7 +73,9 @@ pub(crate) fn remember<F: HostFs + ?Sized>(
     let history = &mut ctx.state.history;
     match change.replaced {
         Replaced::Nothing => history.push(change.rel, None, previous, after, cap),
-        Replaced::Bytes(bytes) => history.push(change.rel, Some(bytes), previous, after, cap),
+        Replaced::Bytes(bytes, sha256) => {
+            history.push_hashed(change.rel, Some((bytes, sha256)), previous, after, cap);
+        }
         Replaced::Unkept(size) => history.push_lost(change.rel, size, previous, after, cap),
     }
     ctx.state.ledger.insert(

@@ -9,7 +9,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::args::Tool;
-use crate::digest::hex;
+use crate::digest::{hex, sha256_hex};
 use crate::error::ToolError;
 use crate::fingerprint::Fingerprint;
 use crate::fs::{FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
@@ -116,7 +116,9 @@ pub(crate) fn load<F: HostFs + ?Sized>(
     keep: u64,
 ) -> Result<Current, ToolError> {
     let mut fingerprint = Fingerprint::new();
-    let mut sha = Sha256::new();
+    // Streamed only once the content is not kept; kept content is hashed
+    // whole at the end, where the host may hash it.
+    let mut sha = (meta.size > keep).then(Sha256::new);
     let mut bytes = (meta.size <= keep).then(Vec::new);
     let mut head = Vec::new();
     let mut len = 0u64;
@@ -127,25 +129,35 @@ pub(crate) fn load<F: HostFs + ?Sized>(
         let room = (SNIFF_BYTES as usize).saturating_sub(head.len());
         head.extend_from_slice(&piece[..piece.len().min(room)]);
         fingerprint.update(&piece);
-        sha.update(&piece);
         len += piece.len() as u64;
         if let Some(kept) = bytes.as_mut() {
             if len > keep {
+                // It grew past what is kept since its size was taken.
+                let mut streamed = Sha256::new();
+                streamed.update(&*kept);
+                sha = Some(streamed);
                 bytes = None;
             } else {
                 kept.extend_from_slice(&piece);
             }
         }
+        if let Some(sha) = sha.as_mut() {
+            sha.update(&piece);
+        }
         if piece.len() < chunk as usize {
             break;
         }
     }
+    let sha256 = match sha {
+        Some(sha) => hex(&sha.finalize()),
+        None => sha256_hex(bytes.as_deref().unwrap_or_default()),
+    };
     Ok(Current {
         meta,
         len,
         bytes,
         fingerprint: fingerprint.finish(),
-        sha256: hex(&sha.finalize()),
+        sha256,
         kind: sniff(&head),
     })
 }
@@ -275,7 +287,22 @@ mod tests {
         assert!(loaded.bytes.is_none());
         assert_eq!(loaded.len, 500);
         assert_eq!(loaded.fingerprint, Fingerprint::of(&[b'x'; 500]));
-        assert_eq!(loaded.sha256, crate::digest::sha256_hex(&[b'x'; 500]));
+        assert_eq!(loaded.sha256, sha256_hex(&[b'x'; 500]));
+    }
+
+    #[test]
+    fn a_file_that_grew_past_what_is_kept_is_hashed_whole() {
+        let fs = MemFs::new();
+        fs.add_file("grew", &[b'x'; 80]);
+        let small = fs.stat("grew").unwrap();
+        let content: Vec<u8> = (0..=255).cycle().take(500).collect();
+        fs.add_file("grew", &content);
+        let loaded = load(&fs, "grew", "grew", small, 64, 100).unwrap();
+        assert!(loaded.bytes.is_none());
+        assert_eq!(loaded.sha256, sha256_hex(&content));
+        let kept = load(&fs, "grew", "grew", small, 64, 1000).unwrap();
+        assert_eq!(kept.bytes.as_deref(), Some(&content[..]));
+        assert_eq!(kept.sha256, sha256_hex(&content));
     }
 }
 

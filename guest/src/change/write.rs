@@ -159,7 +159,7 @@ fn replace<F: HostFs + ?Sized>(
     syntax_check::refuse_broken(ctx.config, path, syntax.as_ref())?;
     let lines = line_count(&text);
     let replaced = match &current.bytes {
-        Some(bytes) => Replaced::Bytes(bytes),
+        Some(bytes) => Replaced::Bytes(bytes, &current.sha256),
         None => Replaced::Unkept(current.len),
     };
     let meta = commit(

@@ -191,7 +191,24 @@ impl History {
         after: (u64, u64),
         cap: u64,
     ) {
-        let before = before.map_or(Before::Absent, |data| self.keep(data, cap));
+        let digest = before.map(sha256_hex);
+        let before = before.zip(digest.as_deref());
+        self.push_hashed(path, before, record, after, cap);
+    }
+
+    /// [`push`](Self::push) of a `before` whose SHA-256 is known already
+    /// (the change read it whole), so it is not hashed again.
+    pub fn push_hashed(
+        &mut self,
+        path: &str,
+        before: Option<(&[u8], &str)>,
+        record: Option<Record>,
+        after: (u64, u64),
+        cap: u64,
+    ) {
+        let before = before.map_or(Before::Absent, |(data, sha256)| {
+            self.keep(data, sha256, cap)
+        });
         self.push_entry(path, before, record, after, cap);
     }
 
@@ -257,19 +274,20 @@ impl History {
 
     /// Keeps `data` (once per content) and names it; one larger than `cap`
     /// is lost at once.
-    fn keep(&mut self, data: &[u8], cap: u64) -> Before {
+    fn keep(&mut self, data: &[u8], sha256: &str, cap: u64) -> Before {
         let size = data.len() as u64;
         if size > cap {
             return Before::Lost { size };
         }
-        let sha256 = sha256_hex(data);
-        let blob = self.blob(data, &sha256);
+        let blob = self.blob(data, sha256);
         let first = blob.refs == 0;
         blob.refs += 1;
         if first {
             self.bytes += size;
         }
-        Before::Kept { sha256 }
+        Before::Kept {
+            sha256: sha256.to_owned(),
+        }
     }
 
     /// The blob of `data`, named `sha256`, made when new.

@@ -129,6 +129,7 @@ pub fn cli(bin: &Path, dir: &Path, trials: u64, max_bytes: u64, rng: &mut Rng) -
         // largest ones: a trial's window lies between, by its bytes.
         let small = calibrate(bin, dir, kind, MIN_BYTES, 2)?;
         let large = calibrate(bin, dir, kind, max_bytes, MAX_FILES)?;
+        let large_bytes = large.bytes.max(1);
         let mut counts = Counts::default();
         for trial in 0..trials {
             let plan = prepare(dir, kind, trial, max_bytes, rng)?;
@@ -137,10 +138,15 @@ pub fn cli(bin: &Path, dir: &Path, trials: u64, max_bytes: u64, rng: &mut Rng) -
                 .filter_map(|(_, old, _)| old.as_ref())
                 .map(|o| o.len() as u64)
                 .sum();
-            let window = small.0 + (large.0.saturating_sub(small.0)) * bytes / large.1.max(1);
+            let by_bytes =
+                |small: u64, large: u64| small + large.saturating_sub(small) * bytes / large_bytes;
+            // Kills land from a little before the first file changes (so
+            // some land before any step) to the answer.
+            let first = by_bytes(small.first_change, large.first_change) * 9 / 10;
+            let end = by_bytes(small.end, large.end).max(first + 1);
             let (mut session, call) = staged(bin, dir, kind, &plan)?;
             session.send_raw(format!("{call}\n").as_bytes())?;
-            let delay = rng.stratified(trial, trials, window);
+            let delay = first + rng.stratified(trial, trials, end - first);
             let answered = session.answer_within(Duration::from_micros(delay))?;
             let _ = session.kill();
             counts.tried += 1;
@@ -306,10 +312,35 @@ fn clear(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The window, in microseconds, a kill lands in for `files` files of
-/// `size` (as far as the change allows: one for a move), a little longer
-/// than an unkilled change; and the bytes changed.
-fn calibrate(bin: &Path, dir: &Path, kind: Kind, size: u64, files: u64) -> Result<(u64, u64)> {
+/// How long an unkilled change took, in microseconds from its call.
+#[derive(Debug, Clone, Copy)]
+struct Calibration {
+    /// Until the first of its files changed on disk: the steps begin.
+    first_change: u64,
+    /// Until its answer.
+    end: u64,
+    /// The bytes it changed.
+    bytes: u64,
+}
+
+/// Pause between two looks at the files while a calibration runs.
+const POLL: Duration = Duration::from_micros(50);
+
+/// The files of `plan` as `stat` sees them: any step changes one.
+fn stamps(dir: &Path, plan: &Plan) -> Vec<Option<(u64, u64, i64, i64)>> {
+    use std::os::unix::fs::MetadataExt as _;
+    plan.iter()
+        .map(|(name, _, _)| {
+            fs::metadata(dir.join(name))
+                .ok()
+                .map(|m| (m.ino(), m.len(), m.mtime(), m.mtime_nsec()))
+        })
+        .collect()
+}
+
+/// How long an unkilled change of `files` files of `size` takes (as far
+/// as the change allows: one for a move), and when its steps begin.
+fn calibrate(bin: &Path, dir: &Path, kind: Kind, size: u64, files: u64) -> Result<Calibration> {
     let mut plan = Vec::new();
     let files = if matches!(kind, Kind::UndoMove | Kind::Move) {
         1
@@ -326,14 +357,31 @@ fn calibrate(bin: &Path, dir: &Path, kind: Kind, size: u64, files: u64) -> Resul
     }
     let plan = for_kind(plan, kind);
     let (mut session, call) = staged(bin, dir, kind, &plan)?;
+    let before = stamps(dir, &plan);
     let started = Instant::now();
     session.send_raw(format!("{call}\n").as_bytes())?;
-    let answer = session.answer_within(crate::cli::ANSWER_TIMEOUT)?;
+    let mut first_change = None;
+    let answer = loop {
+        if first_change.is_none() && stamps(dir, &plan) != before {
+            first_change = Some(started.elapsed());
+        }
+        if let Some(answer) = session.answer_within(POLL)? {
+            break answer;
+        }
+        if started.elapsed() > crate::cli::ANSWER_TIMEOUT {
+            bail!("an unkilled {kind} did not answer");
+        }
+    };
     let took = started.elapsed();
-    if !answer.as_ref().is_some_and(succeeded) {
+    if !succeeded(&answer) {
         bail!("an unkilled {kind} failed: {answer:?}");
     }
     session.finish()?;
     clear(dir)?;
-    Ok(((took.as_micros() as u64 * 5 / 4).max(1), size * files))
+    let micros = |time: Duration| u64::try_from(time.as_micros()).unwrap_or(u64::MAX);
+    Ok(Calibration {
+        first_change: micros(first_change.unwrap_or(took)),
+        end: micros(took).max(1),
+        bytes: size * files,
+    })
 }

@@ -261,7 +261,10 @@ fn save<F: HostFs + ?Sized>(
             tool: Tool::Edit,
             bytes: &new_bytes,
             precondition: current.precondition(),
-            replaced: Replaced::Bytes(current.bytes.as_deref().unwrap_or_default()),
+            replaced: Replaced::Bytes(
+                current.bytes.as_deref().unwrap_or_default(),
+                &current.sha256,
+            ),
             seen,
             total_lines: lines,
             style,

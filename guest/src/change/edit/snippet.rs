@@ -52,14 +52,13 @@ pub(crate) fn render(text: &str, regions: &[(usize, usize)], max_chars: u64) -> 
             break;
         }
     }
-    let lines: Vec<&str> = text.split('\n').collect();
     let mut out = String::new();
     for (n, &(from, to)) in shown.iter().enumerate() {
         if n > 0 {
             out.push_str("[…]\n");
         }
         for number in from..=to {
-            let line = lines[usize::try_from(number - 1).unwrap_or(usize::MAX)];
+            let line = index.line(text, number);
             gutter::push(&mut out, number);
             let cut = cut_point(line, max_chars, usize::MAX);
             out.push_str(&line[..cut]);

@@ -18,14 +18,16 @@ impl View {
     pub fn new(file_text: &str) -> Self {
         let mut text = String::with_capacity(file_text.len());
         let mut crlf = Vec::new();
-        let mut rest = file_text;
-        while let Some(at) = rest.find("\r\n") {
-            text.push_str(&rest[..at]);
+        let mut from = 0;
+        // memchr's SIMD search: the standard one scanned a megabyte without
+        // a CRLF in about a millisecond.
+        for at in memchr::memmem::find_iter(file_text.as_bytes(), b"\r\n") {
+            text.push_str(&file_text[from..at]);
             crlf.push(text.len());
             text.push('\n');
-            rest = &rest[at + 2..];
+            from = at + 2;
         }
-        text.push_str(rest);
+        text.push_str(&file_text[from..]);
         Self { text, crlf }
     }
 
@@ -124,6 +126,22 @@ impl LineIndex {
     pub fn line_of(&self, at: usize) -> u64 {
         self.0.partition_point(|&newline| newline < at) as u64 + 1
     }
+
+    /// Line `number` (1-based) of the `text` indexed, without its `\n`;
+    /// empty past the end.
+    pub fn line<'t>(&self, text: &'t str, number: u64) -> &'t str {
+        let n = usize::try_from(number).unwrap_or(usize::MAX);
+        let start = match n {
+            0 | 1 => 0,
+            _ => self.0.get(n - 2).map_or(text.len(), |newline| newline + 1),
+        };
+        let end = self
+            .0
+            .get(n.saturating_sub(1))
+            .copied()
+            .unwrap_or(text.len());
+        text.get(start..end.max(start)).unwrap_or_default()
+    }
 }
 
 #[cfg(test)]
@@ -142,6 +160,16 @@ mod tests {
         let placed = lf.replace(&[(2, 3)], &["B".into()], false, &mut []);
         assert_eq!(placed, vec![(2, 3)]);
         assert_eq!(lf.file_text(), "a\r\nB\nc\r\n");
+    }
+
+    #[test]
+    fn a_line_is_cut_from_the_index() {
+        let text = "one\ntwo\n\nfour";
+        let index = LineIndex::new(text);
+        let lines: Vec<&str> = (1..=5).map(|n| index.line(text, n)).collect();
+        assert_eq!(lines, ["one", "two", "", "four", ""]);
+        let ended = "a\n";
+        assert_eq!(LineIndex::new(ended).line(ended, 2), "");
     }
 
     #[test]
