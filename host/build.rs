@@ -1,15 +1,19 @@
-//! Builds the guest component for `wasm32-wasip2` with a nested cargo (in its
-//! own target directory, with the outer build's cargo variables scrubbed) and
-//! hands its path to the crate as `FILETOOLS_COMPONENT_WASM`, with its
-//! SHA-256 as `FILETOOLS_COMPONENT_SHA256` (the precompiled-component cache
-//! key, so start-up never hashes the component). Setting
-//! `FILETOOLS_COMPONENT=/path/to/filetools_core.wasm` uses a prebuilt one;
-//! the published crate ships one in `component/` (there is no `guest/` next
-//! to it), so its users need no wasm target, clang or wasi-libc.
+//! Builds the guest components for `wasm32-wasip2` with a nested cargo (in
+//! its own target directory, with the outer build's cargo variables
+//! scrubbed) — the tools (`guest/`) and the grammars (`guest/code/`), which a
+//! session instantiates only when a call first parses code — and hands their
+//! paths to the crate as `FILETOOLS_COMPONENT_WASM` and
+//! `FILETOOLS_CODE_COMPONENT_WASM`, with their SHA-256 (`…_SHA256`, the
+//! precompiled-component cache keys, so start-up never hashes a component).
+//! Setting `FILETOOLS_COMPONENT=/path/to/filetools_core.wasm` and
+//! `FILETOOLS_CODE_COMPONENT=/path/to/filetools_code.wasm` uses prebuilt
+//! ones; the published crate ships both in `component/` (there is no
+//! `guest/` next to it), so its users need no wasm target, clang or
+//! wasi-libc.
 //!
-//! It then precompiles the component into machine code for the machine it
+//! It then precompiles each component into machine code for the machine it
 //! builds on, with the engine configuration the crate runs it with, and
-//! hands that over as `FILETOOLS_COMPONENT_CWASM`: the first start after an
+//! hands that over as `…_CWASM`: the first start after an
 //! install loads it instead of compiling. `FILETOOLS_NO_PRECOMPILE=1` skips
 //! this (the crate then compiles at its first start, as before); so does a
 //! cross build, whose machine code would not run here anyway.
@@ -25,44 +29,51 @@ use sha2::{Digest as _, Sha256};
 #[allow(dead_code, reason = "shared with the crate, which uses all of it")]
 mod engine_config;
 
-/// Where the published crate carries the prebuilt component.
+/// Where the published crate carries the prebuilt components.
 const SHIPPED: &str = "component/filetools_core.wasm";
+const SHIPPED_CODE: &str = "component/filetools_code.wasm";
 
 fn main() {
     println!("cargo:rerun-if-env-changed=FILETOOLS_COMPONENT");
+    println!("cargo:rerun-if-env-changed=FILETOOLS_CODE_COMPONENT");
     let manifest =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let shipped = manifest.join(SHIPPED);
     let in_workspace = manifest.join("../guest/Cargo.toml").is_file();
-    let wasm = match env::var_os("FILETOOLS_COMPONENT") {
-        Some(path) => PathBuf::from(path),
-        None if !in_workspace => shipped,
-        None => build_guest(),
+    let given = |var: &str| env::var_os(var).map(PathBuf::from);
+    let (wasm, code) = match (
+        given("FILETOOLS_COMPONENT"),
+        given("FILETOOLS_CODE_COMPONENT"),
+    ) {
+        (Some(wasm), Some(code)) => (wasm, code),
+        (None, None) if !in_workspace => (manifest.join(SHIPPED), manifest.join(SHIPPED_CODE)),
+        (None, None) => build_guest(),
+        _ => panic!("set both FILETOOLS_COMPONENT and FILETOOLS_CODE_COMPONENT, or neither"),
     };
+    embed("FILETOOLS_COMPONENT", &wasm);
+    embed("FILETOOLS_CODE_COMPONENT", &code);
+}
+
+/// Hands the component at `wasm` to the crate as `{prefix}_WASM`, with its
+/// SHA-256 as `{prefix}_SHA256` and its machine code as `{prefix}_CWASM`.
+fn embed(prefix: &str, wasm: &Path) {
     assert!(
         wasm.is_file(),
         "the filetools component {} does not exist",
         wasm.display()
     );
-    println!(
-        "cargo:rustc-env=FILETOOLS_COMPONENT_WASM={}",
-        wasm.display()
-    );
-    let bytes = std::fs::read(&wasm).expect("cannot read the filetools component");
+    println!("cargo:rustc-env={prefix}_WASM={}", wasm.display());
+    let bytes = std::fs::read(wasm).expect("cannot read the filetools component");
     let digest = Sha256::digest(&bytes)
         .iter()
         .fold(String::new(), |mut hex, byte| {
             let _ = write!(hex, "{byte:02x}");
             hex
         });
-    println!("cargo:rustc-env=FILETOOLS_COMPONENT_SHA256={digest}");
+    println!("cargo:rustc-env={prefix}_SHA256={digest}");
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let cwasm = out.join("filetools_core.cwasm");
+    let cwasm = out.join(format!("{}.cwasm", prefix.to_ascii_lowercase()));
     std::fs::write(&cwasm, precompile(&bytes)).expect("cannot write the precompiled component");
-    println!(
-        "cargo:rustc-env=FILETOOLS_COMPONENT_CWASM={}",
-        cwasm.display()
-    );
+    println!("cargo:rustc-env={prefix}_CWASM={}", cwasm.display());
 }
 
 /// The component's machine code for this machine, or nothing when it is not
@@ -81,7 +92,8 @@ fn precompile(wasm: &[u8]) -> Vec<u8> {
         })
 }
 
-fn build_guest() -> PathBuf {
+/// Builds both components; their paths.
+fn build_guest() -> (PathBuf, PathBuf) {
     let manifest =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let workspace = manifest
@@ -91,6 +103,8 @@ fn build_guest() -> PathBuf {
     for watched in [
         "guest/src",
         "guest/Cargo.toml",
+        "guest/code/src",
+        "guest/code/Cargo.toml",
         "wit",
         "Cargo.toml",
         "Cargo.lock",
@@ -112,6 +126,8 @@ fn build_guest() -> PathBuf {
             "guest",
             "--package",
             "agent-filetools-core",
+            "--package",
+            "agent-filetools-code",
             "--target",
             "wasm32-wasip2",
         ])
@@ -150,12 +166,9 @@ fn build_guest() -> PathBuf {
         "building the guest component failed; if the wasm32-wasip2 target is missing, \
          run `rustup target add wasm32-wasip2` (or `cargo xtask setup`)"
     );
-    wasm_path(&target_dir)
-}
-
-fn wasm_path(target_dir: &Path) -> PathBuf {
-    target_dir
-        .join("wasm32-wasip2")
-        .join("guest")
-        .join("filetools_core.wasm")
+    let built = target_dir.join("wasm32-wasip2").join("guest");
+    (
+        built.join("filetools_core.wasm"),
+        built.join("filetools_code.wasm"),
+    )
 }

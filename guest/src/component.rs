@@ -28,6 +28,7 @@ mod generated {
 }
 
 use generated::exports::filetools::core::tools as wit;
+pub(crate) use generated::filetools::core::code;
 use generated::filetools::core::host_fs;
 use generated::filetools::core::types as wit_types;
 

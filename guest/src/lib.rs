@@ -50,8 +50,6 @@ use view::{listing, raw, utf8};
 
 #[cfg(target_arch = "wasm32")]
 mod component;
-#[cfg(all(target_arch = "wasm32", feature = "code"))]
-mod stdio_close;
 
 pub use config::Config;
 pub use fs::{DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};

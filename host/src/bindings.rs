@@ -6,6 +6,7 @@
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
+use crate::code::{CodeComponent, CodeInstance, ParseLimits};
 use crate::journal::{Held, Journal};
 use crate::limiter::MemoryCap;
 use crate::sandbox::{Deadline, KeptOpen};
@@ -18,9 +19,14 @@ use std::time::{Duration, Instant};
 wasmtime::component::bindgen!({
     path: "wit",
     world: "filetools",
+    imports: {
+        // A parse may stop the call (the grammars' instance trapped).
+        "filetools:core/code": trappable,
+    },
 });
 
 pub(crate) use self::exports::filetools::core::tools as wit;
+use self::filetools::core::code;
 use self::filetools::core::host_fs;
 use self::filetools::core::types::{self as wit_types, DirEntry, FileKind, FsError, Metadata};
 
@@ -47,6 +53,24 @@ pub(crate) struct StoreState {
     pub changing: bool,
     /// The call's time limit, to set that later deadline from.
     pub call_timeout: Duration,
+    /// The grammars' component, and this session's instance of it once a
+    /// call parsed code.
+    pub code: CodeSlot,
+}
+
+/// Where a session's parses run: the grammars' component, instantiated at
+/// the first parse.
+#[derive(Debug)]
+pub(crate) struct CodeSlot {
+    pub component: Arc<CodeComponent>,
+    pub instance: Option<CodeInstance>,
+    pub memory_limit: usize,
+}
+
+impl std::fmt::Debug for CodeInstance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CodeInstance")
+    }
 }
 
 /// How many times the call's time limit a call that has begun changing
@@ -87,6 +111,103 @@ impl StoreState {
     pub fn call_over(&mut self) {
         self.change = None;
         self.changing = false;
+    }
+}
+
+impl StoreState {
+    /// The session's instance of the grammars, made at its first parse,
+    /// and the limits of the current call.
+    fn code(&mut self) -> wasmtime::Result<(&mut CodeInstance, ParseLimits)> {
+        let call = ParseLimits {
+            deadline: self.deadline,
+            cancel: self.cancel.clone(),
+            changing: self.changing,
+        };
+        let slot = &mut self.code;
+        if slot.instance.is_none() {
+            slot.instance = Some(slot.component.instantiate(slot.memory_limit)?);
+        }
+        let instance = slot.instance.as_mut().expect("made above");
+        Ok((instance, call))
+    }
+
+    /// A parse that stopped the call: over the memory cap, it counts as
+    /// the session's own (the answer names the limit).
+    fn parse_failed(&mut self, err: wasmtime::Error) -> wasmtime::Error {
+        if self
+            .code
+            .instance
+            .as_ref()
+            .is_some_and(CodeInstance::refused_memory)
+        {
+            self.limits.refuse();
+        }
+        err
+    }
+}
+
+impl code::Host for StoreState {
+    fn outline(
+        &mut self,
+        language: String,
+        text: String,
+    ) -> wasmtime::Result<Result<Option<Vec<code::Symbol>>, code::Stopped>> {
+        let (instance, call) = self.code()?;
+        let found = match instance.outline(call, &language, &text) {
+            Ok(found) => found,
+            Err(err) => return Err(self.parse_failed(err)),
+        };
+        Ok(found
+            .map(|symbols| {
+                symbols.map(|symbols| {
+                    symbols
+                        .into_iter()
+                        .map(|s| code::Symbol {
+                            kind: s.kind,
+                            name: s.name,
+                            visibility: s.visibility,
+                            start: s.start,
+                            end: s.end,
+                            depth: s.depth,
+                        })
+                        .collect()
+                })
+            })
+            .map_err(stopped))
+    }
+
+    fn syntax_errors(
+        &mut self,
+        language: String,
+        text: String,
+        max: u32,
+    ) -> wasmtime::Result<Result<Option<Vec<code::SyntaxError>>, code::Stopped>> {
+        let (instance, call) = self.code()?;
+        let found = match instance.syntax_errors(call, &language, &text, max) {
+            Ok(found) => found,
+            Err(err) => return Err(self.parse_failed(err)),
+        };
+        Ok(found
+            .map(|errors| {
+                errors.map(|errors| {
+                    errors
+                        .into_iter()
+                        .map(|e| code::SyntaxError {
+                            line: e.line,
+                            message: e.message,
+                        })
+                        .collect()
+                })
+            })
+            .map_err(stopped))
+    }
+}
+
+/// The grammars' component's `stopped` as the tools' import has it.
+fn stopped(why: crate::code::Stopped) -> code::Stopped {
+    match why {
+        crate::code::Stopped::Time => code::Stopped::Time,
+        crate::code::Stopped::Memory => code::Stopped::Memory,
     }
 }
 

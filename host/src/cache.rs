@@ -52,7 +52,7 @@ use wasmtime::Engine;
 use wasmtime::component::Component;
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::engine::{LoadSource, PRECOMPILED, precompiled, sha256_hex};
+use crate::engine::{LoadSource, precompiled, sha256_hex};
 use crate::private_dir::{self, Places};
 use crate::store;
 
@@ -120,8 +120,8 @@ impl Cache {
         if let Some(component) = self.load_checked(engine, &name) {
             return Ok((component, LoadSource::Cached));
         }
-        if let Some(component) = precompiled(engine, wasm) {
-            let _ = self.store(&name, PRECOMPILED);
+        if let Some((component, machine_code)) = precompiled(engine, wasm) {
+            let _ = self.store(&name, machine_code);
             return Ok((component, LoadSource::Precompiled));
         }
         let component = Component::new(engine, wasm)?;

@@ -27,6 +27,30 @@ pub(crate) static PRECOMPILED: &[u8] = include_bytes!(env!("FILETOOLS_COMPONENT_
 /// The embedded component's SHA-256 in hex, computed by `build.rs`.
 const COMPONENT_SHA256: &str = env!("FILETOOLS_COMPONENT_SHA256");
 
+/// The grammars' component, built from `guest/code/` by `build.rs`: a
+/// session instantiates it on the first call that parses code.
+pub(crate) static CODE_COMPONENT: &[u8] = include_bytes!(env!("FILETOOLS_CODE_COMPONENT_WASM"));
+
+/// Its machine code, as [`PRECOMPILED`] is the component's.
+pub(crate) static PRECOMPILED_CODE: &[u8] = include_bytes!(env!("FILETOOLS_CODE_COMPONENT_CWASM"));
+
+/// Its SHA-256 in hex.
+const CODE_COMPONENT_SHA256: &str = env!("FILETOOLS_CODE_COMPONENT_SHA256");
+
+/// The embedded components, each with its machine code and SHA-256.
+const EMBEDDED: [(&[u8], &[u8], &str); 2] = [
+    (COMPONENT, PRECOMPILED, COMPONENT_SHA256),
+    (CODE_COMPONENT, PRECOMPILED_CODE, CODE_COMPONENT_SHA256),
+];
+
+/// The machine code and SHA-256 of `wasm` when it is an embedded component.
+fn embedded(wasm: &[u8]) -> Option<(&'static [u8], &'static str)> {
+    EMBEDDED
+        .iter()
+        .find(|(component, _, _)| std::ptr::eq(wasm, *component))
+        .map(|&(_, precompiled, sha256)| (precompiled, sha256))
+}
+
 /// How often the epoch ticks; call deadlines are counted in these ticks.
 pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
 
@@ -76,11 +100,16 @@ pub enum LoadSource {
     Precompiled,
 }
 
-/// The component precompiled at build time, when `wasm` is the embedded
+/// The component precompiled at build time, when `wasm` is an embedded
 /// component and the machine code suits this engine (same wasmtime, same
 /// configuration, a CPU with the features it was compiled for).
-pub(crate) fn precompiled(engine: &Engine, wasm: &[u8]) -> Option<wasmtime::component::Component> {
-    if PRECOMPILED.is_empty() || !std::ptr::eq(wasm, COMPONENT) {
+/// Also gives the machine code, to store in a cache.
+pub(crate) fn precompiled(
+    engine: &Engine,
+    wasm: &[u8],
+) -> Option<(wasmtime::component::Component, &'static [u8])> {
+    let (precompiled, _) = embedded(wasm)?;
+    if precompiled.is_empty() {
         return None;
     }
     // SAFETY: the bytes were made by `Engine::precompile_component` in this
@@ -88,16 +117,17 @@ pub(crate) fn precompiled(engine: &Engine, wasm: &[u8]) -> Option<wasmtime::comp
     // are part of this binary, as trusted as its own code; wasmtime checks
     // their header, version, configuration and CPU features, and refuses
     // what does not suit this engine.
-    unsafe { wasmtime::component::Component::deserialize(engine, PRECOMPILED) }.ok()
+    unsafe { wasmtime::component::Component::deserialize(engine, precompiled) }
+        .ok()
+        .map(|component| (component, precompiled))
 }
 
-/// The component's SHA-256 in hex; the embedded component's was computed
+/// The component's SHA-256 in hex; the embedded components' were computed
 /// when the host was built.
 pub(crate) fn sha256_hex(wasm: &[u8]) -> Cow<'static, str> {
-    if std::ptr::eq(wasm, COMPONENT) {
-        Cow::Borrowed(COMPONENT_SHA256)
-    } else {
-        Cow::Owned(filetools_core::digest::hex(&Sha256::digest(wasm)))
+    match embedded(wasm) {
+        Some((_, sha256)) => Cow::Borrowed(sha256),
+        None => Cow::Owned(filetools_core::digest::hex(&Sha256::digest(wasm))),
     }
 }
 
@@ -110,6 +140,8 @@ mod tests {
         let digest = filetools_core::digest::hex(&Sha256::digest(COMPONENT));
         assert_eq!(COMPONENT_SHA256, digest);
         assert_eq!(sha256_hex(COMPONENT), digest);
+        let code = filetools_core::digest::hex(&Sha256::digest(CODE_COMPONENT));
+        assert_eq!(sha256_hex(CODE_COMPONENT), code);
     }
 
     #[test]

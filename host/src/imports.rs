@@ -9,6 +9,10 @@ pub const ALLOWED: &[(&str, &str)] = &[
     ("filetools:core/host-fs", "the contract: all file access"),
     ("filetools:core/types", "types of the contract"),
     (
+        "filetools:core/code",
+        "parses of code, by the grammars' component: pure computation",
+    ),
+    (
         "wasi:io/error",
         "std's stream errors; no resource reaches anything",
     ),
@@ -95,6 +99,30 @@ pub fn check(imports: &[String]) -> Result<(), Vec<String>> {
     }
 }
 
+/// Checks the grammars' component's imports: only what std pulls in, and
+/// nothing of the contract (it parses the text it is given, and reaches no
+/// file).
+pub fn check_code(imports: &[String]) -> Result<(), Vec<String>> {
+    let problems: Vec<String> = imports
+        .iter()
+        .filter(|name| {
+            let bare = name.split('@').next().unwrap_or(name);
+            bare.starts_with("filetools:")
+                || !ALLOWED.iter().any(|(allowed, _)| *allowed == bare)
+        })
+        .map(|name| {
+            format!(
+                "forbidden import {name} in the grammars' component: it may import only what                  std needs (see host/src/imports.rs for the allowed list)"
+            )
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +139,17 @@ mod tests {
         };
         assert_eq!(problems.len(), 2);
         assert!(problems[0].contains("wasi:filesystem/preopens@0.2.6"));
+    }
+
+    #[test]
+    fn the_grammars_reach_no_file() {
+        assert!(check_code(&["wasi:clocks/monotonic-clock@0.2.6".to_owned()]).is_ok());
+        for name in [
+            "filetools:core/host-fs@0.1.0",
+            "wasi:filesystem/types@0.2.6",
+        ] {
+            assert!(check_code(&[name.to_owned()]).is_err(), "{name}");
+        }
     }
 
     #[test]

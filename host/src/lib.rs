@@ -31,6 +31,7 @@
 
 mod bindings;
 mod cache;
+mod code;
 mod engine;
 mod engine_config;
 pub mod imports;
@@ -67,6 +68,7 @@ pub use session::{CheckpointCost, Session};
 
 use bindings::{FiletoolsPre, StoreState};
 use cache::Cache;
+use code::CodeComponent;
 use engine::TickingEngine;
 use journal::Journal;
 use served::Served;
@@ -243,15 +245,15 @@ impl Builder {
         } else {
             None
         };
-        let (component, load_source) = match &cache {
-            Some(cache) => cache.load(&engine.engine, wasm)?,
-            None if !self.use_cache => {
-                (Component::new(&engine.engine, wasm)?, LoadSource::Compiled)
-            }
-            None => match engine::precompiled(&engine.engine, wasm) {
-                Some(component) => (component, LoadSource::Precompiled),
-                None => (Component::new(&engine.engine, wasm)?, LoadSource::Compiled),
-            },
+        let cache = cache.map(Arc::new);
+        let (component, load_source) =
+            load_component(&engine.engine, cache.as_deref(), self.use_cache, wasm)?;
+        let code = {
+            let (engine, cache, use_cache) = (engine.engine.clone(), cache, self.use_cache);
+            CodeComponent::new(engine.clone(), move || {
+                load_component(&engine, cache.as_deref(), use_cache, engine::CODE_COMPONENT)
+                    .map(|(component, _)| component)
+            })
         };
         let (journal, journal_refusal) = match served.root() {
             Some(root) => Journal::for_root(self.state_dir.as_deref(), root),
@@ -263,6 +265,7 @@ impl Builder {
                 engine,
                 component,
                 pre,
+                code: Arc::new(code),
                 served,
                 config_json: Value::Object(config).to_string(),
                 memory_limit: self.memory_limit,
@@ -301,6 +304,25 @@ fn rooted(root: &Path, read_only: bool, config: &mut Map<String, Value>) -> Resu
     Ok(Served::Sandbox(Arc::new(sandbox)))
 }
 
+/// The component `wasm` from the cache when there is one, else from the
+/// machine code built into this binary, else compiled (always compiled
+/// when no cache is wanted).
+fn load_component(
+    engine: &wasmtime::Engine,
+    cache: Option<&Cache>,
+    use_cache: bool,
+    wasm: &[u8],
+) -> Result<(Component, LoadSource)> {
+    Ok(match cache {
+        Some(cache) => cache.load(engine, wasm)?,
+        None if !use_cache => (Component::new(engine, wasm)?, LoadSource::Compiled),
+        None => match engine::precompiled(engine, wasm) {
+            Some((component, _)) => (component, LoadSource::Precompiled),
+            None => (Component::new(engine, wasm)?, LoadSource::Compiled),
+        },
+    })
+}
+
 fn prepare(engine: &TickingEngine, component: &Component) -> Result<FiletoolsPre<StoreState>> {
     let mut linker = Linker::<StoreState>::new(&engine.engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
@@ -313,6 +335,8 @@ pub(crate) struct Inner {
     engine: Arc<TickingEngine>,
     component: Component,
     pre: FiletoolsPre<StoreState>,
+    /// The grammars, loaded at the first call that parses code.
+    code: Arc<CodeComponent>,
     served: Served,
     config_json: String,
     memory_limit: usize,
@@ -382,6 +406,7 @@ impl Tools {
                 engine: Arc::clone(&inner.engine),
                 component: inner.component.clone(),
                 pre: inner.pre.clone(),
+                code: Arc::clone(&inner.code),
                 served,
                 config_json: Value::Object(config).to_string(),
                 memory_limit: inner.memory_limit,
@@ -401,6 +426,12 @@ impl Tools {
     /// A new session: a fresh store and instance with empty state.
     pub fn session(&self) -> Result<Session> {
         Session::new(Arc::clone(&self.inner))
+    }
+
+    /// Whether a call of any session parsed code, so that the grammars'
+    /// component was loaded; a read of a text file never loads it.
+    pub fn grammars_loaded(&self) -> bool {
+        self.inner.code.loaded()
     }
 
     /// Whether the component was compiled or loaded precompiled.
@@ -433,6 +464,12 @@ impl Tools {
         ty.imports(&self.inner.engine.engine)
             .map(|(name, _)| name.to_owned())
             .collect()
+    }
+
+    /// The grammars' component's imports (loading it), for the import
+    /// check.
+    pub fn code_component_imports(&self) -> Result<Vec<String>> {
+        Ok(self.inner.code.imports()?)
     }
 
     /// The tool definitions to give the model.

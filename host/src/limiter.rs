@@ -49,6 +49,12 @@ impl MemoryCap {
         self.refused
     }
 
+    /// Counts a refusal made elsewhere on the call's behalf (by the store
+    /// of the grammars it parsed with).
+    pub(crate) fn refuse(&mut self) {
+        self.refused = true;
+    }
+
     /// Forgets refusals, at the start of a call.
     pub(crate) fn clear(&mut self) {
         self.refused = false;

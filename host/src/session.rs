@@ -18,7 +18,7 @@ use wasmtime::component::{ResourceAny, ResourceTable};
 use wasmtime::{Store, Trap, UpdateDeadline};
 use wasmtime_wasi::WasiCtx;
 
-use crate::bindings::{Filetools, StoreState, wit};
+use crate::bindings::{CodeSlot, Filetools, StoreState, wit};
 use crate::limiter::MemoryCap;
 use crate::sandbox::{Deadline, KeptOpen};
 use crate::saved::{self, Delta, LOG_HEADER};
@@ -71,6 +71,11 @@ impl Live {
             change: None,
             changing: false,
             call_timeout: inner.call_timeout,
+            code: CodeSlot {
+                component: Arc::clone(&inner.code),
+                instance: None,
+                memory_limit: inner.memory_limit,
+            },
         };
         let mut store = Store::new(&inner.engine.engine, state);
         store.limiter(|s| &mut s.limits);
@@ -762,7 +767,7 @@ fn trapped_arguments(arguments: &str) -> String {
 
 /// The error a cancelled call stops with.
 #[derive(Debug)]
-struct Cancelled;
+pub(crate) struct Cancelled;
 
 impl std::fmt::Display for Cancelled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -1,8 +1,10 @@
-// `npm run build`: builds the component from guest/ (or takes the one in
-// FILETOOLS_COMPONENT) and transpiles it with jco into generated/, where the
-// package loads it from: an ES module to instantiate and its core wasm files.
+// `npm run build`: builds the components from guest/ and guest/code/ (or
+// takes the ones in FILETOOLS_COMPONENT and FILETOOLS_CODE_COMPONENT) and
+// transpiles them with jco into generated/ and generated/code/, where the
+// package loads them from: ES modules to instantiate and their core wasm
+// files.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,32 +12,64 @@ const js = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const workspace = resolve(js, '..');
 const targetDir = join(workspace, 'target', 'guest');
 
-/** The component's path, built with the same profile the Rust host embeds. */
-export function component() {
-  if (process.env.FILETOOLS_COMPONENT) {
-    return resolve(process.env.FILETOOLS_COMPONENT);
+/**
+ * The components' paths — the tools, and the grammars the tools import as
+ * `code` — built with the same profile the Rust host embeds.
+ */
+export function components() {
+  if (process.env.FILETOOLS_COMPONENT || process.env.FILETOOLS_CODE_COMPONENT) {
+    if (!process.env.FILETOOLS_COMPONENT || !process.env.FILETOOLS_CODE_COMPONENT) {
+      throw new Error('set both FILETOOLS_COMPONENT and FILETOOLS_CODE_COMPONENT, or neither');
+    }
+    return { tools: resolve(process.env.FILETOOLS_COMPONENT), code: resolve(process.env.FILETOOLS_CODE_COMPONENT) };
   }
   execFileSync(
     'cargo',
-    ['build', '--profile', 'guest', '--package', 'agent-filetools-core', '--target', 'wasm32-wasip2', '--target-dir', targetDir],
+    [
+      'build', '--profile', 'guest', '--package', 'agent-filetools-core', '--package', 'agent-filetools-code',
+      '--target', 'wasm32-wasip2', '--target-dir', targetDir,
+    ],
     { cwd: workspace, stdio: 'inherit' },
   );
-  return join(targetDir, 'wasm32-wasip2', 'guest', 'filetools_core.wasm');
+  const built = join(targetDir, 'wasm32-wasip2', 'guest');
+  return { tools: join(built, 'filetools_core.wasm'), code: join(built, 'filetools_code.wasm') };
 }
 
-/** Transpiles `wasm` into `out` with the package's jco options. */
-export function transpile(wasm, out) {
+/**
+ * Transpiles the tools' component into `out` and the grammars' into
+ * `out/code/` with the package's jco options. The tools are instantiated
+ * asynchronously; the grammars synchronously, from inside a call that
+ * first parses code, over a core module compiled by then.
+ */
+export function transpile({ tools, code }, out) {
   rmSync(out, { recursive: true, force: true });
+  jco(tools, out, 'filetools', 'async');
+  jco(code, join(out, 'code'), 'filetools-code', 'sync');
+  // Browsers may not instantiate a module this large synchronously: they
+  // take the grammars ahead, through asynchronous glue over the same core
+  // files (only the glue is kept).
+  const ahead = join(out, 'code-ahead');
+  jco(code, ahead, 'filetools-code', 'async');
+  for (const name of readdirSync(ahead).filter((n) => n.endsWith('.wasm'))) {
+    if (!readFileSync(join(ahead, name)).equals(readFileSync(join(out, 'code', name)))) {
+      throw new Error(`the grammars' ${name} differs between the two transpiles`);
+    }
+  }
+  renameSync(join(ahead, 'filetools-code.js'), join(out, 'code', 'filetools-code-ahead.js'));
+  rmSync(ahead, { recursive: true, force: true });
+}
+
+function jco(wasm, out, name, instantiation) {
   execFileSync(
     process.execPath,
     [
       join(js, 'node_modules', '@bytecodealliance', 'jco', 'dist', 'jco.js'),
-      'transpile', wasm, '--out-dir', out, '--name', 'filetools',
-      '--instantiation', 'async', '--no-wasi-shim', '--no-nodejs-compat', '--quiet',
+      'transpile', wasm, '--out-dir', out, '--name', name,
+      '--instantiation', instantiation, '--no-wasi-shim', '--no-nodejs-compat', '--quiet',
     ],
     { stdio: 'inherit' },
   );
-  quietGlue(join(out, 'filetools.js'));
+  quietGlue(join(out, `${name}.js`));
 }
 
 /**
@@ -57,10 +91,12 @@ function quietGlue(glue) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const wasm = component();
-  if (!existsSync(wasm)) {
-    throw new Error(`the component ${wasm} was not built`);
+  const built = components();
+  for (const wasm of Object.values(built)) {
+    if (!existsSync(wasm)) {
+      throw new Error(`the component ${wasm} was not built`);
+    }
   }
-  transpile(wasm, join(js, 'generated'));
-  console.log(`transpiled ${wasm} into js/generated/`);
+  transpile(built, join(js, 'generated'));
+  console.log(`transpiled ${built.tools} and ${built.code} into js/generated/`);
 }

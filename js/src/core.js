@@ -29,11 +29,11 @@ export function compiledOnce(loadCore) {
  * again. The first session is opened here, so a bad config or a component
  * that cannot start fails at once.
  */
-export async function loadToolsWith({ fs, config = {}, loadCore, sha256 }) {
+export async function loadToolsWith({ fs, config = {}, loadCore, codeModule, codeAhead, sha256 }) {
   if (!fs) {
     throw new TypeError('createTools needs { fs }: nodeFs(root) or memoryFs(files)');
   }
-  const shared = sharedInstance({ fs, getCoreModule: compiledOnce(loadCore), sha256 });
+  const shared = sharedInstance({ fs, getCoreModule: compiledOnce(loadCore), getCodeModule: codeModule, codeAhead, sha256 });
   const configJson = sessionConfig(fs, config);
   const session = () => openSession(shared, configJson);
   const first = await session();
@@ -49,6 +49,12 @@ export async function loadToolsWith({ fs, config = {}, loadCore, sha256 }) {
     },
     /** The tool definitions for this config, in `format` (as a session's `schema`). */
     schema: (format) => first.schema(format),
+    /**
+     * Whether a call of any session parsed code (an outline, a symbol, a
+     * syntax check), so that the grammars' component was instantiated; a
+     * read of a text file never instantiates it.
+     */
+    grammarsLoaded: () => shared.grammarsLoaded,
   };
 }
 
@@ -57,24 +63,25 @@ export async function loadToolsWith({ fs, config = {}, loadCore, sha256 }) {
  * name: what the entries for Workers and Deno, which import the wasm as
  * modules, export.
  */
-export function entriesWithModules(modules) {
-  const compiled = new Map(Object.entries(modules));
-  const loadCore = (name) => {
+export function entriesWithModules(modules, codeModules) {
+  const named = (compiled) => (name) => {
     const module = compiled.get(name);
     if (!module) {
-      throw new Error(`filetools: the component asked for an unknown core module ${name}`);
+      throw new Error(`filetools: a component asked for an unknown core module ${name}`);
     }
     return module;
   };
+  const loadCore = named(new Map(Object.entries(modules)));
+  const codeModule = named(new Map(Object.entries(codeModules)));
   return {
-    createTools: ({ fs, config } = {}) => createToolsWith({ fs, config, loadCore }),
-    loadTools: ({ fs, config } = {}) => loadToolsWith({ fs, config, loadCore }),
+    createTools: ({ fs, config } = {}) => createToolsWith({ fs, config, loadCore, codeModule }),
+    loadTools: ({ fs, config } = {}) => loadToolsWith({ fs, config, loadCore, codeModule }),
   };
 }
 
 /** Instantiates the component over `fs` and opens a session. */
-export async function createToolsWith({ fs, config = {}, loadCore, sha256 }) {
-  return (await loadToolsWith({ fs, config, loadCore, sha256 })).session();
+export async function createToolsWith({ fs, config = {}, loadCore, codeModule, codeAhead, sha256 }) {
+  return (await loadToolsWith({ fs, config, loadCore, codeModule, codeAhead, sha256 })).session();
 }
 
 /** The session config as JSON text: `config` with what `fs` says of itself. */

@@ -4,6 +4,7 @@
 // instance for all of them; it is then replaced once, and each session
 // comes back in the new one from its own checkpoints when it is next used.
 import { instantiate } from '../generated/filetools.js';
+import { instantiate as instantiateGrammars } from '../generated/code/filetools-code.js';
 import { wasiImports } from './wasi.js';
 import { memoryJournal } from './journal.js';
 
@@ -12,7 +13,7 @@ import { memoryJournal } from './journal.js';
  * instances built; a session opened in an earlier one must come back
  * before its next call.
  */
-export function sharedInstance({ fs, getCoreModule, sha256 = noDigest }) {
+export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sha256 = noDigest }) {
   // A back end written before host-fs kept the records of changes under
   // way gets them in memory, for as long as these tools live: a record
   // outlives the instance a call trapped in.
@@ -27,7 +28,27 @@ export function sharedInstance({ fs, getCoreModule, sha256 = noDigest }) {
     : fs.hostFs;
   // The back end's own methods, looked up at each call, and the hash.
   const withDigest = Object.assign(Object.create(hostFs), { sha256: hostFs.sha256 ?? sha256 });
-  const imports = { 'filetools:core/host-fs': withDigest, ...wasiImports() };
+  // The grammars' instance, made synchronously inside the first call that
+  // parses code (from a module `getCodeModule` has compiled by then) and
+  // dropped with the tools' instance when that traps.
+  let grammars;
+  const code = () => {
+    if (grammars === undefined) {
+      grammars = instantiateGrammars(getCodeModule, wasiImports()).code;
+      shared.grammarsLoaded = true;
+    }
+    return grammars;
+  };
+  // `ready` assigns `grammars` ahead where `codeAhead` is given.
+  let grammarsAhead;
+  const imports = {
+    'filetools:core/host-fs': withDigest,
+    'filetools:core/code': {
+      outline: (language, text) => code().outline(language, text),
+      syntaxErrors: (language, text, max) => code().syntaxErrors(language, text, max),
+    },
+    ...wasiImports(),
+  };
 
   let building;
   let failed;
@@ -37,12 +58,26 @@ export function sharedInstance({ fs, getCoreModule, sha256 = noDigest }) {
     generation: 0,
     /** True from a trap until the instance replacing it is built. */
     replacing: false,
+    /** Whether a call parsed code, so the grammars were instantiated. */
+    grammarsLoaded: false,
     /** The live instance, built (again) when there is none or it trapped. */
     ready: async () => {
       if (building === undefined && (shared.exports === undefined || shared.replacing)) {
         build();
       }
       await building;
+      // Where the grammars can only be instantiated ahead (browsers).
+      if (codeAhead !== undefined && grammars === undefined && failed === undefined) {
+        try {
+          grammarsAhead ??= codeAhead(wasiImports()).finally(() => {
+            grammarsAhead = undefined;
+          });
+          grammars = await grammarsAhead;
+          shared.grammarsLoaded = true;
+        } catch (err) {
+          throw new Error(`filetools could not load its grammars: ${err?.message ?? err}`);
+        }
+      }
       if (failed !== undefined) {
         throw failed;
       }
@@ -72,6 +107,7 @@ export function sharedInstance({ fs, getCoreModule, sha256 = noDigest }) {
     building = instantiate(getCoreModule, imports)
       .then(
         (exports) => {
+          grammars = undefined;
           shared.exports = exports;
           shared.generation += 1;
           shared.replacing = false;

@@ -2,6 +2,7 @@
 // on disk) or `memoryFs(files)`, and `loadTools({ fs })` to open many
 // sessions. The component is compiled once per process.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { compiledOnce, createToolsWith, loadToolsWith } from './core.js';
 
@@ -13,6 +14,19 @@ const loadCore = compiledOnce(async (name) =>
   WebAssembly.compile(await readFile(new URL(`../generated/${name}`, import.meta.url))),
 );
 
+/**
+ * The grammars' core wasm files, compiled when a call first parses code
+ * (synchronously: the call is under way), once per process.
+ */
+const codeModules = new Map();
+const codeModule = (name) => {
+  if (!codeModules.has(name)) {
+    const bytes = readFileSync(new URL(`../generated/code/${name}`, import.meta.url));
+    codeModules.set(name, new WebAssembly.Module(bytes));
+  }
+  return codeModules.get(name);
+};
+
 /** OpenSSL's SHA-256, which uses the CPU's SHA instructions. */
 const sha256 = (data) => createHash('sha256').update(data).digest('hex');
 
@@ -21,7 +35,7 @@ const sha256 = (data) => createHash('sha256').update(data).digest('hex');
  * restore }`. `config` is the session config (an object or JSON text).
  */
 export function createTools({ fs, config } = {}) {
-  return createToolsWith({ fs, config, loadCore, sha256 });
+  return createToolsWith({ fs, config, loadCore, codeModule, sha256 });
 }
 
 /**
@@ -29,5 +43,5 @@ export function createTools({ fs, config } = {}) {
  * `(await loadTools({ fs })).session()` gives what `createTools` gives.
  */
 export function loadTools({ fs, config } = {}) {
-  return loadToolsWith({ fs, config, loadCore, sha256 });
+  return loadToolsWith({ fs, config, loadCore, codeModule, sha256 });
 }

@@ -39,10 +39,7 @@ pub fn checkable(language: Language) -> bool {
     match language {
         Language::Json | Language::Toml | Language::Yaml => true,
         Language::Markdown | Language::Plain => false,
-        #[cfg(feature = "code")]
         code => crate::outline::code::grammar(code).is_some(),
-        #[cfg(not(feature = "code"))]
-        _ => false,
     }
 }
 
@@ -62,10 +59,7 @@ pub fn errors(
         Language::Toml => one(toml(text)),
         Language::Yaml => one(yaml(text)),
         Language::Markdown | Language::Plain => Ok(None),
-        #[cfg(feature = "code")]
-        code => crate::outline::code::errors::errors(code, text, max),
-        #[cfg(not(feature = "code"))]
-        _ => Ok(None),
+        code => crate::outline::code::errors(code, text, max),
     };
     // An error at the very end is on the last line, not one past it.
     if let Ok(Some(errors)) = &mut found

@@ -161,3 +161,47 @@ fn a_registry_rust_file_over_4000_lines_reads_as_an_outline_with_true_start_line
         registry_rust_file().expect("the workspace's dependencies are in the cargo registry");
     check("outline-rust", &source, rust_top_level);
 }
+
+/// The grammars live in a component of their own: reads and edits of
+/// text and JSON never load it; the first parse of code does.
+#[test]
+fn only_a_parse_of_code_loads_the_grammars() {
+    let (root, _) = root_and_outside("outlines-lazy");
+    std::fs::write(root.join("notes.txt"), "one\ntwo\n").unwrap();
+    std::fs::write(root.join("data.json"), "{\"a\": 1}\n").unwrap();
+    std::fs::write(
+        root.join("lib.rs"),
+        "pub fn first() {}\n\npub fn second() {}\n",
+    )
+    .unwrap();
+    let tools = filetools::Tools::builder().root(&root).build().unwrap();
+    let mut session = tools.session().unwrap();
+    for (tool, args) in [
+        ("read", read_args("notes.txt")),
+        ("read", read_args("data.json")),
+        (
+            "edit",
+            r#"{"file_path": "data.json", "old_string": "1", "new_string": "2"}"#.to_owned(),
+        ),
+    ] {
+        let result = session.call(tool, &args);
+        assert!(!result.is_error, "{}", result.text());
+    }
+    assert!(
+        !tools.grammars_loaded(),
+        "a call on text loaded the grammars"
+    );
+    let result = session.call("read", r#"{"file_path": "lib.rs", "symbol": "second"}"#);
+    assert!(!result.is_error, "{}", result.text());
+    assert!(
+        result.text().contains("pub fn second() {}"),
+        "{}",
+        result.text()
+    );
+    assert!(tools.grammars_loaded());
+    let broken = session.call(
+        "edit",
+        r#"{"file_path": "lib.rs", "old_string": "pub fn first() {}", "new_string": "pub fn first() {"}"#,
+    );
+    assert!(broken.text().contains("line"), "{}", broken.text());
+}

@@ -115,6 +115,8 @@ fn lint() -> Result<()> {
         "clippy",
         "--package",
         "agent-filetools-core",
+        "--package",
+        "agent-filetools-code",
         "--target",
         "wasm32-wasip2",
         "--target-dir",

@@ -1,7 +1,8 @@
 //! `cargo xtask package`: the publishable packages, and a check that each
-//! works once installed. The crates `agent-filetools-core` and
-//! `agent-filetools` are packed with the prebuilt component inside the
-//! latter (so users need no wasm target, clang or wasi-libc), unpacked into
+//! works once installed. The crates `agent-filetools-code`,
+//! `agent-filetools-core` and `agent-filetools` are packed with the prebuilt
+//! components inside the last (so users need no wasm target, clang or
+//! wasi-libc), unpacked into
 //! a scratch Rust project that depends on them, built, and run on a real
 //! file; the npm package `agent-filetools` is packed and installed into a
 //! scratch Node project that reads and edits a file through it. Sizes are
@@ -16,7 +17,11 @@ use crate::python;
 use crate::run::{self, root, status};
 
 /// The crates published, in dependency order.
-const CRATES: [&str; 2] = ["agent-filetools-core", "agent-filetools"];
+const CRATES: [&str; 3] = [
+    "agent-filetools-code",
+    "agent-filetools-core",
+    "agent-filetools",
+];
 
 /// Where the scratch projects and the packed artifacts go.
 fn scratch() -> PathBuf {
@@ -86,16 +91,18 @@ fn readme_python(readme: &str) -> Result<&str> {
     Ok(block)
 }
 
-/// Packs the crates, the component prebuilt inside `agent-filetools`;
+/// Packs the crates, the components prebuilt inside `agent-filetools`;
 /// returns the `.crate` files.
 fn pack_crates() -> Result<Vec<PathBuf>> {
     // The component, as the host's build made it.
     run::cargo(&["build", "--package", "agent-filetools"])?;
-    let built = root().join("target/guest/wasm32-wasip2/guest/filetools_core.wasm");
     let shipped = root().join("host/component");
     std::fs::create_dir_all(&shipped)?;
-    std::fs::copy(&built, shipped.join("filetools_core.wasm"))
-        .with_context(|| format!("copying {}", built.display()))?;
+    for name in ["filetools_core.wasm", "filetools_code.wasm"] {
+        let built = root().join("target/guest/wasm32-wasip2/guest").join(name);
+        std::fs::copy(&built, shipped.join(name))
+            .with_context(|| format!("copying {}", built.display()))?;
+    }
     let mut args = vec!["package", "--no-verify", "--allow-dirty"];
     for name in CRATES {
         args.extend(["--package", name]);
@@ -146,11 +153,12 @@ fn install_crates(packed: &[PathBuf]) -> Result<()> {
         format!(
             "[package]\nname = \"scratch\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [dependencies]\nagent-filetools = \"{version}\"\nanyhow = \"1\"\n\n\
-             [patch.crates-io]\nagent-filetools = {{ path = {} }}\nagent-filetools-core = {{ path = {} }}\n\n\
+             [patch.crates-io]\nagent-filetools = {{ path = {} }}\nagent-filetools-core = {{ path = {} }}\nagent-filetools-code = {{ path = {} }}\n\n\
              [workspace]\n\n\
              [profile.dev]\ndebug = false\n",
             path_of("agent-filetools"),
             path_of("agent-filetools-core"),
+            path_of("agent-filetools-code"),
         ),
     )?;
     std::fs::write(dir.join("src/main.rs"), SCRATCH_MAIN)?;
@@ -169,7 +177,8 @@ fn install_crates(packed: &[PathBuf]) -> Result<()> {
             .current_dir(&dir)
             .env("CARGO_TARGET_DIR", &target)
             .env("FILETOOLS_CACHE_DIR", root().join("target/filetools-cache"))
-            .env_remove("FILETOOLS_COMPONENT"),
+            .env_remove("FILETOOLS_COMPONENT")
+            .env_remove("FILETOOLS_CODE_COMPONENT"),
     )
     .context("the scratch project using the packed crates")?;
     expect(&files.join("notes.txt"), "alpha\nBETA\n")

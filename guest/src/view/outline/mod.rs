@@ -11,7 +11,6 @@
 //! assert_eq!(tree[0].children[0].name, "Usage");
 //! ```
 
-#[cfg(feature = "code")]
 pub(crate) mod code;
 mod json;
 mod language;
@@ -76,20 +75,7 @@ impl Symbol {
 /// pathological file cannot exhaust the stack.
 pub const MAX_NESTING: usize = 48;
 
-#[cfg(feature = "code")]
-pub use code::budget::Stopped;
-
-/// Why a parse was stopped (code outlines are not in this build).
-#[cfg(not(feature = "code"))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stopped {}
-
-#[cfg(not(feature = "code"))]
-impl std::fmt::Display for Stopped {
-    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {}
-    }
-}
+pub use code::Stopped;
 
 /// The outline of `text` in `language`, or `None` when the language has no
 /// structure to show (or its grammar is not in this build, or its parse
@@ -109,9 +95,6 @@ pub fn symbols_within_budget(
         Language::Yaml => Some(yaml::keys(text)),
         Language::Toml => Some(toml::tables(text)),
         Language::Plain => None,
-        #[cfg(feature = "code")]
         code => code::symbols(code, text)?,
-        #[cfg(not(feature = "code"))]
-        _ => None,
     })
 }

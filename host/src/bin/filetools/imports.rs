@@ -1,5 +1,6 @@
-//! `filetools imports`: prints the component's imports and fails when one is
-//! outside the allowed set (SPEC §1a).
+//! `filetools imports`: prints the imports of the component and of the
+//! grammars' component, and fails when one is outside the allowed set
+//! (SPEC §1a).
 
 use std::process::ExitCode;
 
@@ -13,16 +14,28 @@ pub fn run() -> Result<ExitCode> {
         .read_only(true)
         .build()?;
     let imports = tools.component_imports();
+    let code = tools.code_component_imports()?;
     for name in &imports {
         println!("{name}");
     }
-    match filetools::imports::check(&imports) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(problems) => {
-            for problem in problems {
-                eprintln!("{problem}");
-            }
-            Ok(ExitCode::FAILURE)
-        }
+    println!("# the grammars' component");
+    for name in &code {
+        println!("{name}");
     }
+    let problems: Vec<String> = [
+        filetools::imports::check(&imports),
+        filetools::imports::check_code(&code),
+    ]
+    .into_iter()
+    .filter_map(Result::err)
+    .flatten()
+    .collect();
+    for problem in &problems {
+        eprintln!("{problem}");
+    }
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

@@ -1,4 +1,4 @@
-//! Keeps the component from importing `wasi:filesystem` (wasm only).
+//! Keeps the code component from importing `wasi:filesystem` (wasm only).
 //!
 //! tree-sitter's C runtime writes to `stderr` when an allocation fails. In
 //! wasi-libc the `stderr` stream carries a close hook whose `close` pulls in

@@ -1,15 +1,29 @@
-//! Code outlines from tree-sitter syntax trees, parsed inside the component.
-//! One walker; each language says, node by node, whether it is a symbol
-//! (kind, name, visibility, and the body holding its members), a wrapper to
-//! look inside (`export`, decorators, `#ifdef`, templates) or neither.
-//! Statements are never entered, so locals stay out of the outline.
+//! Code outlines and syntax checks from tree-sitter grammars (SPEC R5,
+//! E11). One walker; each language says, node by node, whether it is a
+//! symbol (kind, name, visibility, and the body holding its members), a
+//! wrapper to look inside (`export`, decorators, `#ifdef`, templates) or
+//! neither. Statements are never entered, so locals stay out of the outline.
+//!
+//! The grammars' parse tables are most of the filetools component's data,
+//! so they live in a component of their own, built from this crate: a host
+//! instantiates it only when a call first parses code, and a read of a text
+//! file never pays for them. The native core links this crate directly.
+//!
+//! ```
+//! use filetools_code::{Grammar, symbols};
+//! let found = symbols(Grammar::Rust, "pub fn f() {}\n").unwrap().unwrap();
+//! assert_eq!((found[0].kind, found[0].name.as_str()), ("fn", "f"));
+//! ```
 
-pub(crate) mod budget;
+pub mod budget;
 #[cfg(any(feature = "lang-c", feature = "lang-cpp"))]
 mod c;
-pub(crate) mod errors;
+#[cfg(target_family = "wasm")]
+mod component;
+mod errors;
 #[cfg(feature = "lang-go")]
 mod go;
+mod grammar;
 #[cfg(feature = "lang-java")]
 mod java;
 #[cfg(any(feature = "lang-javascript", feature = "lang-typescript"))]
@@ -22,12 +36,36 @@ mod quiet_python;
 mod quiet_rust;
 #[cfg(feature = "lang-rust")]
 mod rust;
+#[cfg(target_family = "wasm")]
+mod stdio_close;
 
 use tree_sitter::{Node, ParseOptions, Parser};
 
-use budget::{Meter, Stopped};
+use budget::Meter;
+pub use budget::Stopped;
+pub use errors::{SyntaxError, errors};
+pub use grammar::Grammar;
 
-use super::{Language, MAX_NESTING, Symbol};
+/// Deepest nesting an outline follows; deeper entries are left out, so a
+/// pathological file cannot exhaust the stack.
+pub const MAX_NESTING: usize = 48;
+
+/// One symbol of an outline, with its members.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Symbol {
+    /// What it is, in the language's own word (`fn`, `class`, `def`, …).
+    pub kind: &'static str,
+    /// Its name.
+    pub name: String,
+    /// Visibility where the language has it (`pub`, `public`, `export`, …).
+    pub visibility: Option<String>,
+    /// First line, 1-based.
+    pub start: u64,
+    /// Last line, 1-based.
+    pub end: u64,
+    /// Members, in file order.
+    pub children: Vec<Symbol>,
+}
 
 /// Where a node sits, which decides what counts as a symbol in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +102,7 @@ pub(crate) const MAX_NAME_CHARS: usize = 80;
 
 /// The symbols of `text`: `Ok(None)` when its grammar is not in this build,
 /// an error when the parse went over its [`budget`].
-pub(crate) fn symbols(language: Language, text: &str) -> Result<Option<Vec<Symbol>>, Stopped> {
+pub fn symbols(language: Grammar, text: &str) -> Result<Option<Vec<Symbol>>, Stopped> {
     let Some((grammar, classify)) = grammar(language) else {
         return Ok(None);
     };
@@ -77,13 +115,13 @@ pub(crate) fn symbols(language: Language, text: &str) -> Result<Option<Vec<Symbo
     // every node has the same place.
     let parsed = match language {
         #[cfg(feature = "lang-rust")]
-        Language::Rust => quiet_rust::rust(text),
+        Grammar::Rust => quiet_rust::rust(text),
         #[cfg(feature = "lang-python")]
-        Language::Python => quiet_python::python(text),
+        Grammar::Python => quiet_python::python(text),
         _ => std::borrow::Cow::Borrowed(text),
     };
     #[cfg(feature = "lang-python")]
-    if language == Language::Python
+    if language == Grammar::Python
         && matches!(parsed, std::borrow::Cow::Owned(_))
         && parser
             .set_included_ranges(&quiet_python::ranges(&parsed))
@@ -119,29 +157,30 @@ pub(crate) fn parse(parser: &mut Parser, bytes: &[u8]) -> Result<tree_sitter::Tr
 
 /// The grammar of `language` and how its nodes are classified, when the
 /// grammar is in this build.
-pub(crate) fn grammar(language: Language) -> Option<(tree_sitter::Language, Classify)> {
+pub(crate) fn grammar(language: Grammar) -> Option<(tree_sitter::Language, Classify)> {
     Some(match language {
         #[cfg(feature = "lang-rust")]
-        Language::Rust => (tree_sitter_rust::LANGUAGE.into(), rust::classify),
+        Grammar::Rust => (tree_sitter_rust::LANGUAGE.into(), rust::classify),
         #[cfg(feature = "lang-python")]
-        Language::Python => (tree_sitter_python::LANGUAGE.into(), python::classify),
+        Grammar::Python => (tree_sitter_python::LANGUAGE.into(), python::classify),
         #[cfg(feature = "lang-javascript")]
-        Language::JavaScript => (tree_sitter_javascript::LANGUAGE.into(), js::classify),
+        Grammar::JavaScript => (tree_sitter_javascript::LANGUAGE.into(), js::classify),
         #[cfg(feature = "lang-typescript")]
-        Language::TypeScript => (
+        Grammar::TypeScript => (
             tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             js::classify,
         ),
         #[cfg(feature = "lang-typescript")]
-        Language::Tsx => (tree_sitter_typescript::LANGUAGE_TSX.into(), js::classify),
+        Grammar::Tsx => (tree_sitter_typescript::LANGUAGE_TSX.into(), js::classify),
         #[cfg(feature = "lang-go")]
-        Language::Go => (tree_sitter_go::LANGUAGE.into(), go::classify),
+        Grammar::Go => (tree_sitter_go::LANGUAGE.into(), go::classify),
         #[cfg(feature = "lang-java")]
-        Language::Java => (tree_sitter_java::LANGUAGE.into(), java::classify),
+        Grammar::Java => (tree_sitter_java::LANGUAGE.into(), java::classify),
         #[cfg(feature = "lang-c")]
-        Language::C => (tree_sitter_c::LANGUAGE.into(), c::classify),
+        Grammar::C => (tree_sitter_c::LANGUAGE.into(), c::classify),
         #[cfg(feature = "lang-cpp")]
-        Language::Cpp => (tree_sitter_cpp::LANGUAGE.into(), c::classify),
+        Grammar::Cpp => (tree_sitter_cpp::LANGUAGE.into(), c::classify),
+        #[allow(unreachable_patterns, reason = "every grammar may be in the build")]
         _ => return None,
     })
 }
@@ -184,7 +223,6 @@ fn walk(
                     kind,
                     name,
                     visibility: own.or_else(|| visibility.map(str::to_owned)),
-                    detail: None,
                     start,
                     end,
                     children,

@@ -6,18 +6,33 @@
 
 use tree_sitter::Node;
 
-use super::budget::{self, Stopped};
-use super::{grammar, parse};
-use crate::outline::Language;
-use crate::syntax::SyntaxError;
+use std::fmt;
+
+use crate::budget::{self, Stopped};
+use crate::{Grammar, grammar, parse};
+
+/// One place where a text does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// 1-based line.
+    pub line: u64,
+    /// What is wrong there, e.g. `unexpected '}'`.
+    pub message: String,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
 
 /// Characters of a token quoted in a message.
 const MAX_TOKEN_CHARS: usize = 24;
 
 /// The first `max` syntax errors of `text`; `Ok(None)` when the grammar is
 /// not in this build.
-pub(crate) fn errors(
-    language: Language,
+pub fn errors(
+    language: Grammar,
     text: &str,
     max: usize,
 ) -> Result<Option<Vec<SyntaxError>>, Stopped> {
