@@ -27,8 +27,13 @@ const codeModule = (name) => {
   return codeModules.get(name);
 };
 
+/** Bytes under which the component hashes by itself: a call into OpenSSL
+ * from here costs about what its own hash of 4 KiB does. */
+const SHA256_MIN_BYTES = 4096;
+
 /** OpenSSL's SHA-256, which uses the CPU's SHA instructions. */
-const sha256 = (data) => createHash('sha256').update(data).digest('hex');
+const sha256 = (data) =>
+  data.length < SHA256_MIN_BYTES ? undefined : createHash('sha256').update(data).digest('hex');
 
 /**
  * The tools over `fs`: `{ read, write, edit, undo, call, definitions, save,

@@ -318,6 +318,34 @@ struct Applied {
     already: Vec<(usize, u64)>,
 }
 
+/// Line numbers of places in a text: counted up to each place when there
+/// are few (a pass that needs no memory), from an index when there are
+/// many.
+enum Lines<'t> {
+    Counted(&'t str),
+    Indexed(LineIndex),
+}
+
+/// Places up to which lines are counted one by one.
+const COUNTED_PLACES: usize = 4;
+
+impl<'t> Lines<'t> {
+    fn of(text: &'t str, places: usize) -> Self {
+        if places * 2 <= COUNTED_PLACES {
+            Self::Counted(text)
+        } else {
+            Self::Indexed(LineIndex::new(text))
+        }
+    }
+
+    fn line_of(&self, at: usize) -> u64 {
+        match self {
+            Self::Counted(text) => crate::textfile::line_of(text, at),
+            Self::Indexed(index) => index.line_of(at),
+        }
+    }
+}
+
 /// Applies `ops` to `text` in order, numbering them after the `done.index`
 /// edits of `done.count` already made; the first that cannot apply refuses
 /// the whole list.
@@ -352,12 +380,12 @@ fn apply(
                 size: applied.view.text.len() as u64,
             });
         }
-        let index = LineIndex::new(&applied.view.text);
         match find::find(&applied.view.text, op) {
             Ok(found) => {
+                let lines = Lines::of(&applied.view.text, found.spans.len());
                 for (span, with) in found.spans.iter().zip(&found.with).rev() {
-                    let first = index.line_of(span.0);
-                    let removed = index.line_of(span.1) - first + 1;
+                    let first = lines.line_of(span.0);
+                    let removed = lines.line_of(span.1) - first + 1;
                     let added = with.matches('\n').count() as u64 + 1;
                     applied.seen.replace(first, removed, added);
                 }
@@ -375,7 +403,8 @@ fn apply(
                 }
             }
             Err(Miss::AlreadyApplied { at: offset }) => {
-                applied.already.push((at.index, index.line_of(offset)));
+                let line = crate::textfile::line_of(&applied.view.text, offset);
+                applied.already.push((at.index, line));
             }
             Err(Miss::NoMatch(nearest)) => {
                 return Err(Refusal::NoMatch {
@@ -385,6 +414,7 @@ fn apply(
                 });
             }
             Err(Miss::Ambiguous { starts, tolerant }) => {
+                let index = LineIndex::new(&applied.view.text);
                 return Err(Refusal::Ambiguous {
                     path: path.to_owned(),
                     at,
