@@ -56,6 +56,8 @@ pub(crate) struct StoreState {
     /// The grammars' component, and this session's instance of it once a
     /// call parsed code.
     pub code: CodeSlot,
+    /// Whether `sha256` answers (see `Builder::host_sha256`).
+    pub host_sha256: bool,
 }
 
 /// Where a session's parses run: the grammars' component, instantiated at
@@ -379,7 +381,7 @@ impl host_fs::Host for StoreState {
 
     fn sha256(&mut self, data: Vec<u8>) -> Option<String> {
         // The native hash uses the CPU's SHA instructions where it has them.
-        Some(core::digest::sha256_hex(&data))
+        self.host_sha256.then(|| core::digest::sha256_hex(&data))
     }
 
     fn claim_unfinished(&mut self) -> Result<Option<Vec<u8>>, FsError> {

@@ -63,8 +63,14 @@ pub(crate) struct TickingEngine {
 }
 
 impl TickingEngine {
-    pub fn new() -> Result<Self> {
-        let engine = Engine::new(&engine_config())?;
+    /// With Cranelift's inlining when `inlining` (see
+    /// [`Builder::compiler_inlining`](crate::Builder::compiler_inlining)).
+    pub fn new(inlining: bool) -> Result<Self> {
+        let mut config = engine_config();
+        if inlining {
+            config.compiler_inlining(wasmtime::Inlining::Yes);
+        }
+        let engine = Engine::new(&config)?;
         let stop = Arc::new(AtomicBool::new(false));
         let ticker_engine = engine.clone();
         let ticker_stop = Arc::clone(&stop);

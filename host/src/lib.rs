@@ -91,6 +91,16 @@ pub struct Builder {
     use_cache: bool,
     state_dir: Option<PathBuf>,
     component: Option<Vec<u8>>,
+    tuning: Tuning,
+}
+
+/// How the component is compiled and served, for measurements.
+#[derive(Debug, Clone, Copy)]
+struct Tuning {
+    /// Cranelift's inlining (see [`Builder::compiler_inlining`]).
+    compiler_inlining: bool,
+    /// Hashing in the host (see [`Builder::host_sha256`]).
+    host_sha256: bool,
 }
 
 impl Default for Builder {
@@ -106,6 +116,10 @@ impl Default for Builder {
             use_cache: true,
             state_dir: None,
             component: None,
+            tuning: Tuning {
+                compiler_inlining: false,
+                host_sha256: true,
+            },
         }
     }
 }
@@ -213,6 +227,25 @@ impl Builder {
         self
     }
 
+    /// Compile the component with Cranelift's inlining, within and across
+    /// its core modules. Off by default: it does not pay (README
+    /// "Benchmarks" has the figures), and the machine code built into the
+    /// binary is for the default, so this compiles at the first start.
+    #[must_use]
+    pub fn compiler_inlining(mut self, on: bool) -> Self {
+        self.tuning.compiler_inlining = on;
+        self
+    }
+
+    /// Whether the host hashes large contents for the component (SHA-256
+    /// with the CPU's instructions, about ten times faster than the
+    /// component's own code). On by default; off only to measure it.
+    #[must_use]
+    pub fn host_sha256(mut self, on: bool) -> Self {
+        self.tuning.host_sha256 = on;
+        self
+    }
+
     /// Run another build of the component instead of the embedded one.
     #[must_use]
     pub fn component(mut self, wasm: Vec<u8>) -> Self {
@@ -235,7 +268,7 @@ impl Builder {
                 .context("filetools needs a root directory (or a file system, Builder::fs)")?;
             rooted(&root, self.read_only, &mut config)?
         };
-        let engine = Arc::new(TickingEngine::new()?);
+        let engine = Arc::new(TickingEngine::new(self.tuning.compiler_inlining)?);
         let wasm = self.component.as_deref().unwrap_or(engine::COMPONENT);
         let mut cache_refusal = None;
         let cache = if self.use_cache {
@@ -266,6 +299,7 @@ impl Builder {
                 component,
                 pre,
                 code: Arc::new(code),
+                host_sha256: self.tuning.host_sha256,
                 served,
                 config_json: Value::Object(config).to_string(),
                 memory_limit: self.memory_limit,
@@ -337,6 +371,8 @@ pub(crate) struct Inner {
     pre: FiletoolsPre<StoreState>,
     /// The grammars, loaded at the first call that parses code.
     code: Arc<CodeComponent>,
+    /// Whether the host hashes for the component.
+    host_sha256: bool,
     served: Served,
     config_json: String,
     memory_limit: usize,
@@ -407,6 +443,7 @@ impl Tools {
                 component: inner.component.clone(),
                 pre: inner.pre.clone(),
                 code: Arc::clone(&inner.code),
+                host_sha256: inner.host_sha256,
                 served,
                 config_json: Value::Object(config).to_string(),
                 memory_limit: inner.memory_limit,

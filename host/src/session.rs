@@ -76,6 +76,7 @@ impl Live {
                 instance: None,
                 memory_limit: inner.memory_limit,
             },
+            host_sha256: inner.host_sha256,
         };
         let mut store = Store::new(&inner.engine.engine, state);
         store.limiter(|s| &mut s.limits);

@@ -20,6 +20,7 @@
 //! - the Python package ([`python`]): a read through Python vs the Rust
 //!   host, and `import filetools` plus a first read in a fresh interpreter.
 
+mod edges;
 mod long;
 mod moving;
 mod python;
@@ -100,6 +101,15 @@ fn main() -> Result<()> {
         let dir = bench_dir();
         fs::create_dir_all(&dir)?;
         return serve::run(&dir);
+    }
+    if let [flag] = args.as_slice()
+        && flag == "--edges"
+    {
+        // The rows around a read alone (see `edges`).
+        let dir = bench_dir();
+        fs::create_dir_all(&dir)?;
+        targets::print(&edges::rows(&dir)?);
+        return Ok(());
     }
     if let [flag] = args.as_slice()
         && flag == "--python"
