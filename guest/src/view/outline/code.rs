@@ -85,8 +85,22 @@ pub(crate) fn errors(
     parsed::errors(name, text, max)
 }
 
+/// No grammar in this build: nothing is parsed.
+#[cfg(all(not(target_family = "wasm"), not(feature = "code")))]
+mod parsed {
+    use super::{Stopped, Symbol, SyntaxError};
+
+    pub(super) fn symbols(_: &str, _: &str) -> Result<Option<Vec<Symbol>>, Stopped> {
+        Ok(None)
+    }
+
+    pub(super) fn errors(_: &str, _: &str, _: usize) -> Result<Option<Vec<SyntaxError>>, Stopped> {
+        Ok(None)
+    }
+}
+
 /// The parses, by the linked crate.
-#[cfg(not(target_family = "wasm"))]
+#[cfg(all(not(target_family = "wasm"), feature = "code"))]
 mod parsed {
     use filetools_code::{Grammar, Stopped as Why};
 
@@ -236,7 +250,7 @@ mod parsed {
     }
 }
 
-#[cfg(all(test, not(target_family = "wasm")))]
+#[cfg(all(test, not(target_family = "wasm"), feature = "code"))]
 mod tests {
     use super::*;
 
