@@ -60,19 +60,12 @@ pub(crate) struct StoreState {
     pub host_sha256: bool,
 }
 
-/// Where a session's parses run: the grammars' component, instantiated at
-/// the first parse.
+/// Where a session's parses run: the tools' grammars, instantiated at the
+/// first parse of any session, and the cap of that instance's memory.
 #[derive(Debug)]
 pub(crate) struct CodeSlot {
     pub component: Arc<CodeComponent>,
-    pub instance: Option<CodeInstance>,
     pub memory_limit: usize,
-}
-
-impl std::fmt::Debug for CodeInstance {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("CodeInstance")
-    }
 }
 
 /// How many times the call's time limit a call that has begun changing
@@ -117,34 +110,26 @@ impl StoreState {
 }
 
 impl StoreState {
-    /// The session's instance of the grammars, made at its first parse,
-    /// and the limits of the current call.
-    fn code(&mut self) -> wasmtime::Result<(&mut CodeInstance, ParseLimits)> {
+    /// Runs `parse` on the tools' instance of the grammars, within the
+    /// current call's limits; a failure over the memory cap counts as the
+    /// session's own (the answer names the limit).
+    fn parse<T>(
+        &mut self,
+        parse: impl FnOnce(&mut CodeInstance, ParseLimits) -> wasmtime::Result<T>,
+    ) -> wasmtime::Result<T> {
         let call = ParseLimits {
             deadline: self.deadline,
             cancel: self.cancel.clone(),
             changing: self.changing,
         };
-        let slot = &mut self.code;
-        if slot.instance.is_none() {
-            slot.instance = Some(slot.component.instantiate(slot.memory_limit)?);
-        }
-        let instance = slot.instance.as_mut().expect("made above");
-        Ok((instance, call))
-    }
-
-    /// A parse that stopped the call: over the memory cap, it counts as
-    /// the session's own (the answer names the limit).
-    fn parse_failed(&mut self, err: wasmtime::Error) -> wasmtime::Error {
-        if self
-            .code
-            .instance
-            .as_ref()
-            .is_some_and(CodeInstance::refused_memory)
-        {
-            self.limits.refuse();
-        }
-        err
+        let code = Arc::clone(&self.code.component);
+        code.parse(self.code.memory_limit, |instance| parse(instance, call))
+            .map_err(|(err, refused)| {
+                if refused {
+                    self.limits.refuse();
+                }
+                err
+            })
     }
 }
 
@@ -154,11 +139,7 @@ impl code::Host for StoreState {
         language: String,
         text: String,
     ) -> wasmtime::Result<Result<Option<Vec<code::Symbol>>, code::Stopped>> {
-        let (instance, call) = self.code()?;
-        let found = match instance.outline(call, &language, &text) {
-            Ok(found) => found,
-            Err(err) => return Err(self.parse_failed(err)),
-        };
+        let found = self.parse(|instance, call| instance.outline(call, &language, &text))?;
         Ok(found
             .map(|symbols| {
                 symbols.map(|symbols| {
@@ -184,11 +165,8 @@ impl code::Host for StoreState {
         text: String,
         max: u32,
     ) -> wasmtime::Result<Result<Option<Vec<code::SyntaxError>>, code::Stopped>> {
-        let (instance, call) = self.code()?;
-        let found = match instance.syntax_errors(call, &language, &text, max) {
-            Ok(found) => found,
-            Err(err) => return Err(self.parse_failed(err)),
-        };
+        let found =
+            self.parse(|instance, call| instance.syntax_errors(call, &language, &text, max))?;
         Ok(found
             .map(|errors| {
                 errors.map(|errors| {

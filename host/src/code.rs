@@ -1,17 +1,19 @@
 //! The grammars' component (`filetools-code`): tree-sitter's parse tables,
 //! most of the tools' data, kept out of the instance every call pays for.
-//! It is loaded (from the cache or the build-time machine code) the first
-//! time any session of a [`Tools`](crate::Tools) parses code, and each
-//! session instantiates it, in a store of its own, on its first such call:
-//! a session that only reads text never holds the grammars in memory.
+//! It is loaded (from the cache or the build-time machine code) and
+//! instantiated, in a store of its own, the first time any session of a
+//! [`Tools`](crate::Tools) parses code; tools whose sessions only read text
+//! never hold the grammars in memory. The sessions share that instance, one
+//! parse at a time, so a new session's first outline finds it warm (its
+//! heap grown) instead of paying a fresh instance's page faults.
 //!
-//! The instance runs under the calling session's limits: the same memory
-//! cap (its own), the same deadline and cancel. When it traps, the error
-//! stops the session's call, and the session's restart drops it with the
-//! rest of the store.
+//! Each parse runs under the calling session's limits: the memory cap of a
+//! session (for the instance), the call's deadline and cancel. When it
+//! traps, the error stops the session's call and the instance is dropped;
+//! the next parse makes a new one.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use wasmtime::component::{Component, Linker, ResourceTable};
 use wasmtime::{Engine, Result, Store, Trap, UpdateDeadline};
@@ -36,6 +38,8 @@ pub(crate) struct CodeComponent {
     engine: Engine,
     load: Box<dyn Fn() -> anyhow::Result<Component> + Send + Sync>,
     pre: OnceLock<Result<FiletoolsCodePre<CodeState>, String>>,
+    /// The instance every session parses with, made at the first parse.
+    instance: Mutex<Option<CodeInstance>>,
 }
 
 impl std::fmt::Debug for CodeComponent {
@@ -56,6 +60,31 @@ impl CodeComponent {
             engine,
             load: Box::new(load),
             pre: OnceLock::new(),
+            instance: Mutex::new(None),
+        }
+    }
+
+    /// Runs `parse` on the shared instance (made first, capped at
+    /// `memory_limit`, when there is none). When it fails, the instance is
+    /// dropped, and the error comes with whether the instance had been
+    /// refused memory.
+    pub(crate) fn parse<T>(
+        &self,
+        memory_limit: usize,
+        parse: impl FnOnce(&mut CodeInstance) -> Result<T>,
+    ) -> std::result::Result<T, (wasmtime::Error, bool)> {
+        let mut slot = self.instance.lock().unwrap_or_else(PoisonError::into_inner);
+        if slot.is_none() {
+            *slot = Some(self.instantiate(memory_limit).map_err(|err| (err, false))?);
+        }
+        let instance = slot.as_mut().expect("made above");
+        match parse(instance) {
+            Ok(found) => Ok(found),
+            Err(err) => {
+                let refused = instance.refused_memory();
+                *slot = None;
+                Err((err, refused))
+            }
         }
     }
 
@@ -94,7 +123,7 @@ impl CodeComponent {
     }
 
     /// A new instance, in a store of its own capped at `memory_limit`.
-    pub(crate) fn instantiate(&self, memory_limit: usize) -> Result<CodeInstance> {
+    fn instantiate(&self, memory_limit: usize) -> Result<CodeInstance> {
         let state = CodeState {
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),

@@ -73,7 +73,6 @@ impl Live {
             call_timeout: inner.call_timeout,
             code: CodeSlot {
                 component: Arc::clone(&inner.code),
-                instance: None,
                 memory_limit: inner.memory_limit,
             },
             host_sha256: inner.host_sha256,
