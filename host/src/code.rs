@@ -12,16 +12,16 @@
 //! traps, the error stops the session's call and the instance is dropped;
 //! the next parse makes a new one.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use wasmtime::component::{Component, Linker, ResourceTable};
-use wasmtime::{Engine, Result, Store, Trap, UpdateDeadline};
+use wasmtime::{Engine, Result, Store};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::limiter::MemoryCap;
 use crate::sandbox::Deadline;
-use crate::session::Cancelled;
+use crate::session::tick;
 
 mod generated {
     wasmtime::component::bindgen!({
@@ -128,26 +128,17 @@ impl CodeComponent {
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),
             limits: MemoryCap::new(memory_limit),
-            deadline: Deadline::NEVER,
-            cancel: None,
-            changing: false,
+            call: ParseLimits {
+                deadline: Deadline::NEVER,
+                cancel: None,
+                changing: false,
+            },
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
         store.epoch_deadline_callback(|ctx| {
-            let state = ctx.data();
-            if !state.changing
-                && state
-                    .cancel
-                    .as_ref()
-                    .is_some_and(|c| c.load(Ordering::Relaxed))
-            {
-                return Err(Cancelled.into());
-            }
-            if state.deadline.passed() {
-                return Err(Trap::Interrupt.into());
-            }
-            Ok(UpdateDeadline::Continue(1))
+            let call = &ctx.data().call;
+            tick(call.changing, call.cancel.as_deref(), call.deadline)
         });
         store.set_epoch_deadline(1);
         let code = self.pre()?.instantiate(&mut store)?;
@@ -161,11 +152,8 @@ pub(crate) struct CodeState {
     wasi: WasiCtx,
     table: ResourceTable,
     limits: MemoryCap,
-    /// The calling session's deadline, cancel and whether its call has
-    /// begun changing files, as of the current parse.
-    deadline: Deadline,
-    cancel: Option<Arc<AtomicBool>>,
-    changing: bool,
+    /// The limits of the call the current parse runs for.
+    call: ParseLimits,
 }
 
 impl WasiView for CodeState {
@@ -177,7 +165,8 @@ impl WasiView for CodeState {
     }
 }
 
-/// The limits of the call a parse runs for.
+/// The limits of the call a parse runs for: its deadline, its cancel flag
+/// and whether it has begun changing files.
 #[derive(Debug, Clone)]
 pub(crate) struct ParseLimits {
     pub deadline: Deadline,
@@ -194,9 +183,7 @@ pub(crate) struct CodeInstance {
 impl CodeInstance {
     fn limit(&mut self, call: ParseLimits) {
         let state = self.store.data_mut();
-        state.deadline = call.deadline;
-        state.cancel = call.cancel;
-        state.changing = call.changing;
+        state.call = call;
         state.limits.clear();
     }
 

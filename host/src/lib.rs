@@ -229,7 +229,7 @@ impl Builder {
 
     /// Compile the component with Cranelift's inlining, within and across
     /// its core modules. Off by default: it does not pay (README
-    /// "Benchmarks" has the figures), and the machine code built into the
+    /// "Performance" has the figures), and the machine code built into the
     /// binary is for the default, so this compiles at the first start.
     #[must_use]
     pub fn compiler_inlining(mut self, on: bool) -> Self {

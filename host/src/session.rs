@@ -83,18 +83,7 @@ impl Live {
         // deadline — a cancel only before the call began changing files.
         store.epoch_deadline_callback(|ctx| {
             let state = ctx.data();
-            if !state.changing
-                && state
-                    .cancel
-                    .as_ref()
-                    .is_some_and(|c| c.load(Ordering::Relaxed))
-            {
-                return Err(Cancelled.into());
-            }
-            if state.deadline.passed() {
-                return Err(Trap::Interrupt.into());
-            }
-            Ok(UpdateDeadline::Continue(1))
+            tick(state.changing, state.cancel.as_deref(), state.deadline)
         });
         store.set_epoch_deadline(1);
         let bindings = inner.pre.instantiate(&mut store)?;
@@ -765,9 +754,25 @@ fn trapped_arguments(arguments: &str) -> String {
     path.map_or_else(|| "{}".to_owned(), naming)
 }
 
+/// At each epoch tick of a call's store: the call stops if it was
+/// cancelled (only before it began changing files) or ran past `deadline`.
+pub(crate) fn tick(
+    changing: bool,
+    cancel: Option<&AtomicBool>,
+    deadline: Deadline,
+) -> wasmtime::Result<UpdateDeadline> {
+    if !changing && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        return Err(Cancelled.into());
+    }
+    if deadline.passed() {
+        return Err(Trap::Interrupt.into());
+    }
+    Ok(UpdateDeadline::Continue(1))
+}
+
 /// The error a cancelled call stops with.
 #[derive(Debug)]
-pub(crate) struct Cancelled;
+struct Cancelled;
 
 impl std::fmt::Display for Cancelled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

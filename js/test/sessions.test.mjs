@@ -5,20 +5,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { loadTools, memoryFs } from '../src/node.js';
+import { throwingOn } from './throwing.mjs';
 
 const SESSIONS = 1000;
 
 const text = (bytes) => new TextDecoder().decode(bytes);
 
 test('a trap in one of a thousand sessions leaves the other 999 answering with their memory', async () => {
-  const fs = memoryFs({ 'boom.txt': 'never read\n' });
-  const read = fs.hostFs.read;
-  fs.hostFs.read = (path, offset, len) => {
-    if (path === 'boom.txt') {
-      throw new Error('the back end crashed');
-    }
-    return read(path, offset, len);
-  };
+  const fs = throwingOn('boom.txt', { 'boom.txt': 'never read\n' });
   const tools = await loadTools({ fs });
   const sessions = [];
   for (let i = 0; i < SESSIONS; i += 1) {
@@ -60,14 +54,7 @@ test('sessions of one instance keep their ledgers apart', async () => {
 });
 
 test('calls of many sessions made at once all answer after a trap among them', async () => {
-  const fs = memoryFs({ 'a.txt': 'fine\n', 'boom.txt': 'x\n' });
-  const read = fs.hostFs.read;
-  fs.hostFs.read = (path, offset, len) => {
-    if (path === 'boom.txt') {
-      throw new Error('the back end crashed');
-    }
-    return read(path, offset, len);
-  };
+  const fs = throwingOn('boom.txt', { 'a.txt': 'fine\n', 'boom.txt': 'x\n' });
   const tools = await loadTools({ fs });
   const sessions = await Promise.all(Array.from({ length: 20 }, () => tools.session()));
   const answers = await Promise.all(

@@ -7,18 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createTools, memoryFs } from '../src/node.js';
-
-function throwingOn(name, files) {
-  const fs = memoryFs(files);
-  const read = fs.hostFs.read;
-  fs.hostFs.read = (path, offset, len) => {
-    if (path === name) {
-      throw new Error('the back end crashed');
-    }
-    return read(path, offset, len);
-  };
-  return fs;
-}
+import { throwingOn } from './throwing.mjs';
 
 test('a trapped call keeps the session memory and says what stopped', async () => {
   const fs = throwingOn('boom.txt', { 'a.txt': 'fine\n', 'boom.txt': 'never read\n' });

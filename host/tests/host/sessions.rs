@@ -51,17 +51,16 @@ fn a_typed_zero_limit_is_refused_like_a_raw_one() {
 fn the_first_start_loads_the_build_time_machine_code_and_caches_it() {
     let (root, _) = root_and_outside("session-cache");
     let cache = scratch("session-cache-dir");
-    let first = Tools::builder()
-        .root(&root)
-        .cache_dir(&cache)
-        .build()
-        .unwrap();
+    let build = || {
+        Tools::builder()
+            .root(&root)
+            .cache_dir(&cache)
+            .build()
+            .unwrap()
+    };
+    let first = build();
     assert_eq!(first.load_source(), LoadSource::Precompiled);
-    let second = Tools::builder()
-        .root(&root)
-        .cache_dir(&cache)
-        .build()
-        .unwrap();
+    let second = build();
     assert_eq!(second.load_source(), LoadSource::Cached);
     // The cached file is mapped: another process replacing it (always by a
     // rename) leaves the loaded component working. A corrupt replacement is
@@ -75,20 +74,12 @@ fn the_first_start_loads_the_build_time_machine_code_and_caches_it() {
     std::fs::write(root.join("a.txt"), "ok\n").unwrap();
     assert!(reads_a_file(&second));
     drop((first, second));
-    let third = Tools::builder()
-        .root(&root)
-        .cache_dir(&cache)
-        .build()
-        .unwrap();
+    let third = build();
     assert_eq!(third.load_source(), LoadSource::Precompiled);
     assert!(reads_a_file(&third));
     // Its digest checked out once, at the fourth start; a byte changed in
     // place since (same size) is caught all the same at the next.
-    let fourth = Tools::builder()
-        .root(&root)
-        .cache_dir(&cache)
-        .build()
-        .unwrap();
+    let fourth = build();
     assert_eq!(fourth.load_source(), LoadSource::Cached);
     drop((third, fourth));
     let artifact = std::fs::read_dir(&cache)
@@ -104,17 +95,9 @@ fn the_first_start_loads_the_build_time_machine_code_and_caches_it() {
         .open(&artifact)
         .and_then(|mut file| std::io::Write::write_all(&mut file, &bytes))
         .unwrap();
-    let damaged = Tools::builder()
-        .root(&root)
-        .cache_dir(&cache)
-        .build()
-        .unwrap();
+    let damaged = build();
     assert_eq!(damaged.load_source(), LoadSource::Precompiled);
-    let again = Tools::builder()
-        .root(&root)
-        .cache_dir(&cache)
-        .build()
-        .unwrap();
+    let again = build();
     assert_eq!(again.load_source(), LoadSource::Cached);
     let compiled = Tools::builder().root(&root).no_cache().build().unwrap();
     assert_eq!(compiled.load_source(), LoadSource::Compiled);
