@@ -4,13 +4,13 @@
 
 use std::cell::RefCell;
 
-use crate::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
-use crate::fs::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
-use crate::result::{Block, ToolResult};
-use crate::schema::{Format, render};
-use crate::session::Session;
-use crate::state::{Generations, Kept};
-use crate::trapped::{TrapCause, Trapped};
+use crate::answers::result::{Block, ToolResult};
+use crate::answers::trapped::{TrapCause, Trapped};
+use crate::fs::host::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
+use crate::memory::state::{Generations, Kept};
+use crate::tools::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
+use crate::tools::schema::{Format, render};
+use crate::tools::session::Session;
 
 /// The generated bindings, kept apart so lints on generated code stay here.
 #[expect(
@@ -198,7 +198,7 @@ impl wit::Guest for Component {
     type Session = SessionResource;
 
     fn definitions() -> Vec<wit::ToolDefinition> {
-        crate::definitions::definitions(&crate::Config::default())
+        crate::tools::definitions::definitions(&crate::config::Config::default())
             .into_iter()
             .map(|d| wit::ToolDefinition {
                 name: d.name.to_owned(),

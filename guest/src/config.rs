@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::sets::ToolSet;
+use crate::tools::sets::ToolSet;
 
 /// Lines shown by one read when no `limit` is given.
 pub const DEFAULT_MAX_LINES: u64 = 2000;

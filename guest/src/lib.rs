@@ -18,41 +18,25 @@
 //! );
 //! ```
 
-// The layers, from the model's call down to the host's files; each
-// directory's module says what it holds.
+// The layers, from the model's call down to the host's files.
 pub mod answers;
 pub mod change;
+pub mod config;
+pub mod fs;
 pub mod memory;
 pub mod paths;
+pub mod text;
 pub mod tools;
 pub mod view;
 
-pub mod config;
+#[cfg(target_arch = "wasm32")]
+mod component;
 #[cfg(test)]
 #[expect(clippy::format_collect, reason = "test inputs; speed does not matter")]
 mod scenarios;
 
-// Every module is also reachable at the root, by the path it had before the
-// layers: `filetools_core::args`, `crate::ledger`, …
-pub use answers::{base64, error, notice, refusal, report, result, syntax_note, trapped};
-use change::{
-    batch, cells, commit, edit, guard, intent, moved, recover, rewrite, since, syntax_check,
-    touched, undo, write,
-};
-pub use change::{diff, echo, hunks, insert, patch, textfile};
-pub use memory::{digest, fingerprint, history, ledger, state, version};
-use paths::memfs;
-pub use paths::{danger, fs, glob, path, recording, repair};
-use tools::session;
-pub use tools::{args, definitions, schema, sets, shapes};
-pub use view::{decode, detect, encoding, image, notebook, outline, pdf, read, sniff, syntax};
-use view::{listing, raw, utf8};
-
-#[cfg(target_arch = "wasm32")]
-mod component;
-
+pub use answers::result::{Block, ToolResult};
 pub use config::Config;
-pub use fs::{DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
-pub use memfs::MemFs;
-pub use result::{Block, ToolResult};
-pub use session::Session;
+pub use fs::host::{DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
+pub use fs::memory::MemFs;
+pub use tools::session::Session;

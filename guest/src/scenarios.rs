@@ -5,8 +5,10 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::fs::{DirEntry, FsError, HostFs, Metadata, Precondition};
-use crate::{MemFs, Session, ToolResult};
+use crate::answers::result::ToolResult;
+use crate::fs::host::{DirEntry, FsError, HostFs, Metadata, Precondition};
+use crate::fs::memory::MemFs;
+use crate::tools::session::Session;
 
 fn session() -> Session<MemFs> {
     Session::open("{}", MemFs::new()).unwrap()

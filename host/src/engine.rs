@@ -133,7 +133,7 @@ pub(crate) fn precompiled(
 pub(crate) fn sha256_hex(wasm: &[u8]) -> Cow<'static, str> {
     match embedded(wasm) {
         Some((_, sha256)) => Cow::Borrowed(sha256),
-        None => Cow::Owned(filetools_core::digest::hex(&Sha256::digest(wasm))),
+        None => Cow::Owned(filetools_core::fs::sha256::hex(&Sha256::digest(wasm))),
     }
 }
 
@@ -143,10 +143,10 @@ mod tests {
 
     #[test]
     fn the_build_time_digest_is_the_embedded_components_sha256() {
-        let digest = filetools_core::digest::hex(&Sha256::digest(COMPONENT));
+        let digest = filetools_core::fs::sha256::hex(&Sha256::digest(COMPONENT));
         assert_eq!(COMPONENT_SHA256, digest);
         assert_eq!(sha256_hex(COMPONENT), digest);
-        let code = filetools_core::digest::hex(&Sha256::digest(CODE_COMPONENT));
+        let code = filetools_core::fs::sha256::hex(&Sha256::digest(CODE_COMPONENT));
         assert_eq!(sha256_hex(CODE_COMPONENT), code);
     }
 
@@ -156,7 +156,7 @@ mod tests {
         assert_eq!(sha256_hex(&other), COMPONENT_SHA256);
         assert_eq!(
             sha256_hex(b"not a component"),
-            filetools_core::digest::hex(&Sha256::digest(b"not a component"))
+            filetools_core::fs::sha256::hex(&Sha256::digest(b"not a component"))
         );
     }
 }

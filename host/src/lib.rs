@@ -57,9 +57,9 @@ use serde_json::{Map, Value};
 use wasmtime::component::{Component, Linker};
 
 pub use engine::LoadSource;
-pub use filetools_core::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
-pub use filetools_core::definitions::{Annotations, Definition as ToolDefinition};
-pub use filetools_core::schema::Format;
+pub use filetools_core::tools::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
+pub use filetools_core::tools::definitions::{Annotations, Definition as ToolDefinition};
+pub use filetools_core::tools::schema::Format;
 pub use filetools_core::{Block, Config, HostFs, MemFs, ToolResult};
 pub use overlay::Overlay;
 pub use sandbox::Sandbox;
@@ -520,7 +520,7 @@ impl Tools {
     /// component runs, here natively.
     pub fn tool_definitions(&self) -> Result<Vec<ToolDefinition>> {
         let config = Config::from_json(&self.inner.config_json).map_err(anyhow::Error::msg)?;
-        Ok(filetools_core::definitions::definitions(&config))
+        Ok(filetools_core::tools::definitions::definitions(&config))
     }
 
     /// The tool definitions for this config in `format`, one JSON value per

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use anyhow::{Result, bail};
-use filetools_core::base64;
+use filetools_core::text::base64;
 use serde::{Deserialize, Serialize};
 
 /// The first line of a log.

@@ -3,7 +3,7 @@
 //! `is-error` set; the conversion from host errors lives here too.
 //!
 //! ```
-//! use filetools_core::error::ToolError;
+//! use filetools_core::answers::error::ToolError;
 //! let err = ToolError::UnknownTool { name: "cat".into(), known: vec!["read", "write", "edit", "undo"] };
 //! assert_eq!(err.to_string(), "Error: unknown tool \"cat\"; the tools are: read, write, edit, undo.");
 //! ```
@@ -12,11 +12,11 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::args::{Tool, cut, quoted};
-use crate::danger::Danger;
-use crate::fs::{FileKind, FsError};
-use crate::path::{MAX_PATH_BYTES, PathError};
-use crate::refusal::Refusal;
+use crate::answers::refusal::Refusal;
+use crate::fs::host::{FileKind, FsError};
+use crate::paths::danger::Danger;
+use crate::paths::path::{MAX_PATH_BYTES, PathError};
+use crate::tools::args::{Tool, cut, quoted};
 
 /// A failed tool call, as the model sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,13 +80,13 @@ pub enum ToolError {
         takes: &'static str,
     },
     /// A patch that was not applied.
-    Patch(crate::patch::PatchError),
+    Patch(crate::change::patch::PatchError),
     /// A notebook cell edit that was refused.
-    Cells(crate::cells::CellError),
+    Cells(crate::change::cells::CellError),
     /// An insertion after a line the file does not have.
-    InsertPastEnd(crate::insert::PastTheEnd),
+    InsertPastEnd(crate::change::insert::PastTheEnd),
     /// A read by symbol found no single entry.
-    Symbol(crate::read::symbol::SymbolError),
+    Symbol(crate::view::read::symbol::SymbolError),
     /// A change over several files failed on one of them after others were
     /// written, and some of those could not be put back.
     PartlyWritten {

@@ -5,7 +5,6 @@
 //! trapped ([`trapped`]); images travel as [`base64`], metadata with its keys
 //! [`sorted`].
 
-pub mod base64;
 pub mod error;
 pub mod notice;
 pub mod refusal;

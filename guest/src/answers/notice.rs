@@ -3,10 +3,10 @@
 //!
 //! Notices are facts (`is-error` stays false, no "Error:" prefix); each one
 //! that stops early carries the exact next call. Failures are
-//! [`crate::error::ToolError`].
+//! [`crate::answers::error::ToolError`].
 //!
 //! ```
-//! use filetools_core::notice::{Notice, Total, Next};
+//! use filetools_core::answers::notice::{Notice, Total, Next};
 //! let notice = Notice::Page { first: 1, last: 2000, total: Total::Exact(80412),
 //!     next: Next::Offset(2001), budget_tokens: None };
 //! assert_eq!(notice.to_string(), "[lines 1-2000 of 80412; continue with offset=2001]");
@@ -14,8 +14,8 @@
 
 use std::fmt;
 
-use crate::outline::Stopped;
-use crate::version::Version;
+use crate::memory::version::Version;
+use crate::view::outline::Stopped;
 
 /// What is known of a count that may have been cut short.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

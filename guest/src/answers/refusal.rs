@@ -16,12 +16,12 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
-use crate::args::Tool;
-use crate::encoding::{Unmappable, describe_chars};
-use crate::ledger::Coverage;
-use crate::notice::Size;
-use crate::textfile::NotText;
-use crate::version::Version;
+use crate::answers::notice::Size;
+use crate::memory::ledger::Coverage;
+use crate::memory::version::Version;
+use crate::text::encoding::{Unmappable, describe_chars};
+use crate::text::textfile::NotText;
+use crate::tools::args::Tool;
 
 /// How a file differs from what the session last saw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

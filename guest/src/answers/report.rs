@@ -3,15 +3,15 @@
 //! 8): what happened, the size in lines and bytes, and where the change is.
 //!
 //! ```
-//! use filetools_core::report::Report;
+//! use filetools_core::answers::report::Report;
 //! let report = Report::Created { path: "a.txt".into(), lines: 3, bytes: 17, encoding: None };
 //! assert_eq!(report.to_string(), "Created a.txt: 3 lines, 17 bytes.");
 //! ```
 
 use std::fmt;
 
-use crate::diff::LineChange;
-use crate::notice::Size;
+use crate::answers::notice::Size;
+use crate::text::diff::LineChange;
 
 /// What a write kept of the old file's identity (SPEC W3).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

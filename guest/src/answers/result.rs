@@ -12,10 +12,10 @@ use serde_json::{Value, json};
 
 use super::sorted::{Sorted, sorted};
 
-use crate::args::cut;
-use crate::base64;
-use crate::error::ToolError;
-use crate::path::MAX_PATH_BYTES;
+use crate::answers::error::ToolError;
+use crate::paths::path::MAX_PATH_BYTES;
+use crate::text::base64;
+use crate::tools::args::cut;
 
 /// One block of content for the model.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 //! not checked.
 //!
 //! ```
-//! use filetools_core::syntax::SyntaxError;
-//! use filetools_core::syntax_note::SyntaxNote;
+//! use filetools_core::view::syntax::SyntaxError;
+//! use filetools_core::answers::syntax_note::SyntaxNote;
 //! let note = SyntaxNote::Broke {
 //!     language: "python",
 //!     errors: vec![SyntaxError { line: 41, message: "unexpected '}'".into() }],
@@ -19,9 +19,9 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
-use crate::notice::Size;
-use crate::outline::Stopped;
-use crate::syntax::SyntaxError;
+use crate::answers::notice::Size;
+use crate::view::outline::Stopped;
+use crate::view::syntax::SyntaxError;
 
 /// A syntax fact about a change.
 #[derive(Debug, Clone, PartialEq, Eq)]

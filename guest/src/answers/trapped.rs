@@ -5,7 +5,7 @@
 //! whether the session's memory survived, and gives the next step.
 //!
 //! ```
-//! use filetools_core::trapped::{TrapCause, Trapped};
+//! use filetools_core::answers::trapped::{TrapCause, Trapped};
 //! let trapped = Trapped::new(
 //!     "read",
 //!     r#"{"file_path": "scan.pdf"}"#,
@@ -24,8 +24,8 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
-use crate::args::{self, Tool, cut};
-use crate::result::{Block, ToolResult};
+use crate::answers::result::{Block, ToolResult};
+use crate::tools::args::{self, Tool, cut};
 
 /// Why the instance stopped, as the host saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,16 +7,16 @@
 //! succeeded, the history gets one entry per file, in one group that one
 //! undo takes back, and the ledger counts the new contents as seen.
 
-use crate::args::Tool;
-use crate::commit::{Commit, Replaced, remember};
-use crate::digest::sha256_hex;
-use crate::error::ToolError;
-use crate::fingerprint::Fingerprint;
-use crate::fs::{FileStamp, HostFs, Metadata, Precondition};
-use crate::intent::Intent;
-use crate::ledger::Coverage;
-use crate::session::Ctx;
-use crate::textfile::Style;
+use crate::answers::error::ToolError;
+use crate::change::commit::{Commit, Replaced, remember};
+use crate::change::intent::Intent;
+use crate::fs::host::{FileStamp, HostFs, Metadata, Precondition};
+use crate::fs::sha256::sha256_hex;
+use crate::memory::fingerprint::Fingerprint;
+use crate::memory::ledger::Coverage;
+use crate::text::textfile::Style;
+use crate::tools::args::Tool;
+use crate::tools::session::Ctx;
 
 /// What a step leaves at its path.
 #[derive(Debug, Clone)]
@@ -39,9 +39,12 @@ pub(crate) enum After {
 impl After {
     /// `bytes` as they are, their style and lines read from them.
     pub fn plain(bytes: Vec<u8>) -> Self {
-        let (style, total_lines) = match crate::textfile::TextFile::decode(&bytes) {
-            Ok(file) => (file.style, crate::textfile::line_count(&file.text)),
-            Err(_) => (Style::of_text("", crate::decode::Encoding::Utf8, false), 0),
+        let (style, total_lines) = match crate::text::textfile::TextFile::decode(&bytes) {
+            Ok(file) => (file.style, crate::text::textfile::line_count(&file.text)),
+            Err(_) => (
+                Style::of_text("", crate::text::decode::Encoding::Utf8, false),
+                0,
+            ),
         };
         After::Bytes {
             bytes,
@@ -77,7 +80,10 @@ pub(crate) fn holding(bytes: &[u8]) -> Precondition {
 }
 
 /// Runs one step on the files; the metadata of a written file.
-fn run<F: HostFs + ?Sized>(fs: &F, step: &Step) -> Result<Option<Metadata>, crate::FsError> {
+fn run<F: HostFs + ?Sized>(
+    fs: &F,
+    step: &Step,
+) -> Result<Option<Metadata>, crate::fs::host::FsError> {
     match &step.after {
         After::Bytes { bytes, .. } => fs
             .write_file(&step.rel, bytes, &step.precondition)
@@ -87,7 +93,7 @@ fn run<F: HostFs + ?Sized>(fs: &F, step: &Step) -> Result<Option<Metadata>, crat
 }
 
 /// Takes a step that ran back, only over what it left.
-fn take_back<F: HostFs + ?Sized>(fs: &F, step: &Step) -> Result<(), crate::FsError> {
+fn take_back<F: HostFs + ?Sized>(fs: &F, step: &Step) -> Result<(), crate::fs::host::FsError> {
     match (&step.after, &step.before) {
         (After::Bytes { bytes, .. }, Some(old)) => {
             fs.write_file(&step.rel, old, &holding(bytes)).map(|_| ())

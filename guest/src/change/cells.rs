@@ -23,17 +23,17 @@ use std::fmt::{self, Write as _};
 
 use serde_json::{Map, Value, json};
 
+use crate::answers::error::ToolError;
+use crate::answers::result::ToolResult;
 use crate::answers::sorted::Sorted;
-use crate::args::Tool;
-use crate::batch;
-use crate::digest::sha256_hex;
-use crate::error::ToolError;
-use crate::fs::HostFs;
-use crate::notebook::{RepeatedKey, repeated_key};
-use crate::repair::Target;
-use crate::result::ToolResult;
-use crate::rewrite;
-use crate::session::Ctx;
+use crate::change::batch;
+use crate::change::rewrite;
+use crate::fs::host::HostFs;
+use crate::fs::sha256::sha256_hex;
+use crate::paths::repair::Target;
+use crate::tools::args::Tool;
+use crate::tools::session::Ctx;
+use crate::view::notebook::{RepeatedKey, repeated_key};
 
 /// What to do to the notebook.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -195,7 +195,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         })
     };
     let text = &loaded.file.text;
-    let notebook = crate::notebook::parse(text.as_bytes())
+    let notebook = crate::view::notebook::parse(text.as_bytes())
         .map_err(|err| not_notebook(format!("not JSON: {err}")))?;
     // The scan below splices the bytes of the first `cells` array and keeps
     // other bytes as they are, while readers take the last of a repeated
@@ -260,7 +260,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     };
     drop(cells);
     let new_text = splice(text, &layout, &pieces);
-    let reparsed = crate::notebook::parse(new_text.as_bytes())
+    let reparsed = crate::view::notebook::parse(new_text.as_bytes())
         .map_err(|err| not_notebook(format!("not JSON: {err}")))?;
     validate(&reparsed).map_err(not_notebook)?;
     if reparsed["cells"].as_array().map(Vec::len) != Some(pieces.len()) {
@@ -593,7 +593,8 @@ mod repeats;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{MemFs, Session};
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
 
     fn edited(notebook: &str, call: &str) -> (String, Value) {
         let fs = MemFs::new();

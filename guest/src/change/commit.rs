@@ -4,13 +4,13 @@
 //! counts the new content as seen. A failed write leaves session and disk as
 //! they were.
 
-use crate::args::Tool;
-use crate::error::ToolError;
-use crate::fingerprint::Fingerprint;
-use crate::fs::{HostFs, Metadata, Precondition};
-use crate::ledger::{Coverage, Record};
-use crate::session::Ctx;
-use crate::textfile::Style;
+use crate::answers::error::ToolError;
+use crate::fs::host::{HostFs, Metadata, Precondition};
+use crate::memory::fingerprint::Fingerprint;
+use crate::memory::ledger::{Coverage, Record};
+use crate::text::textfile::Style;
+use crate::tools::args::Tool;
+use crate::tools::session::Ctx;
 
 /// The version a change replaces.
 #[derive(Debug, Clone, Copy)]

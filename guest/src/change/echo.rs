@@ -5,14 +5,14 @@
 //! gutter is removed.
 //!
 //! ```
-//! use filetools_core::echo::{is_read_output, strip_gutter};
+//! use filetools_core::change::echo::{is_read_output, strip_gutter};
 //! assert!(is_read_output("9\tfn a() {\n10\t}\n"));
 //! assert!(is_read_output(" 9\tfn a() {\n10\t}\n"));
 //! assert!(!is_read_output("1\tapple\n10\tbanana\n"));
 //! assert_eq!(strip_gutter("12\tlet x = 1;\n13\tlet y = 2;").as_deref(), Some("let x = 1;\nlet y = 2;"));
 //! ```
 
-use crate::notice::STUB_PREFIX;
+use crate::answers::notice::STUB_PREFIX;
 
 /// A gutter at the start of `line`: `(number, width)` where width counts the
 /// padding and digits before the tab.
@@ -46,7 +46,7 @@ pub fn is_read_output(text: &str) -> bool {
         let Some((number, width)) = gutter(line) else {
             return false;
         };
-        let bare = width == crate::read::gutter::digits(number) as usize;
+        let bare = width == crate::view::read::gutter::digits(number) as usize;
         if let Some((next, w)) = expected
             && (number != next || (width != w && !bare))
         {

@@ -8,14 +8,14 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::args::Tool;
-use crate::digest::{hex, sha256_hex};
-use crate::error::ToolError;
-use crate::fingerprint::Fingerprint;
-use crate::fs::{FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
-use crate::ledger::Record;
-use crate::refusal::{Change, Refusal};
-use crate::sniff::{Kind, SNIFF_BYTES, sniff};
+use crate::answers::error::ToolError;
+use crate::answers::refusal::{Change, Refusal};
+use crate::fs::host::{FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
+use crate::fs::sha256::{hex, sha256_hex};
+use crate::memory::fingerprint::Fingerprint;
+use crate::memory::ledger::Record;
+use crate::tools::args::Tool;
+use crate::view::sniff::{Kind, SNIFF_BYTES, sniff};
 
 /// The file as it is now.
 #[derive(Debug, Clone)]
@@ -204,9 +204,9 @@ pub(crate) fn fresh<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::MemFs;
-    use crate::ledger::Coverage;
-    use crate::textfile::Style;
+    use crate::fs::memory::MemFs;
+    use crate::memory::ledger::Coverage;
+    use crate::text::textfile::Style;
 
     fn record(size: u64, mtime_ns: u64, fingerprint: Option<u64>) -> Record {
         Record {
@@ -312,7 +312,8 @@ mod tests {
 mod binary_tests {
     use serde_json::{Value, json};
 
-    use crate::{MemFs, Session};
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
 
     /// A SQLite database's first bytes, then bytes every legacy encoding
     /// decodes.
@@ -377,7 +378,7 @@ mod binary_tests {
     #[test]
     fn a_text_editor_view_of_a_binary_is_no_view_for_create_or_str_replace() {
         let mut s = session("text-editor");
-        let tool = crate::shapes::text_editor::NAME;
+        let tool = crate::tools::shapes::text_editor::NAME;
         let (text, _) = call(&mut s, tool, &json!({"command": "view", "path": "app.db"}));
         assert!(text.starts_with("[binary file: "), "{text}");
         for args in [

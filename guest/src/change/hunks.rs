@@ -6,7 +6,7 @@
 //! the change, and finds the places a formatter or another writer touched.
 //!
 //! ```
-//! use filetools_core::hunks::{Hunk, hunks};
+//! use filetools_core::change::hunks::{Hunk, hunks};
 //! let old = ["a\n", "b\n", "c\n", "d\n"];
 //! let new = ["a\n", "B\n", "c\n", "d\n", "e\n"];
 //! assert_eq!(
@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use crate::diff::common_ends;
+use crate::text::diff::common_ends;
 
 /// Lines `old..old+old_len` of the old text became `new..new+new_len` of
 /// the new one (0-based).

@@ -22,19 +22,19 @@ use std::fmt;
 
 use serde_json::json;
 
-use crate::args::Tool;
-use crate::batch;
-use crate::edit::snippet;
-use crate::error::ToolError;
-use crate::fs::HostFs;
-use crate::refusal::Moved;
-use crate::repair::Target;
-use crate::result::ToolResult;
-use crate::rewrite;
-use crate::session::Ctx;
-use crate::since::Since;
-use crate::syntax_check;
-use crate::textfile::line_count;
+use crate::answers::error::ToolError;
+use crate::answers::refusal::Moved;
+use crate::answers::result::ToolResult;
+use crate::change::batch;
+use crate::change::edit::snippet;
+use crate::change::rewrite;
+use crate::change::since::Since;
+use crate::change::syntax_check;
+use crate::fs::host::HostFs;
+use crate::paths::repair::Target;
+use crate::text::textfile::line_count;
+use crate::tools::args::Tool;
+use crate::tools::session::Ctx;
 
 /// What an insertion did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,14 +189,15 @@ impl fmt::Display for PastTheEnd {
 mod tests {
     use serde_json::json;
 
-    use crate::{MemFs, Session};
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
 
     /// `file` after viewing it and inserting `text` after line `after`.
     fn insert(file: &[u8], after: u64, text: &str) -> Vec<u8> {
         let fs = MemFs::new();
         fs.add_file("a.txt", file);
         let mut s = Session::open(r#"{"tools": "text-editor"}"#, fs).unwrap();
-        let tool = crate::shapes::text_editor::NAME;
+        let tool = crate::tools::shapes::text_editor::NAME;
         s.call(tool, r#"{"command": "view", "path": "a.txt"}"#);
         let args = json!({"command": "insert", "path": "a.txt", "insert_line": after, "insert_text": text});
         let result = s.call(tool, &args.to_string());

@@ -12,8 +12,8 @@
 
 use serde_json::{Value, json};
 
-use crate::batch::{After, Step};
-use crate::digest::sha256_hex;
+use crate::change::batch::{After, Step};
+use crate::fs::sha256::sha256_hex;
 
 /// The record's first line.
 const MAGIC: &[u8] = b"filetools-change 1\n";

@@ -5,8 +5,10 @@
 
 use serde_json::json;
 
-use crate::decode::Encoding;
-use crate::{MemFs, Session, ToolResult};
+use crate::answers::result::ToolResult;
+use crate::fs::memory::MemFs;
+use crate::text::decode::Encoding;
+use crate::tools::session::Session;
 
 fn session_with(path: &str, content: &[u8]) -> Session<MemFs> {
     let fs = MemFs::new();

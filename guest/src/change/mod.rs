@@ -16,7 +16,6 @@
 pub(crate) mod batch;
 pub(crate) mod cells;
 pub(crate) mod commit;
-pub mod diff;
 pub mod echo;
 pub(crate) mod edit;
 pub(crate) mod guard;
@@ -33,7 +32,6 @@ pub(crate) mod recover;
 pub(crate) mod rewrite;
 pub(crate) mod since;
 pub(crate) mod syntax_check;
-pub mod textfile;
 pub(crate) mod touched;
 pub(crate) mod undo;
 pub(crate) mod write;

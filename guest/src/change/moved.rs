@@ -7,17 +7,17 @@
 //! now, the lines shown counting as seen, so the model can redo the change
 //! at once.
 
-use crate::args::Tool;
-use crate::error::ToolError;
-use crate::fs::HostFs;
-use crate::guard::Current;
-use crate::hunks::hunks;
-use crate::ledger::{Coverage, Record};
-use crate::refusal::{Moved, Refusal};
-use crate::session::Ctx;
-use crate::since::{Since, lines};
-use crate::textfile::{Style, TextFile, line_count};
-use crate::version::Version;
+use crate::answers::error::ToolError;
+use crate::answers::refusal::{Moved, Refusal};
+use crate::change::guard::Current;
+use crate::change::hunks::hunks;
+use crate::change::since::{Since, lines};
+use crate::fs::host::HostFs;
+use crate::memory::ledger::{Coverage, Record};
+use crate::memory::version::Version;
+use crate::text::textfile::{Style, TextFile, line_count};
+use crate::tools::args::Tool;
+use crate::tools::session::Ctx;
 
 /// What a change builds on.
 #[derive(Debug, Clone)]

@@ -4,8 +4,11 @@
 
 use serde_json::{Value, json};
 
-use crate::version::Version;
-use crate::{HostFs, MemFs, Session, ToolResult};
+use crate::answers::result::ToolResult;
+use crate::fs::host::HostFs;
+use crate::fs::memory::MemFs;
+use crate::memory::version::Version;
+use crate::tools::session::Session;
 
 const TEN: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n";
 
@@ -225,7 +228,7 @@ fn expect_of_the_version_seen_shows_what_changed_and_never_merges() {
 #[test]
 fn an_insertion_moves_with_the_lines_added_above_it() {
     let mut s = session(r#"{"tools": "text-editor"}"#, "a.txt", TEN);
-    let tool = crate::shapes::text_editor::NAME;
+    let tool = crate::tools::shapes::text_editor::NAME;
     call(&mut s, tool, &json!({"command": "view", "path": "a.txt"}));
     s.fs()
         .add_file("a.txt", format!("new1\nnew2\n{TEN}").as_bytes());

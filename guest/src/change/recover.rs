@@ -11,14 +11,14 @@ use std::fmt::{self, Write as _};
 
 use serde_json::{Value, json};
 
-use crate::args::Tool;
-use crate::batch::{self, After, Step};
-use crate::fingerprint::Fingerprint;
-use crate::fs::{FileKind, FileStamp, FsError, HostFs, Precondition};
-use crate::guard;
-use crate::intent::{Intent, Planned, Version};
-use crate::result::{Block, ToolResult};
-use crate::session::Ctx;
+use crate::answers::result::{Block, ToolResult};
+use crate::change::batch::{self, After, Step};
+use crate::change::guard;
+use crate::change::intent::{Intent, Planned, Version};
+use crate::fs::host::{FileKind, FileStamp, FsError, HostFs, Precondition};
+use crate::memory::fingerprint::Fingerprint;
+use crate::tools::args::Tool;
+use crate::tools::session::Ctx;
 
 /// Records taken up before one call at most; more wait for the next call.
 const MAX_RECORDS_PER_CALL: usize = 8;
@@ -455,10 +455,11 @@ pub(crate) fn told(mut result: ToolResult, recovered: &[Recovery]) -> ToolResult
 
 #[cfg(test)]
 mod tests {
-    use crate::batch::{After, Step};
-    use crate::fs::{HostFs, Precondition};
-    use crate::intent::Intent;
-    use crate::{MemFs, Session};
+    use crate::change::batch::{After, Step};
+    use crate::change::intent::Intent;
+    use crate::fs::host::{HostFs, Precondition};
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
 
     /// Files `a.txt`, `b.txt` and `c.txt`, and the record of a change that
     /// gives each a new line, begun and let go as a kill would, with the

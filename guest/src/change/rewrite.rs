@@ -6,18 +6,18 @@
 //! goes back in the file's own encoding, BOM and line endings (SPEC W3) as a
 //! [`Step`] for [`crate::change::batch`].
 
-use crate::args::{Tool, checked_version};
-use crate::batch::{After, Step};
-use crate::error::ToolError;
-use crate::fs::{HostFs, Metadata};
-use crate::guard::{self, Current};
-use crate::ledger::{Coverage, Record};
-use crate::moved::{self, Basis, Behind, Merged};
-use crate::refusal::{Moved, Refusal};
-use crate::repair::Target;
-use crate::session::Ctx;
-use crate::textfile::{Style, TextFile, line_count};
-use crate::version::Version;
+use crate::answers::error::ToolError;
+use crate::answers::refusal::{Moved, Refusal};
+use crate::change::batch::{After, Step};
+use crate::change::guard::{self, Current};
+use crate::change::moved::{self, Basis, Behind, Merged};
+use crate::fs::host::{HostFs, Metadata};
+use crate::memory::ledger::{Coverage, Record};
+use crate::memory::version::Version;
+use crate::paths::repair::Target;
+use crate::text::textfile::{Style, TextFile, line_count};
+use crate::tools::args::{Tool, checked_version};
+use crate::tools::session::Ctx;
 
 /// Whether a change needs the session to have read the file first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,13 +230,13 @@ pub(crate) fn split_lines(text: &str) -> Vec<&str> {
 
 /// The step that creates `rel` with `text`, UTF-8 as given.
 pub(crate) fn creation(rel: &str, path: &str, text: &str) -> Step {
-    let style = Style::of_text(text, crate::decode::Encoding::Utf8, false);
+    let style = Style::of_text(text, crate::text::decode::Encoding::Utf8, false);
     let total_lines = line_count(text);
     Step {
         rel: rel.to_owned(),
         path: path.to_owned(),
         before: None,
-        precondition: crate::fs::Precondition::Absent,
+        precondition: crate::fs::host::Precondition::Absent,
         after: After::Bytes {
             bytes: text.as_bytes().to_vec(),
             style,

@@ -9,9 +9,9 @@
 
 use std::fmt::Write as _;
 
+use crate::change::hunks::{Hunk, hunks};
 use crate::config::Config;
-use crate::hunks::{Hunk, hunks};
-use crate::ledger::Coverage;
+use crate::memory::ledger::Coverage;
 
 /// Unchanged lines a merged change needs on each side of the lines it
 /// replaces: a change next to another writer's is refused, as a

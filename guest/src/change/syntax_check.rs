@@ -5,13 +5,13 @@
 //! too. A file that already had errors is not reported on; neither is a
 //! language with no parser here.
 
+use crate::answers::refusal::Refusal;
+use crate::answers::result::{Block, ToolResult};
+use crate::answers::syntax_note::SyntaxNote;
+use crate::change::touched::touched;
 use crate::config::{Config, SyntaxCheck};
-use crate::outline::Language;
-use crate::refusal::Refusal;
-use crate::result::{Block, ToolResult};
-use crate::syntax::{checkable, errors};
-use crate::syntax_note::SyntaxNote;
-use crate::touched::touched;
+use crate::view::outline::Language;
+use crate::view::syntax::{checkable, errors};
 
 /// Errors named in an answer at most.
 pub const MAX_ERRORS_SHOWN: usize = 3;
@@ -113,7 +113,9 @@ pub(crate) fn noted(mut result: ToolResult, note: Option<&SyntaxNote>) -> ToolRe
 mod tests {
     use serde_json::json;
 
-    use crate::{MemFs, Session, ToolResult};
+    use crate::answers::result::ToolResult;
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
 
     fn edited(config: &str, path: &str, text: &str, old: &str, new: &str) -> (ToolResult, Vec<u8>) {
         let fs = MemFs::new();

@@ -16,7 +16,7 @@
 //! C = 3
 //! ```
 
-use crate::diff::common_ends;
+use crate::text::diff::common_ends;
 
 /// The lines of `after` holding every byte in which it differs from
 /// `before`, widened to top-level statement boundaries.

@@ -13,24 +13,24 @@
 //! assert!(session.fs().contents("n.txt").is_none());
 //! ```
 
-use crate::args::{Tool, UndoArgs, checked_version};
-use crate::batch::{self, After, Step};
-use crate::error::ToolError;
-use crate::fingerprint::Fingerprint;
-use crate::fs::{FileKind, FsError, Precondition};
-use crate::fs::{HostFs, Metadata};
-use crate::guard;
-use crate::history::{Before, Entry};
-use crate::moved::version_of;
-use crate::refusal::{Change, Refusal};
-use crate::repair::Target;
-use crate::report::Report;
-use crate::report::Undone;
-use crate::result::ToolResult;
-use crate::session::Ctx;
-use crate::textfile::{TextFile, line_count};
-use crate::version::Version;
-use crate::write::answer;
+use crate::answers::error::ToolError;
+use crate::answers::refusal::{Change, Refusal};
+use crate::answers::report::Report;
+use crate::answers::report::Undone;
+use crate::answers::result::ToolResult;
+use crate::change::batch::{self, After, Step};
+use crate::change::guard;
+use crate::change::moved::version_of;
+use crate::change::write::answer;
+use crate::fs::host::{FileKind, FsError, Precondition};
+use crate::fs::host::{HostFs, Metadata};
+use crate::memory::fingerprint::Fingerprint;
+use crate::memory::history::{Before, Entry};
+use crate::memory::version::Version;
+use crate::paths::repair::Target;
+use crate::text::textfile::{TextFile, line_count};
+use crate::tools::args::{Tool, UndoArgs, checked_version};
+use crate::tools::session::Ctx;
 
 /// The refusal of an undo of `path`, which changed since: `change` says how.
 /// Refuses unless `target` is at version `expected` (SPEC V2).

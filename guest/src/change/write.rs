@@ -12,25 +12,25 @@
 
 use serde_json::json;
 
-use crate::args::{Tool, WriteArgs, checked_version};
-use crate::commit::{Commit, Replaced, commit};
+use crate::answers::error::ToolError;
+use crate::answers::refusal::{Change, Moved, Refusal};
+use crate::answers::report::{Kept, Report};
+use crate::answers::result::ToolResult;
+use crate::change::commit::{Commit, Replaced, commit};
+use crate::change::echo;
+use crate::change::guard;
+use crate::change::moved::{self, Basis};
+use crate::change::syntax_check;
 use crate::config::Config;
-use crate::decode::Encoding;
-use crate::diff::line_change;
-use crate::echo;
-use crate::error::ToolError;
-use crate::fs::{HostFs, Metadata, Precondition};
-use crate::guard;
-use crate::ledger::{Coverage, Record};
-use crate::moved::{self, Basis};
-use crate::refusal::{Change, Moved, Refusal};
-use crate::repair::Target;
-use crate::report::{Kept, Report};
-use crate::result::ToolResult;
-use crate::session::Ctx;
-use crate::syntax_check;
-use crate::textfile::{NotText, Style, TextFile, line_count, to_crlf};
-use crate::version::Version;
+use crate::fs::host::{HostFs, Metadata, Precondition};
+use crate::memory::ledger::{Coverage, Record};
+use crate::memory::version::Version;
+use crate::paths::repair::Target;
+use crate::text::decode::Encoding;
+use crate::text::diff::line_change;
+use crate::text::textfile::{NotText, Style, TextFile, line_count, to_crlf};
+use crate::tools::args::{Tool, WriteArgs, checked_version};
+use crate::tools::session::Ctx;
 
 /// Runs `write` on `target`, the repaired path.
 pub(crate) fn run<F: HostFs + ?Sized>(

@@ -10,7 +10,7 @@
 //! value.
 //!
 //! ```
-//! use filetools_core::fingerprint::Fingerprint;
+//! use filetools_core::memory::fingerprint::Fingerprint;
 //! let mut split = Fingerprint::new();
 //! split.update(b"hello, ");
 //! split.update(b"world");

@@ -2,11 +2,11 @@
 //! replaces is kept, content-addressed by SHA-256 so identical versions are
 //! stored once, together with the ledger record the session had of it. `undo`
 //! pops the newest entry of a file. Memory is bounded: past
-//! [`crate::Config::history_bytes`] the oldest versions are dropped (their
+//! [`crate::config::Config::history_bytes`] the oldest versions are dropped (their
 //! entries remain, marked lost, so `undo` can say why it cannot restore).
 //!
 //! ```
-//! use filetools_core::history::{Before, History};
+//! use filetools_core::memory::history::{Before, History};
 //! let mut history = History::default();
 //! history.push("a.txt", Some(b"old"), None, (0, 0), 1024);
 //! history.push("a.txt", Some(b"older?"), None, (0, 0), 1024);
@@ -20,10 +20,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::base64;
-use crate::digest::sha256_hex;
-use crate::ledger::Record;
+use crate::fs::sha256::sha256_hex;
+use crate::memory::ledger::Record;
 use crate::memory::stamps::Stamps;
+use crate::text::base64;
 
 /// Entries kept per file; older ones are dropped.
 pub const MAX_DEPTH: usize = 32;

@@ -9,7 +9,7 @@
 //! (seed 002, lesson 3: no refusal loops).
 //!
 //! ```
-//! use filetools_core::ledger::Coverage;
+//! use filetools_core::memory::ledger::Coverage;
 //! let mut seen = Coverage::default();
 //! seen.add(1, 2000);
 //! seen.add(2001, 2500);
@@ -24,8 +24,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::memory::stamps::Stamps;
-use crate::read::Observation;
-use crate::textfile::{LineEnding, Style};
+use crate::text::textfile::{LineEnding, Style};
+use crate::view::read::Observation;
 
 /// Outputs shorter than this are cheaper to repeat than to replace by a
 /// dedup stub (about 90 bytes), so they are never stubbed.

@@ -3,7 +3,6 @@
 //! replaced versions for undo, and their saved and checkpointed form
 //! ([`state`]), checkpointed by what changed (`stamps`).
 
-pub mod digest;
 pub mod fingerprint;
 pub mod history;
 pub mod ledger;

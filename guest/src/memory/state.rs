@@ -5,7 +5,7 @@
 //! rather than half understood.
 //!
 //! ```
-//! use filetools_core::state::{Generations, Kept, State};
+//! use filetools_core::memory::state::{Generations, Kept, State};
 //! let state = State::default();
 //! let saved = state.save();
 //! assert_eq!(State::restore(&saved).unwrap(), state);
@@ -21,8 +21,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::history::{History, HistoryChange};
-use crate::ledger::{Ledger, LedgerChange};
+use crate::memory::history::{History, HistoryChange};
+use crate::memory::ledger::{Ledger, LedgerChange};
 use crate::memory::views::ViewIndex;
 
 /// The version of the saved form this build writes and reads.
@@ -269,7 +269,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::tests::record;
+    use crate::memory::ledger::tests::record;
 
     /// What a host holds after taking checkpoints in order.
     fn hold(kept: &mut Kept, checkpoint: &Checkpoint) {

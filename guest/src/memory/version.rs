@@ -1,11 +1,11 @@
 //! [`Version`]: what names one state of a file's content to the model and
-//! back (SPEC V1, V2): the 64-bit [`crate::fingerprint::Fingerprint`] of
+//! back (SPEC V1, V2): the 64-bit [`crate::memory::fingerprint::Fingerprint`] of
 //! its bytes and its size, written `HASH-SIZE` (16 hex digits, a dash, the
 //! size in bytes). Every answer that shows or changes a file carries it; a
 //! change given `expect` lands only on that version.
 //!
 //! ```
-//! use filetools_core::version::Version;
+//! use filetools_core::memory::version::Version;
 //! let v = Version::of(b"hello\n");
 //! assert_eq!(v.size, 6);
 //! assert_eq!(v.to_string().parse::<Version>(), Ok(v));
@@ -15,7 +15,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::fingerprint::Fingerprint;
+use crate::memory::fingerprint::Fingerprint;
 
 /// Hex digits of the hash in a version's text.
 const HASH_DIGITS: usize = 16;

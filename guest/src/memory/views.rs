@@ -9,8 +9,8 @@
 use std::collections::BTreeSet;
 
 use crate::config::Config;
-use crate::ledger::View;
-use crate::state::State;
+use crate::memory::ledger::View;
+use crate::memory::state::State;
 
 /// The order views were kept in and the bytes they hold; rebuilt from the
 /// ledger when a state is restored.
@@ -141,7 +141,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::tests::record;
+    use crate::memory::ledger::tests::record;
 
     #[test]
     fn bytes_are_compared_whole_across_blocks() {
@@ -177,7 +177,7 @@ mod tests {
         state.ledger.remove("b");
         state.settle_views();
         assert_eq!(
-            state.history.view(&crate::digest::sha256_hex(b"bbbb")),
+            state.history.view(&crate::fs::sha256::sha256_hex(b"bbbb")),
             None
         );
         let saved = State::restore(&state.save()).unwrap();
@@ -190,11 +190,11 @@ mod tests {
         let mut state = State::default();
         state.ledger.insert("a", record(1));
         state.keep_view("a", b"text of a", &config(100));
-        let checkpoint = state.checkpoint(crate::state::Generations::default());
+        let checkpoint = state.checkpoint(crate::memory::state::Generations::default());
         let history = checkpoint
             .history
             .expect("the view's text is in the history");
-        let kept = crate::state::Kept {
+        let kept = crate::memory::state::Kept {
             core: checkpoint.core,
             records: checkpoint.ledger.expect("the record").changed,
             entries: history.changed,
@@ -203,7 +203,7 @@ mod tests {
         };
         let resumed = State::resume(kept.clone()).unwrap();
         assert_eq!(resumed.view("a"), Some(&b"text of a"[..]));
-        let lost = crate::state::Kept {
+        let lost = crate::memory::state::Kept {
             versions: std::collections::BTreeMap::new(),
             ..kept
         };

@@ -18,7 +18,7 @@
 //! ```
 
 use crate::config::Config;
-use crate::path::normalise_absolute;
+use crate::paths::path::normalise_absolute;
 
 /// Why a path is refused by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! alternatives. Dot files match like any other.
 //!
 //! ```
-//! use filetools_core::glob::Glob;
+//! use filetools_core::paths::glob::Glob;
 //! let glob = Glob::new("**/*.{rs,toml}");
 //! assert!(glob.matches("Cargo.toml"));
 //! assert!(glob.matches("src/deep/lib.rs"));

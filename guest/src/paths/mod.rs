@@ -3,14 +3,11 @@
 //! spellings a model cannot see before "not found", and [`danger`] refuses
 //! devices and process files by name. [`fs`] is the host's side (the
 //! `host-fs` interface as a trait), `memfs` an in-memory one
-//! ([`crate::MemFs`]), [`recording`] one that notes (or, for a dry run,
+//! ([`crate::fs::memory::MemFs`]), [`recording`] one that notes (or, for a dry run,
 //! holds back) the writes of another, and [`glob`] matches paths against
 //! the patterns the MCP filesystem tools take.
 
 pub mod danger;
-pub mod fs;
 pub mod glob;
-pub(crate) mod memfs;
 pub mod path;
-pub mod recording;
 pub mod repair;

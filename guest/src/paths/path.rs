@@ -12,8 +12,8 @@
 //! assert!(resolve(&config, "../../etc/passwd").is_err());
 //! ```
 
+use crate::answers::error::ToolError;
 use crate::config::Config;
-use crate::error::ToolError;
 
 /// Why a path cannot be mapped into the workspace.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub(crate) fn resolve_arg(config: &Config, raw: &str) -> Result<String, ToolErro
     if raw.len() > MAX_PATH_BYTES {
         return Err(bad_path(PathError::TooLong));
     }
-    if let Some(named) = crate::danger::dangerous(config, raw) {
+    if let Some(named) = crate::paths::danger::dangerous(config, raw) {
         return Err(ToolError::Dangerous {
             path: raw.to_owned(),
             named: named.named,

@@ -25,11 +25,11 @@ use unicode_normalization::UnicodeNormalization as _;
 
 use std::collections::BTreeMap;
 
+use crate::answers::error::ToolError;
 use crate::config::Config;
-use crate::edit::fold::{Level, fold};
-use crate::error::ToolError;
-use crate::fs::{FsError, HostFs, Metadata};
-use crate::path::resolve_arg;
+use crate::fs::host::{FsError, HostFs, Metadata};
+use crate::paths::path::resolve_arg;
+use crate::text::fold::{Level, fold};
 
 /// How a name on disk differs from the one asked for, where no eye sees it:
 /// the first character that differs.
@@ -586,7 +586,7 @@ pub(crate) fn distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::MemFs;
+    use crate::fs::memory::MemFs;
 
     #[test]
     fn syntax_is_cleaned() {

@@ -1,20 +1,20 @@
 //! The tool definitions a host gives the model: name, description, JSON
 //! Schema of the arguments, annotations and the shape of the metadata. The
 //! descriptions are rendered from the session's [`Config`], so the caps the
-//! model is told are the caps it meets; [`crate::schema`] puts them in the
+//! model is told are the caps it meets; [`crate::tools::schema`] puts them in the
 //! form each API expects.
 //!
 //! ```
 //! use filetools_core::Config;
 //! let config = Config::from_json(r#"{"max_lines": 1000}"#).unwrap();
-//! let read = &filetools_core::definitions::definitions(&config)[0];
+//! let read = &filetools_core::tools::definitions::definitions(&config)[0];
 //! assert!(read.description.contains("up to 1000 lines"));
 //! ```
 
 use serde_json::{Map, Value, json};
 
 use crate::config::Config;
-use crate::pdf::{MAX_PAGES_PER_CALL, MAX_PAGES_WITHOUT_RANGE};
+use crate::view::pdf::{MAX_PAGES_PER_CALL, MAX_PAGES_WITHOUT_RANGE};
 
 /// One tool as the model sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,7 +24,7 @@ pub struct Definition {
     /// What the model is told.
     pub description: String,
     /// JSON Schema of the arguments, in its exact form: every required
-    /// property listed, no other property allowed. [`crate::schema`]
+    /// property listed, no other property allowed. [`crate::tools::schema`]
     /// loosens or tightens it per API.
     pub input_schema: Value,
     /// JSON Schema of the result's metadata (`structuredContent`): one
@@ -34,7 +34,7 @@ pub struct Definition {
     pub annotations: Annotations,
     /// The tool as a vendor's built-in definition, where the API has one:
     /// `(format, definition)`, e.g. Anthropic's text editor type.
-    pub builtin: Option<(crate::schema::Format, Value)>,
+    pub builtin: Option<(crate::tools::schema::Format, Value)>,
 }
 
 /// What a tool does to the files, as MCP tool annotations state it.
@@ -60,7 +60,7 @@ pub fn definitions(config: &Config) -> Vec<Definition> {
         .collect()
 }
 
-/// The core tools' definitions, in the order of [`crate::args::Tool::ALL`].
+/// The core tools' definitions, in the order of [`crate::tools::args::Tool::ALL`].
 pub fn core(config: &Config) -> Vec<Definition> {
     vec![
         read_definition(config),
@@ -353,8 +353,9 @@ fn read_definition(config: &Config) -> Definition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::Tool;
-    use crate::{MemFs, Session};
+    use crate::fs::memory::MemFs;
+    use crate::tools::args::Tool;
+    use crate::tools::session::Session;
 
     #[test]
     fn every_tool_is_defined_and_every_schema_property_is_accepted() {

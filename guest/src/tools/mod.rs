@@ -1,4 +1,4 @@
-//! The tools as the model calls them: [`crate::Session`] takes a call by
+//! The tools as the model calls them: [`crate::tools::session::Session`] takes a call by
 //! name with raw JSON arguments, [`args`] checks them (aliases, numeric
 //! strings, `null` as absent), and [`definitions`] and [`schema`] describe
 //! the tools to the model in each API's form. [`sets`] names the tool sets

@@ -14,7 +14,7 @@
 //! the order a model should write them: the file first.
 //!
 //! ```
-//! use filetools_core::schema::{Format, render};
+//! use filetools_core::tools::schema::{Format, render};
 //! let tools = render(&filetools_core::Config::default(), Format::OpenaiStrict);
 //! let read = &tools[0]["function"];
 //! assert_eq!(read["strict"], true);
@@ -24,7 +24,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::config::Config;
-use crate::definitions::{Definition, definitions};
+use crate::tools::definitions::{Definition, definitions};
 
 /// A form of the tool definitions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +75,7 @@ impl Format {
             let known: Vec<&str> = Self::ALL.iter().map(|f| f.name()).collect();
             format!(
                 "unknown schema format {:?}; use one of {}",
-                crate::args::cut(name),
+                crate::tools::args::cut(name),
                 known.join(", ")
             )
         })
@@ -342,7 +342,8 @@ fn names(value: Option<&Value>) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{MemFs, Session};
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
 
     /// Every object schema under `value`, with its path.
     fn objects<'a>(value: &'a Value, path: &str, out: &mut Vec<(String, &'a Value)>) {

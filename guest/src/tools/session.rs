@@ -18,25 +18,26 @@
 
 use serde_json::json;
 
-use crate::args::{EditArgs, ReadArgs, Tool, UndoArgs, WriteArgs, named_encoding};
+use crate::answers::error::ToolError;
+use crate::answers::notice::Notice;
+use crate::answers::refusal::Refusal;
+use crate::answers::result::Block;
+use crate::answers::result::ToolResult;
+use crate::change::guard;
+use crate::change::{edit, recover, undo, write};
 use crate::config::Config;
-use crate::decode::Encoding;
-use crate::error::ToolError;
-use crate::fs::HostFs;
-use crate::guard;
-use crate::ledger::ReadKey;
-use crate::notice::Notice;
-use crate::pdf::PdfCache;
-use crate::recording::Recording;
-use crate::refusal::Refusal;
-use crate::repair::{self, Target};
-use crate::result::Block;
-use crate::result::ToolResult;
-use crate::sets::ToolSet;
-use crate::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
-use crate::state::{Checkpoint, Generations, Kept, State};
-use crate::version::Version;
-use crate::{edit, read, recover, undo, write};
+use crate::fs::host::HostFs;
+use crate::fs::recording::Recording;
+use crate::memory::ledger::ReadKey;
+use crate::memory::state::{Checkpoint, Generations, Kept, State};
+use crate::memory::version::Version;
+use crate::paths::repair::{self, Target};
+use crate::text::decode::Encoding;
+use crate::tools::args::{EditArgs, ReadArgs, Tool, UndoArgs, WriteArgs, named_encoding};
+use crate::tools::sets::ToolSet;
+use crate::tools::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
+use crate::view::pdf::PdfCache;
+use crate::view::read;
 
 /// What a tool that changes files works with.
 pub(crate) struct Ctx<'a, F: ?Sized> {
@@ -265,16 +266,16 @@ impl<F: HostFs> Session<F> {
             symbol: args
                 .symbol
                 .as_ref()
-                .map(|s| crate::fingerprint::Fingerprint::of(s.as_bytes())),
+                .map(|s| crate::memory::fingerprint::Fingerprint::of(s.as_bytes())),
             encoding: args
                 .encoding
                 .as_ref()
-                .map(|e| crate::fingerprint::Fingerprint::of(e.as_bytes())),
+                .map(|e| crate::memory::fingerprint::Fingerprint::of(e.as_bytes())),
         };
         // An unchanged repeat is stubbed: the fingerprint decides where the
         // session has one (a same-size change with its mtime put back is a
         // change), size and mtime where it has not.
-        let unchanged = |record: &crate::ledger::Record| match record.fingerprint {
+        let unchanged = |record: &crate::memory::ledger::Record| match record.fingerprint {
             Some(seen) => {
                 record.size == meta.size
                     && guard::fingerprint(&self.fs, &rel, self.config.chunk_bytes) == Ok(seen)

@@ -1,6 +1,6 @@
 //! [`ToolSet`]: the tool shapes a session can offer, picked by the config's
 //! `tools` key. Each shape is a thin translation, in its own module under
-//! [`crate::shapes`], onto the same guarded operations: the ledger,
+//! [`crate::tools::shapes`], onto the same guarded operations: the ledger,
 //! staleness, atomic writes, fidelity and undo are the core's.
 //!
 //! ```
@@ -12,8 +12,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
-use crate::definitions::Definition;
-use crate::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
+use crate::tools::definitions::Definition;
+use crate::tools::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
 
 /// A set of tools in the shape one family of models was trained on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,7 +55,7 @@ impl ToolSet {
     /// The definitions of this set's tools for a session with `config`.
     pub fn definitions(self, config: &Config) -> Vec<Definition> {
         match self {
-            ToolSet::Filetools => crate::definitions::core(config),
+            ToolSet::Filetools => crate::tools::definitions::core(config),
             ToolSet::TextEditor => vec![text_editor::definition(config)],
             ToolSet::ApplyPatch => vec![apply_patch::definition()],
             ToolSet::McpFilesystem => mcp_filesystem::definitions(config),

@@ -1,6 +1,6 @@
 //! A directory read (SPEC R16): a short listing with kinds and sizes instead
 //! of an error, paged like lines — `offset` and `limit` count entries, at
-//! most [`crate::Config::max_dir_entries`] per call — and ending, like every
+//! most [`crate::config::Config::max_dir_entries`] per call — and ending, like every
 //! read, with where it stopped and the next call.
 //!
 //! ```
@@ -17,12 +17,12 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::args::ReadArgs;
+use crate::answers::error::ToolError;
+use crate::answers::notice::Size;
+use crate::answers::result::ToolResult;
 use crate::config::Config;
-use crate::error::ToolError;
-use crate::fs::{FileKind, HostFs};
-use crate::notice::Size;
-use crate::result::ToolResult;
+use crate::fs::host::{FileKind, HostFs};
+use crate::tools::args::ReadArgs;
 
 /// Lists the directory `rel` (the model's `path`) for `read`.
 pub(crate) fn list<F: HostFs + ?Sized>(
@@ -110,7 +110,7 @@ pub(crate) fn list<F: HostFs + ?Sized>(
         "shown": shown.len(),
         "next_offset": (last < total && !shown.is_empty()).then_some(last + 1),
     });
-    Ok(crate::read::fact(config, text, metadata))
+    Ok(crate::view::read::fact(config, text, metadata))
 }
 
 fn count(n: usize, one: &str, many: &str) -> String {
@@ -119,7 +119,8 @@ fn count(n: usize, one: &str, many: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::{MemFs, Session};
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
 
     #[test]
     fn big_directories_are_paged_by_entries() {

@@ -5,9 +5,6 @@
 //! [`pdf`]s and [`notebook`]s are rendered for the model. `raw` gives a
 //! file's text without line numbers, for the tools that show it so.
 
-pub mod decode;
-pub mod detect;
-pub mod encoding;
 pub mod image;
 pub(crate) mod listing;
 pub mod notebook;
@@ -17,4 +14,3 @@ pub(crate) mod raw;
 pub mod read;
 pub mod sniff;
 pub mod syntax;
-pub(crate) mod utf8;

@@ -24,15 +24,15 @@ use std::fmt::{self, Write as _};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::args::ReadArgs;
-use crate::base64;
+use crate::answers::error::ToolError;
+use crate::answers::notice::Size;
+use crate::answers::result::{Block, ToolResult};
 use crate::config::Config;
-use crate::error::ToolError;
-use crate::fs::{HostFs, Metadata};
-use crate::image::{self, Fitted};
-use crate::notice::Size;
-use crate::read::{self, Observation};
-use crate::result::{Block, ToolResult};
+use crate::fs::host::{HostFs, Metadata};
+use crate::text::base64;
+use crate::tools::args::ReadArgs;
+use crate::view::image::{self, Fitted};
+use crate::view::read::{self, Observation};
 
 /// Characters of one output shown before it is replaced by its size.
 pub const MAX_OUTPUT_CHARS: usize = 10_000;
@@ -560,7 +560,8 @@ pub(crate) fn read<F: HostFs + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{MemFs, Session};
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
     use serde_json::json;
 
     fn notebook(outputs: &Value) -> Vec<u8> {

@@ -20,17 +20,17 @@ use std::fmt;
 use memchr::{memchr, memchr_iter, memrchr_iter};
 use serde_json::json;
 
+use crate::answers::error::ToolError;
+use crate::answers::notice::{Size, Total};
+use crate::answers::result::ToolResult;
 use crate::config::Config;
-use crate::decode::{Decoder, Encoding};
-use crate::error::ToolError;
-use crate::fs::{FsError, HostFs, Metadata};
-use crate::notice::{Size, Total};
-use crate::read::capture::LineCapture;
-use crate::read::cursor::{Cursor, LineEnd};
-use crate::read::{Observation, first_fetch};
-use crate::result::ToolResult;
-use crate::sniff::{Kind, SNIFF_BYTES, sniff};
-use crate::textfile::{LineEnding, Style};
+use crate::fs::host::{FsError, HostFs, Metadata};
+use crate::text::decode::{Decoder, Encoding};
+use crate::text::textfile::{LineEnding, Style};
+use crate::view::read::capture::LineCapture;
+use crate::view::read::cursor::{Cursor, LineEnd};
+use crate::view::read::{Observation, first_fetch};
+use crate::view::sniff::{Kind, SNIFF_BYTES, sniff};
 
 /// Which lines to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -403,9 +403,9 @@ fn lines_in(bytes: &[u8]) -> u64 {
 mod tests {
     use super::{Part, read};
     use crate::config::Config;
-    use crate::fs::HostFs;
-    use crate::memfs::MemFs;
-    use crate::read::testutil::CHUNK_SIZES;
+    use crate::fs::host::HostFs;
+    use crate::fs::memory::MemFs;
+    use crate::view::read::testutil::CHUNK_SIZES;
 
     /// `lines` numbered lines, `line N` each, ending in `end`.
     fn log(lines: u64, end: &str) -> Vec<u8> {

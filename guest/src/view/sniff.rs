@@ -4,7 +4,7 @@
 //! first block (outside UTF-16) marks an unknown binary.
 //!
 //! ```
-//! use filetools_core::sniff::{Kind, sniff};
+//! use filetools_core::view::sniff::{Kind, sniff};
 //! assert_eq!(sniff(b"\x89PNG\r\n\x1a\n...."), Kind::Image("image/png"));
 //! assert_eq!(sniff(b"%PDF-1.7\n"), Kind::Pdf);
 //! assert_eq!(sniff(b"PK\x03\x04...."), Kind::Binary("application/zip"));

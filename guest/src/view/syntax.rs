@@ -4,8 +4,8 @@
 //! line and a short message, such as `line 41: unexpected '}'`.
 //!
 //! ```
-//! use filetools_core::outline::Language;
-//! use filetools_core::syntax::errors;
+//! use filetools_core::view::outline::Language;
+//! use filetools_core::view::syntax::errors;
 //! let found = errors(Language::Json, "{\"a\": 1,\n}", 3).unwrap().unwrap();
 //! assert_eq!(found[0].line, 2);
 //! assert!(errors(Language::Toml, "a = 1\n", 3).unwrap().unwrap().is_empty());
@@ -13,8 +13,8 @@
 
 use std::fmt;
 
-use crate::outline::{Language, Stopped};
-use crate::textfile::{line_count, line_of};
+use crate::text::textfile::{line_count, line_of};
+use crate::view::outline::{Language, Stopped};
 
 /// One place where a text does not parse.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub fn checkable(language: Language) -> bool {
     match language {
         Language::Json | Language::Toml | Language::Yaml => true,
         Language::Markdown | Language::Plain => false,
-        code => crate::outline::code::grammar(code).is_some(),
+        code => crate::view::outline::code::grammar(code).is_some(),
     }
 }
 
@@ -59,7 +59,7 @@ pub fn errors(
         Language::Toml => one(toml(text)),
         Language::Yaml => one(yaml(text)),
         Language::Markdown | Language::Plain => Ok(None),
-        code => crate::outline::code::errors(code, text, max),
+        code => crate::view::outline::code::errors(code, text, max),
     };
     // An error at the very end is on the last line, not one past it.
     if let Ok(Some(errors)) = &mut found

@@ -131,7 +131,7 @@ fn sha256_upto(file: &File, size: u64, deadline: Deadline) -> Result<String, FsE
         hasher.update(&buf[..n]);
         offset += n as u64;
     }
-    Ok(filetools_core::digest::hex(&hasher.finalize()))
+    Ok(filetools_core::fs::sha256::hex(&hasher.finalize()))
 }
 
 /// A node and its state: equal identities mean the same inode, with the
@@ -305,7 +305,7 @@ mod tests {
             panic!("not regular");
         };
         let hash = sha256_upto(&file, 3, Deadline::NEVER).unwrap();
-        assert_eq!(hash, filetools_core::digest::sha256_hex(b"xxxx"));
+        assert_eq!(hash, filetools_core::fs::sha256::sha256_hex(b"xxxx"));
         std::fs::remove_dir_all(path).unwrap();
     }
 
@@ -340,7 +340,7 @@ mod tests {
         let (path, dir) = scratch("hash");
         std::fs::write(path.join("f"), b"abc").unwrap();
         let node = look(&dir, OsStr::new("f")).unwrap();
-        let right = filetools_core::digest::sha256_hex(b"abc");
+        let right = filetools_core::fs::sha256::sha256_hex(b"abc");
         assert_eq!(check(&node, &stamp(3, &right), Deadline::NEVER), Ok(()));
         assert_eq!(
             check(&node, &stamp(3, &"0".repeat(64)), Deadline::NEVER),

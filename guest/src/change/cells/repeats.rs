@@ -6,11 +6,12 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 use super::find;
-use crate::{MemFs, Session};
+use crate::fs::memory::MemFs;
+use crate::tools::session::Session;
 
 /// Reads `notebook`, then runs the `notebook_edit` `call`: its answer, and
 /// the file's bytes after.
-fn run(notebook: &str, call: &Value) -> (crate::ToolResult, String) {
+fn run(notebook: &str, call: &Value) -> (crate::answers::result::ToolResult, String) {
     let fs = MemFs::new();
     fs.add_file("n.ipynb", notebook.as_bytes());
     let mut session = Session::open(r#"{"tools": ["filetools", "notebook"]}"#, fs).unwrap();

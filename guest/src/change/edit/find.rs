@@ -20,16 +20,16 @@
 //! Each step enforces uniqueness in its own space: two candidates are an
 //! error that lists both, never a guess.
 
-use crate::textfile::line_of;
+use crate::text::textfile::line_of;
 use memchr::memmem;
 
-use crate::args::EditOp;
-use crate::echo::strip_gutter;
-use crate::edit::fold::{Folded, Level, fold};
-use crate::edit::nearest::{nearest, nearly};
-use crate::edit::{lines, quotes};
-use crate::refusal::Nearest;
-use crate::report::Tolerance;
+use crate::answers::refusal::Nearest;
+use crate::answers::report::Tolerance;
+use crate::change::echo::strip_gutter;
+use crate::change::edit::nearest::{nearest, nearly};
+use crate::change::edit::{lines, quotes};
+use crate::text::fold::{Folded, Level, fold};
+use crate::tools::args::EditOp;
 
 /// Where an edit goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

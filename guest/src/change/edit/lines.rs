@@ -9,8 +9,8 @@
 //! constant apart, it matches, and the new text is re-indented into the
 //! file's unit. Never when a depth is not a whole number of units.
 
-use crate::edit::fold::{Level, fold};
-use crate::report::{IndentUnit as Unit, Tolerance};
+use crate::answers::report::{IndentUnit as Unit, Tolerance};
+use crate::text::fold::{Level, fold};
 
 /// One tolerant match: the file span and what replaces it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,7 +17,6 @@
 //! ```
 
 mod find;
-pub(crate) mod fold;
 mod lines;
 mod nearest;
 mod quotes;
@@ -26,26 +25,26 @@ mod view;
 
 use serde_json::json;
 
-use crate::args::{EditArgs, EditOp, Tool, checked_version};
-use crate::commit::{Commit, Replaced, commit};
-use crate::decode::Encoding;
-use crate::error::ToolError;
-use crate::fingerprint::Fingerprint;
-use crate::fs::HostFs;
-use crate::guard::{self, Current};
-use crate::ledger::{Coverage, Record};
-use crate::moved::Merged;
-use crate::refusal::{At, Moved, Refusal};
-use crate::repair::Target;
-use crate::report::{Report, Tolerance};
-use crate::result::ToolResult;
-use crate::rewrite::{self, Loaded, Seen};
-use crate::session::Ctx;
-use crate::state::RecentEdit;
-use crate::syntax_check::{self, refuse_broken};
-use crate::textfile::{Style, TextFile, line_count};
-use crate::version::Version;
-use crate::write::{answer, create};
+use crate::answers::error::ToolError;
+use crate::answers::refusal::{At, Moved, Refusal};
+use crate::answers::report::{Report, Tolerance};
+use crate::answers::result::ToolResult;
+use crate::change::commit::{Commit, Replaced, commit};
+use crate::change::guard::{self, Current};
+use crate::change::moved::Merged;
+use crate::change::rewrite::{self, Loaded, Seen};
+use crate::change::syntax_check::{self, refuse_broken};
+use crate::change::write::{answer, create};
+use crate::fs::host::HostFs;
+use crate::memory::fingerprint::Fingerprint;
+use crate::memory::ledger::{Coverage, Record};
+use crate::memory::state::RecentEdit;
+use crate::memory::version::Version;
+use crate::paths::repair::Target;
+use crate::text::decode::Encoding;
+use crate::text::textfile::{Style, TextFile, line_count};
+use crate::tools::args::{EditArgs, EditOp, Tool, checked_version};
+use crate::tools::session::Ctx;
 use find::Miss;
 use view::{LineIndex, View};
 
@@ -340,7 +339,7 @@ impl<'t> Lines<'t> {
 
     fn line_of(&self, at: usize) -> u64 {
         match self {
-            Self::Counted(text) => crate::textfile::line_of(text, at),
+            Self::Counted(text) => crate::text::textfile::line_of(text, at),
             Self::Indexed(index) => index.line_of(at),
         }
     }
@@ -403,7 +402,7 @@ fn apply(
                 }
             }
             Err(Miss::AlreadyApplied { at: offset }) => {
-                let line = crate::textfile::line_of(&applied.view.text, offset);
+                let line = crate::text::textfile::line_of(&applied.view.text, offset);
                 applied.already.push((at.index, line));
             }
             Err(Miss::NoMatch(nearest)) => {

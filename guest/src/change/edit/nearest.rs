@@ -9,9 +9,9 @@
 //! is also compared by its character pairs (Dice similarity), so a near miss
 //! inside one word — `def fob():` for `def foo():` — still finds its line.
 
-use crate::echo::strip_gutter;
-use crate::edit::fold::{Level, fold};
-use crate::refusal::{Nearest, Why};
+use crate::answers::refusal::{Nearest, Why};
+use crate::change::echo::strip_gutter;
+use crate::text::fold::{Level, fold};
 
 /// Mean similarity a region needs to be offered as the nearest.
 pub const MIN_SIMILARITY: f64 = 0.5;

@@ -6,9 +6,10 @@
 
 use std::fmt::Write as _;
 
-use crate::edit::view::LineIndex;
-use crate::notice::{CutMarker, Total};
-use crate::read::{cut::cut_point, gutter};
+use crate::answers::notice::{CutMarker, Total};
+use crate::change::edit::view::LineIndex;
+use crate::view::read::cut::cut_point;
+use crate::view::read::gutter;
 
 /// Unchanged lines shown before and after each change.
 pub const CONTEXT_LINES: u64 = 3;
@@ -18,7 +19,7 @@ pub const MAX_SNIPPET_LINES: u64 = 60;
 /// Renders `regions` (byte spans of `text`, in order) with line numbers;
 /// long lines are cut at `max_chars` like read cuts them.
 pub(crate) fn render(text: &str, regions: &[(usize, usize)], max_chars: u64) -> String {
-    let total = crate::textfile::line_count(text);
+    let total = crate::text::textfile::line_count(text);
     if total == 0 {
         return "[the file is now empty]".to_owned();
     }

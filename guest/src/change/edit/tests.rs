@@ -1,6 +1,8 @@
 //! `edit` through a session: each test names the rule it pins down.
 
-use crate::{MemFs, Session, ToolResult};
+use crate::answers::result::ToolResult;
+use crate::fs::memory::MemFs;
+use crate::tools::session::Session;
 
 fn session_with(path: &str, content: &[u8]) -> Session<MemFs> {
     let fs = MemFs::new();

@@ -9,7 +9,7 @@
 //! dominant end.
 //!
 //! ```
-//! use filetools_core::patch::lines::FileLines;
+//! use filetools_core::change::patch::lines::FileLines;
 //! let file = FileLines::of("a\r\nb", true);
 //! assert_eq!(file.contents(), ["a", "b"]);
 //! assert_eq!(file.render(&file.lines), "a\r\nb");
@@ -134,7 +134,7 @@ impl<'a> FileLines<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::patch::parse::parse_diff;
+    use crate::change::patch::parse::parse_diff;
 
     fn applied(text: &str, dominant_crlf: bool, diff: &str, start: usize, remove: usize) -> String {
         let file = FileLines::of(text, dominant_crlf);

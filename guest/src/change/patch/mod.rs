@@ -28,17 +28,17 @@ use std::fmt;
 
 use serde_json::json;
 
-use crate::args::{Tool, quoted};
-use crate::batch::{self, After, Step};
-use crate::error::ToolError;
-use crate::fs::HostFs;
-use crate::guard;
-use crate::refusal::{Moved, Refusal};
-use crate::repair::{self, Target};
-use crate::result::ToolResult;
-use crate::rewrite::{self, Loaded, Seen};
-use crate::session::Ctx;
-use crate::version::Version;
+use crate::answers::error::ToolError;
+use crate::answers::refusal::{Moved, Refusal};
+use crate::answers::result::ToolResult;
+use crate::change::batch::{self, After, Step};
+use crate::change::guard;
+use crate::change::rewrite::{self, Loaded, Seen};
+use crate::fs::host::HostFs;
+use crate::memory::version::Version;
+use crate::paths::repair::{self, Target};
+use crate::tools::args::{Tool, quoted};
+use crate::tools::session::Ctx;
 use parse::{FileOp, Hunk, ParseError};
 use seek::{Level, Seek};
 
@@ -387,7 +387,7 @@ fn plan<F: HostFs + ?Sized>(
     match (op, meta) {
         (FileOp::Add { text, .. }, None) => {
             steps.push(rewrite::creation(&target.rel, &path, text));
-            Ok(done('A', crate::textfile::line_count(text)))
+            Ok(done('A', crate::text::textfile::line_count(text)))
         }
         (FileOp::Add { .. }, Some(_)) => Err(PatchError::Exists { path }.into()),
         (FileOp::Delete { .. } | FileOp::Update { .. }, None) => Err(PatchError::Missing {
@@ -434,7 +434,7 @@ fn plan<F: HostFs + ?Sized>(
             };
             if move_to.is_none() && changed.text == loaded.file.text {
                 // Nothing to write, and nothing to undo.
-                let mut outcome = done(UNCHANGED, crate::textfile::line_count(&changed.text));
+                let mut outcome = done(UNCHANGED, crate::text::textfile::line_count(&changed.text));
                 outcome.hunks = changed.at;
                 return Ok(outcome);
             }
@@ -456,7 +456,7 @@ fn plan<F: HostFs + ?Sized>(
                 step.rel.clone_from(&dest.rel);
                 step.path.clone_from(to);
                 step.before = None;
-                step.precondition = crate::fs::Precondition::Absent;
+                step.precondition = crate::fs::host::Precondition::Absent;
                 steps.push(step);
                 steps.push(rewrite::removal(&loaded));
                 outcome.moved_to = Some(to.clone());
@@ -474,7 +474,7 @@ fn loaded_bytes<F: HostFs + ?Sized>(
     ctx: &Ctx<'_, F>,
     rel: &str,
     path: &str,
-    meta: crate::fs::Metadata,
+    meta: crate::fs::host::Metadata,
 ) -> Result<Loaded, ToolError> {
     let max = ctx.config.max_edit_bytes;
     let current = guard::load(ctx.fs, rel, path, meta, ctx.config.chunk_bytes, max)?;
@@ -494,8 +494,12 @@ fn loaded_bytes<F: HostFs + ?Sized>(
         rel: rel.to_owned(),
         path: path.to_owned(),
         current,
-        file: crate::textfile::TextFile {
-            style: crate::textfile::Style::of_text("", crate::decode::Encoding::Utf8, false),
+        file: crate::text::textfile::TextFile {
+            style: crate::text::textfile::Style::of_text(
+                "",
+                crate::text::decode::Encoding::Utf8,
+                false,
+            ),
             text: String::new(),
         },
         record: None,

@@ -5,14 +5,14 @@
 //! kept as old and new lines; nothing is looked up in a file here.
 //!
 //! ```
-//! use filetools_core::patch::parse::{FileOp, parse_envelope};
+//! use filetools_core::change::patch::parse::{FileOp, parse_envelope};
 //! let ops = parse_envelope("*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch").unwrap();
 //! assert_eq!(ops, [FileOp::Add { path: "a.txt".into(), text: "hi\n".into() }]);
 //! ```
 
 use std::fmt;
 
-use crate::args::quoted;
+use crate::tools::args::quoted;
 
 /// One hunk of an update: lines to find, and what replaces them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -8,7 +8,8 @@
 use proptest::prelude::*;
 use serde_json::json;
 
-use crate::{MemFs, Session};
+use crate::fs::memory::MemFs;
+use crate::tools::session::Session;
 
 /// Lines files are made of: few, so context is often ambiguous.
 const WORDS: [&str; 5] = ["a", "b", "c", "d", ""];

@@ -18,8 +18,8 @@
 //! as every hunk does.
 //!
 //! ```
-//! use filetools_core::patch::parse::parse_diff;
-//! use filetools_core::patch::scope::{Region, narrow};
+//! use filetools_core::change::patch::parse::parse_diff;
+//! use filetools_core::change::patch::scope::{Region, narrow};
 //! let lines = ["class A:", "    def f():", "        pass", "class B:", "    def f():", "        pass"];
 //! let hunk = &parse_diff("@@ class B:\n@@     def f():\n-        pass\n+        return 1").unwrap()[0];
 //! assert_eq!(narrow(&lines, hunk, 0).ok(), Some(Region { from: 5, end: 6, inner: 6 }));
@@ -151,7 +151,7 @@ fn indent(line: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::patch::parse::parse_diff;
+    use crate::change::patch::parse::parse_diff;
 
     const FILE: [&str; 9] = [
         "class First",

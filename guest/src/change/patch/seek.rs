@@ -5,7 +5,7 @@
 //! matches anywhere past the cursor, exactly one place must match.
 //!
 //! ```
-//! use filetools_core::patch::seek::{Level, Seek, seek};
+//! use filetools_core::change::patch::seek::{Level, Seek, seek};
 //! let lines = ["a", "b  ", "c"];
 //! assert_eq!(seek(&lines, &["b".to_owned()], 0, false), Seek::Found { at: 1, level: Level::TrailingSpace });
 //! ```

@@ -2,8 +2,9 @@ use std::cell::Cell;
 
 use serde_json::json;
 
-use crate::fs::{DirEntry, FsError, HostFs, Metadata, Precondition};
-use crate::{MemFs, Session};
+use crate::fs::host::{DirEntry, FsError, HostFs, Metadata, Precondition};
+use crate::fs::memory::MemFs;
+use crate::tools::session::Session;
 
 /// Files where another writer changes `victim` just before a write to it
 /// lands: the second step of a patch fails on the host after the first
@@ -187,7 +188,11 @@ fn a_tool_of_a_set_the_session_does_not_offer_is_unknown() {
 }
 
 /// A session over one file `name` holding `text`, with the patch tool.
-fn patched(name: &str, text: &[u8], call: &str) -> (Session<MemFs>, crate::result::ToolResult) {
+fn patched(
+    name: &str,
+    text: &[u8],
+    call: &str,
+) -> (Session<MemFs>, crate::answers::result::ToolResult) {
     let fs = MemFs::new();
     fs.add_file(name, text);
     let mut session = Session::open(r#"{"tools": ["apply-patch", "filetools"]}"#, fs).unwrap();

@@ -5,7 +5,7 @@
 //! same argument given twice under two names is refused, never guessed.
 //!
 //! ```
-//! use filetools_core::args::ReadArgs;
+//! use filetools_core::tools::args::ReadArgs;
 //! let args = ReadArgs::from_json(r#"{"path": "a.txt", "start_line": 10, "end_line": "19"}"#).unwrap();
 //! assert_eq!((args.offset, args.limit), (Some(10), Some(10)));
 //! ```
@@ -13,7 +13,7 @@
 use serde_json::{Map, Value};
 
 use super::{Tool, number};
-use crate::error::ToolError;
+use crate::answers::error::ToolError;
 
 /// Other names of `file_path`, for every tool.
 const PATH_ALIASES: &[&str] = &[
@@ -182,8 +182,8 @@ fn rename_value(
 
 #[cfg(test)]
 mod tests {
-    use crate::args::{EditArgs, ReadArgs, WriteArgs};
-    use crate::error::ToolError;
+    use crate::answers::error::ToolError;
+    use crate::tools::args::{EditArgs, ReadArgs, WriteArgs};
 
     #[test]
     fn path_aliases_work_for_every_tool() {

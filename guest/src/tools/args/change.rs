@@ -3,7 +3,7 @@
 //! under `edits` (SPEC E7), never both.
 //!
 //! ```
-//! use filetools_core::args::EditArgs;
+//! use filetools_core::tools::args::EditArgs;
 //! let args = EditArgs::from_json(
 //!     r#"{"file_path": "a.rs", "old_string": "x", "new_string": "y", "replace_all": "true"}"#,
 //! ).unwrap();
@@ -14,8 +14,8 @@
 use serde_json::{Map, Value};
 
 use super::{Tool, boolean, known_keys, object, required_string, string};
-use crate::error::ToolError;
-use crate::version::Version;
+use crate::answers::error::ToolError;
+use crate::memory::version::Version;
 
 /// Typed arguments of `write`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

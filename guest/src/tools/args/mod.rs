@@ -4,7 +4,7 @@
 //! the tool's schema, never guessed.
 //!
 //! ```
-//! use filetools_core::args::{Tool, WriteArgs};
+//! use filetools_core::tools::args::{Tool, WriteArgs};
 //! let args = WriteArgs::from_json(r#"{"file_path": "a.txt", "content": "hi\n"}"#).unwrap();
 //! assert_eq!(args.content, "hi\n");
 //! assert_eq!(Tool::from_name("edit"), Some(Tool::Edit));
@@ -19,8 +19,8 @@ pub use read::ReadArgs;
 
 use serde_json::{Map, Value};
 
-use crate::encoding::Encoding;
-use crate::error::ToolError;
+use crate::answers::error::ToolError;
+use crate::text::encoding::Encoding;
 
 /// A tool the model can call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! limit is refused.
 //!
 //! ```
-//! use filetools_core::args::ReadArgs;
+//! use filetools_core::tools::args::ReadArgs;
 //! let args = ReadArgs::from_json(r#"{"file_path": "a.txt", "offset": "2", "limit": 1}"#).unwrap();
 //! assert_eq!((args.offset, args.limit), (Some(2), Some(1)));
 //! ```
@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use super::{Tool, known_keys, number, object, required_string, string};
-use crate::error::ToolError;
+use crate::answers::error::ToolError;
 
 /// Longest `symbol` taken: names in outlines are cut at 80 characters, so a
 /// path of them is never this long.

@@ -2,7 +2,7 @@
 //! (`{"input": "*** Begin Patch\n…\n*** End Patch"}`) and a Responses API
 //! operation (`{"operation": {"type": "update_file", "path": …, "diff":
 //! …}}`, or the operation itself). Either becomes file operations for
-//! [`crate::patch`]; the answer carries `status` (`completed` or `failed`)
+//! [`crate::change::patch`]; the answer carries `status` (`completed` or `failed`)
 //! and the text is the `output` of an `apply_patch_call_output`.
 //!
 //! ```
@@ -19,16 +19,16 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::args::Args;
-use crate::args::{Tool, checked_version, short_json};
-use crate::definitions::{Annotations, Definition, answers, change_output};
-use crate::error::ToolError;
-use crate::fs::HostFs;
-use crate::patch::parse::{self, FileOp};
-use crate::patch::{self as patches};
-use crate::result::ToolResult;
-use crate::schema::Format;
-use crate::session::Session;
-use crate::version::Version;
+use crate::answers::error::ToolError;
+use crate::answers::result::ToolResult;
+use crate::change::patch as patches;
+use crate::change::patch::parse::{self, FileOp};
+use crate::fs::host::HostFs;
+use crate::memory::version::Version;
+use crate::tools::args::{Tool, checked_version, short_json};
+use crate::tools::definitions::{Annotations, Definition, answers, change_output};
+use crate::tools::schema::Format;
+use crate::tools::session::Session;
 
 /// The tool's name.
 pub const NAME: &str = "apply_patch";
@@ -208,7 +208,8 @@ pub fn definition() -> Definition {
 mod tests {
     use serde_json::json;
 
-    use crate::{MemFs, Session};
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
 
     #[test]
     fn a_move_onto_an_existing_file_is_refused_as_a_move() {

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::args::short_json;
-use crate::error::ToolError;
+use crate::answers::error::ToolError;
+use crate::tools::args::short_json;
 
 /// One call's arguments.
 pub(crate) struct Args {

@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use crate::result::{Block, ToolResult};
+use crate::answers::result::{Block, ToolResult};
 
 /// The text editor's words for the core's, applied in order.
 const TEXT_EDITOR: &[(&str, &str)] = &[
@@ -273,7 +273,7 @@ fn without_replace_all(text: &str) -> String {
 /// these shapes' reads do not take: the advice on lines stays.
 fn without_symbol(text: &str) -> String {
     const LINES: &str = "; or its lines with";
-    let Some(at) = text.find(crate::notice::SYMBOL_ADVICE) else {
+    let Some(at) = text.find(crate::answers::notice::SYMBOL_ADVICE) else {
         return text.to_owned();
     };
     let Some(end) = text[at..].find(LINES) else {
@@ -443,9 +443,9 @@ mod tests {
     /// One refusal of every kind, with every tool that can meet it.
     #[expect(clippy::too_many_lines, reason = "one entry per kind of refusal")]
     fn every_refusal() -> Vec<String> {
-        use crate::args::Tool;
-        use crate::ledger::Coverage;
-        use crate::refusal::{At, Change, Nearest, Refusal, Why};
+        use crate::answers::refusal::{At, Change, Nearest, Refusal, Why};
+        use crate::memory::ledger::Coverage;
+        use crate::tools::args::Tool;
         let path = || "a.txt".to_owned();
         let at = At { index: 2, count: 3 };
         let mut seen = Coverage::default();
@@ -596,11 +596,14 @@ mod tests {
 
     #[test]
     fn the_file_s_own_lines_are_never_translated() {
-        let fs = crate::MemFs::new();
+        let fs = crate::fs::memory::MemFs::new();
         let text = "q(offset=20 limit=10)\nspan(text, char_offset=12)\nold_string; offset 3\n";
         fs.add_file("w.txt", text.as_bytes());
-        let mut s =
-            crate::Session::open(r#"{"tools": ["text-editor", "mcp-filesystem"]}"#, fs).unwrap();
+        let mut s = crate::tools::session::Session::open(
+            r#"{"tools": ["text-editor", "mcp-filesystem"]}"#,
+            fs,
+        )
+        .unwrap();
         let view = s.call(
             super::super::text_editor::NAME,
             r#"{"command": "view", "path": "w.txt"}"#,
@@ -620,7 +623,8 @@ mod tests {
     fn no_text_editor_answer_speaks_of_offset_or_limit() {
         use std::fmt::Write as _;
 
-        use crate::{MemFs, Session};
+        use crate::fs::memory::MemFs;
+        use crate::tools::session::Session;
         let files = || {
             let fs = MemFs::new();
             fs.add_file("small.txt", b"a\nb\nc\n");
@@ -719,25 +723,25 @@ mod tests {
 
     #[test]
     fn a_guessed_encoding_is_said_without_the_argument() {
-        let notice = crate::notice::Notice::Decoded {
+        let notice = crate::answers::notice::Notice::Decoded {
             encoding: "windows-1252",
-            how: crate::notice::Decoding::Guessed(vec!["Shift_JIS"]),
+            how: crate::answers::notice::Decoding::Guessed(vec!["Shift_JIS"]),
         };
         assert_eq!(
             Dialect::McpFilesystem.say(&notice.to_string()),
             "[decoded as windows-1252, a guess (it could also be Shift_JIS): the file is not UTF-8. It cannot be changed with these tools]"
         );
         assert_eq!(
-            Dialect::TextEditor.say(&crate::notice::Notice::Lossy("UTF-8").to_string()),
+            Dialect::TextEditor.say(&crate::answers::notice::Notice::Lossy("UTF-8").to_string()),
             "[invalid UTF-8 bytes are shown as U+FFFD]"
         );
     }
 
     #[test]
     fn the_syntax_note_names_the_shapes_way_back() {
-        let note = crate::syntax_note::SyntaxNote::Broke {
+        let note = crate::answers::syntax_note::SyntaxNote::Broke {
             language: "rust",
-            errors: vec![crate::syntax::SyntaxError {
+            errors: vec![crate::view::syntax::SyntaxError {
                 line: 5,
                 message: "unexpected '}'".to_owned(),
             }],

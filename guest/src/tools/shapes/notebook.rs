@@ -7,12 +7,12 @@
 use serde_json::json;
 
 use super::args::Args;
-use crate::cells::{self, CellEdit, Mode};
-use crate::definitions::{Annotations, Definition, change_answers, expect_property};
-use crate::error::ToolError;
-use crate::fs::HostFs;
-use crate::result::ToolResult;
-use crate::session::Session;
+use crate::answers::error::ToolError;
+use crate::answers::result::ToolResult;
+use crate::change::cells::{self, CellEdit, Mode};
+use crate::fs::host::HostFs;
+use crate::tools::definitions::{Annotations, Definition, change_answers, expect_property};
+use crate::tools::session::Session;
 
 /// The tool's name.
 pub const NAME: &str = "notebook_edit";

@@ -3,7 +3,7 @@
 //! the core: `view` is `read` (a `view_range` `[start, end]`, `-1` for the
 //! end, becomes offset and limit; `max_characters` holds the output
 //! budget), `create` is `write`, `str_replace` is a one-edit `edit`,
-//! `insert` is [`crate::insert`] (the text as `insert_text` or, as the
+//! `insert` is [`crate::change::insert`] (the text as `insert_text` or, as the
 //! documentation has it, `new_str`), `undo_edit` is `undo`.
 //!
 //! ```
@@ -22,18 +22,18 @@ use serde_json::{Value, json};
 
 use super::args::{Args, int_of};
 use super::dialect::Dialect;
-use crate::args::short_json;
-use crate::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
+use crate::answers::error::ToolError;
+use crate::answers::result::ToolResult;
+use crate::change::insert;
 use crate::config::Config;
-use crate::definitions::{
+use crate::fs::host::HostFs;
+use crate::tools::args::short_json;
+use crate::tools::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
+use crate::tools::definitions::{
     Annotations, Definition, answers, change_output, expect_property, read_output,
 };
-use crate::error::ToolError;
-use crate::fs::HostFs;
-use crate::insert;
-use crate::result::ToolResult;
-use crate::schema::Format;
-use crate::session::Session;
+use crate::tools::schema::Format;
+use crate::tools::session::Session;
 
 /// The tool's name.
 pub const NAME: &str = "str_replace_based_edit_tool";

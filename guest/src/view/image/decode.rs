@@ -14,8 +14,8 @@ use zune_jpeg::JpegDecoder;
 use zune_jpeg::zune_core::colorspace::ColorSpace;
 use zune_jpeg::zune_core::options::DecoderOptions;
 
-use crate::image::exif::{self, Orientation};
-use crate::image::fit::try_vec;
+use crate::view::image::exif::{self, Orientation};
+use crate::view::image::fit::try_vec;
 
 /// Pixels in RGBA order, rows top to bottom.
 #[derive(Debug, Clone, PartialEq, Eq)]

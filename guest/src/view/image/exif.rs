@@ -69,7 +69,7 @@ pub(crate) fn apply(
     } else {
         (width, height)
     };
-    let mut out = crate::image::fit::try_vec(pixels.len())?;
+    let mut out = crate::view::image::fit::try_vec(pixels.len())?;
     for y in 0..height {
         for x in 0..width {
             let (nx, ny) = match orientation.0 {

@@ -3,7 +3,7 @@
 //! same pixels — to the long-edge and pixel limits, flattened onto white,
 //! and encoded as JPEG at falling quality until the byte budget holds.
 
-use crate::image::decode::Pixels;
+use crate::view::image::decode::Pixels;
 
 /// JPEG qualities tried in turn.
 pub const QUALITIES: [u8; 6] = [85, 75, 65, 55, 45, 35];
@@ -112,7 +112,7 @@ pub(crate) fn try_vec(len: usize) -> Result<Vec<u8>, String> {
     buf.try_reserve_exact(len).map_err(|_| {
         format!(
             "{} of memory is not available to decode it",
-            crate::notice::Size(len as u64)
+            crate::answers::notice::Size(len as u64)
         )
     })?;
     buf.resize(len, 0);

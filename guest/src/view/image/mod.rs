@@ -7,7 +7,7 @@
 //! factor to multiply coordinates by.
 //!
 //! ```
-//! use filetools_core::image::Shown;
+//! use filetools_core::view::image::Shown;
 //! let shown = Shown { format: "PNG", width: 4000, height: 3000, bytes: 2_400_000,
 //!     shown_width: 1238, shown_height: 928, shown_bytes: 310_000, quality: Some(85), upright_turned: false };
 //! assert_eq!(shown.to_string(), "[image: PNG 4000x3000, 2.2 MiB; shown at 1238x928 as JPEG (quality 85, 302 KiB); multiply coordinates in it by 3.23 for the original]");
@@ -24,11 +24,11 @@ use std::fmt;
 
 use serde_json::json;
 
+use crate::answers::error::ToolError;
+use crate::answers::notice::Size;
+use crate::answers::result::{Block, ToolResult};
 use crate::config::Config;
-use crate::error::ToolError;
-use crate::fs::{HostFs, Metadata};
-use crate::notice::Size;
-use crate::result::{Block, ToolResult};
+use crate::fs::host::{HostFs, Metadata};
 use decode::Undecoded;
 
 /// What the model is told about an image it is shown.
@@ -231,7 +231,7 @@ pub(crate) fn show<F: HostFs + ?Sized>(
     let data = read_all(fs, rel, path, config.chunk_bytes)?;
     let fitted = fit(config, data, mime).map_err(|reason| ToolError::Fs {
         path: path.to_owned(),
-        error: crate::fs::FsError::Io(reason),
+        error: crate::fs::host::FsError::Io(reason),
     })?;
     let (shown, block) = match fitted {
         Fitted::Shown { shown, block } => (shown, block),
@@ -263,7 +263,7 @@ pub(crate) fn show<F: HostFs + ?Sized>(
 
 fn facts(config: &Config, text: String, rel: &str, mime: &str) -> ToolResult {
     let metadata = json!({ "kind": "image", "path": rel, "mime_type": mime, "shown": false });
-    crate::read::fact(config, text, metadata)
+    crate::view::read::fact(config, text, metadata)
 }
 
 /// Every byte of `rel`, fetched in `chunk`-byte pieces.

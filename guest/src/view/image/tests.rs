@@ -1,6 +1,8 @@
 //! Images through a session: each test names the rule it pins down.
 
-use crate::{Block, MemFs, Session, ToolResult};
+use crate::answers::result::{Block, ToolResult};
+use crate::fs::memory::MemFs;
+use crate::tools::session::Session;
 
 /// A `width`×`height` RGB gradient as PNG.
 pub(crate) fn png(width: u32, height: u32) -> Vec<u8> {

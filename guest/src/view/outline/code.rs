@@ -9,7 +9,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::{Language, Symbol};
-use crate::syntax::SyntaxError;
+use crate::view::syntax::SyntaxError;
 
 /// Time one outline parse may take (the code crate stops it then).
 pub const MAX_PARSE_TIME: Duration = Duration::from_secs(3);

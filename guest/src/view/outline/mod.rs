@@ -4,7 +4,7 @@
 //! range, rendered at the deepest level that fits the outline budget.
 //!
 //! ```
-//! use filetools_core::outline::{Language, symbols};
+//! use filetools_core::view::outline::{Language, symbols};
 //! let tree = symbols(Language::Markdown, "# Intro\ntext\n## Usage\nmore\n").unwrap();
 //! assert_eq!(tree[0].name, "Intro");
 //! assert_eq!((tree[0].start, tree[0].end), (1, 4));

@@ -36,7 +36,7 @@ fn attach(open: &mut [(usize, Symbol)], roots: &mut Vec<Symbol>, symbol: Symbol)
 
 /// Lines in `text` as read counts them.
 pub(crate) fn last_line(text: &str) -> u64 {
-    crate::textfile::line_count(text).max(1)
+    crate::text::textfile::line_count(text).max(1)
 }
 
 /// Pulls each entry's end back over trailing lines that `blank` says hold

@@ -301,7 +301,8 @@ fn every_top_level_symbol_of_a_large_file_has_its_true_start_line() {
 
 #[test]
 fn a_parse_of_garbage_is_stopped_and_the_read_says_why() {
-    use crate::{MemFs, Session};
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
     // Tokens that keep tree-sitter's error recovery busy.
     const TOKENS: [&str; 12] = [
         "{", "(", "[", "=>", "'", "`", "/*", "function", "if", ":", ")", ";",

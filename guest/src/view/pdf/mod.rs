@@ -24,15 +24,15 @@ use std::time::{Duration, Instant};
 use lopdf::{Document, ObjectId};
 use serde_json::{Value, json};
 
-use crate::args::ReadArgs;
+use crate::answers::error::ToolError;
+use crate::answers::notice::Size;
+use crate::answers::result::ToolResult;
 use crate::config::Config;
-use crate::error::ToolError;
-use crate::fingerprint::Fingerprint;
-use crate::fs::{HostFs, Metadata};
-use crate::image::read_all;
-use crate::notice::Size;
-use crate::read::{self, Observation};
-use crate::result::ToolResult;
+use crate::fs::host::{HostFs, Metadata};
+use crate::memory::fingerprint::Fingerprint;
+use crate::tools::args::ReadArgs;
+use crate::view::image::read_all;
+use crate::view::read::{self, Observation};
 
 /// Pages read without a `pages` range.
 pub const MAX_PAGES_WITHOUT_RANGE: u64 = 10;
@@ -262,7 +262,8 @@ fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{MemFs, Session};
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
 
     /// A PDF whose pages have these content streams, in Helvetica.
     fn pdf(contents: &[&str]) -> Vec<u8> {

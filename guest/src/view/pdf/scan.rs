@@ -9,7 +9,7 @@
 //! are skipped, so their bytes never count as structure.
 //!
 //! ```
-//! use filetools_core::pdf::scan::nesting;
+//! use filetools_core::view::pdf::scan::nesting;
 //! assert_eq!(nesting(b"<< /A [1 2 << /B 3 >>] /S (a [string]) >>"), 3);
 //! ```
 
@@ -104,7 +104,7 @@ pub fn nesting(bytes: &[u8]) -> usize {
 /// would cost, known before it is decoded.
 ///
 /// ```
-/// use filetools_core::pdf::scan::content_shape;
+/// use filetools_core::view::pdf::scan::content_shape;
 /// assert_eq!(content_shape(b"BT /F1 12 Tf (Hi) Tj [(a) -300 (b)] TJ ET"), (1, 5));
 /// ```
 pub fn content_shape(bytes: &[u8]) -> (usize, usize) {

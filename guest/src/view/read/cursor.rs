@@ -13,10 +13,10 @@
 
 use memchr::memchr;
 
-use crate::decode::Decoder;
-use crate::fingerprint::Fingerprint;
-use crate::fs::{FsError, HostFs};
-use crate::read::capture::LineCapture;
+use crate::fs::host::{FsError, HostFs};
+use crate::memory::fingerprint::Fingerprint;
+use crate::text::decode::Decoder;
+use crate::view::read::capture::LineCapture;
 
 /// Chunks asked of the host at a time for text that is skipped or counted,
 /// not shown: with the default chunk, 1 MiB.

@@ -31,26 +31,26 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::MemFs;
-use crate::args::ReadArgs;
-use crate::args::{Tool, named_encoding};
+use crate::answers::error::ToolError;
+use crate::answers::notice::{Decoding, EntryHeader, Next, Notice, Total};
+use crate::answers::result::ToolResult;
 use crate::config::Config;
-use crate::decode::Decoder;
-use crate::decode::Encoding;
-use crate::detect::{DETECT_SAMPLE_BYTES, Detection};
-use crate::error::ToolError;
-use crate::fs::{FileKind, HostFs, Metadata};
-use crate::image;
-use crate::listing;
-use crate::notebook;
-use crate::notice::{Decoding, EntryHeader, Next, Notice, Total};
-use crate::pdf;
-use crate::pdf::PdfCache;
-use crate::repair::{self, Target};
-use crate::result::ToolResult;
-use crate::sniff::{Kind, SNIFF_BYTES, sniff};
-use crate::textfile::{LineEnding, Style};
-use crate::version::Version;
+use crate::fs::host::{FileKind, HostFs, Metadata};
+use crate::fs::memory::MemFs;
+use crate::memory::version::Version;
+use crate::paths::repair::{self, Target};
+use crate::text::decode::Decoder;
+use crate::text::decode::Encoding;
+use crate::text::detect::{DETECT_SAMPLE_BYTES, Detection};
+use crate::text::textfile::{LineEnding, Style};
+use crate::tools::args::ReadArgs;
+use crate::tools::args::{Tool, named_encoding};
+use crate::view::image;
+use crate::view::listing;
+use crate::view::notebook;
+use crate::view::pdf;
+use crate::view::pdf::PdfCache;
+use crate::view::sniff::{Kind, SNIFF_BYTES, sniff};
 use cursor::Cursor;
 use gutter::Gutter;
 use page::{Outcome, Request};
@@ -126,7 +126,7 @@ pub fn read<F: HostFs + ?Sized>(config: &Config, fs: &F, args: &ReadArgs) -> Too
         )
 }
 
-/// Where `path` leads (repaired, see [`crate::repair`]), with its metadata;
+/// Where `path` leads (repaired, see [`crate::paths::repair`]), with its metadata;
 /// refuses what does not exist or is neither a regular file nor a directory
 /// before anything is opened.
 pub(crate) fn target<F: HostFs + ?Sized>(
@@ -423,7 +423,7 @@ pub(crate) fn read_framed<F: HostFs + ?Sized>(
     versioned(&mut text, &mut meta, observation.fingerprint, stat.size);
     meta.estimated_tokens = config.estimate_tokens(text.len() as u64);
     observation.lines = meta.first_line.zip(meta.last_line);
-    observation.content &= text.len() >= crate::ledger::DEDUP_MIN_BYTES;
+    observation.content &= text.len() >= crate::memory::ledger::DEDUP_MIN_BYTES;
     observation.total = meta.total_lines;
     let metadata = serde_json::to_value(&meta).unwrap_or_default();
     Ok((ToolResult::from_text(text, metadata), observation))

@@ -6,17 +6,17 @@
 use serde_json::json;
 
 use super::{Observation, given_encoding, read_target};
-use crate::args::ReadArgs;
+use crate::answers::error::ToolError;
+use crate::answers::notice::{Notice, Shown};
+use crate::answers::result::ToolResult;
 use crate::config::Config;
-use crate::decode::{Decoder, Encoding};
-use crate::error::ToolError;
-use crate::fingerprint::Fingerprint;
-use crate::fs::{HostFs, Metadata};
-use crate::image::read_all;
-use crate::notice::{Notice, Shown};
-use crate::outline::{self, Language, Rendered, Stopped, Symbol};
-use crate::result::ToolResult;
-use crate::textfile::{Style, line_count};
+use crate::fs::host::{HostFs, Metadata};
+use crate::memory::fingerprint::Fingerprint;
+use crate::text::decode::{Decoder, Encoding};
+use crate::text::textfile::{Style, line_count};
+use crate::tools::args::ReadArgs;
+use crate::view::image::read_all;
+use crate::view::outline::{self, Language, Rendered, Stopped, Symbol};
 
 /// Lines shown from the top of a file without structure.
 pub const HEAD_LINES: u64 = 60;

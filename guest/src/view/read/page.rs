@@ -4,13 +4,13 @@
 //! budget. The scan skips to the first line, collects the page, then keeps
 //! counting lines (up to `count_limit_bytes`) so the footer can give the total.
 
+use crate::answers::notice::{CutMarker, Next, Total};
 use crate::config::Config;
-use crate::fs::{FsError, HostFs};
-use crate::notice::{CutMarker, Next, Total};
-use crate::read::capture::{Captured, LineCapture, count_chars};
-use crate::read::cursor::{Cursor, LineEnd};
-use crate::read::cut::cut_point;
-use crate::read::gutter::{self, Gutter};
+use crate::fs::host::{FsError, HostFs};
+use crate::view::read::capture::{Captured, LineCapture, count_chars};
+use crate::view::read::cursor::{Cursor, LineEnd};
+use crate::view::read::cut::cut_point;
+use crate::view::read::gutter::{self, Gutter};
 
 /// Characters kept beyond a cut so the grapheme check sees what follows.
 const LOOKAHEAD_CHARS: u64 = 64;

@@ -6,9 +6,9 @@ use proptest::prelude::*;
 use unicode_segmentation::UnicodeSegmentation as _;
 
 use super::testutil::{range, window};
+use crate::answers::result::ToolResult;
 use crate::config::Config;
-use crate::memfs::MemFs;
-use crate::result::ToolResult;
+use crate::fs::memory::MemFs;
 
 /// Text with short and long lines, multi-byte and combining characters, and
 /// CRLF; no `[` so that notices cannot be confused with content.
@@ -140,7 +140,7 @@ proptest! {
         let total = result.metadata["total_lines"].as_u64();
         prop_assert!(total.is_none() || total == Some(lines), "{:?} lines, {}", total, result.text());
         if offset <= lines {
-            let expected = crate::textfile::LineEnding::of(&content);
+            let expected = crate::text::textfile::LineEnding::of(&content);
             prop_assert_eq!(&result.metadata["line_ending"], &serde_json::to_value(expected).expect("json"));
         }
     }

@@ -11,14 +11,14 @@
 use std::fmt;
 
 use super::{Framing, Observation, read_framed};
-use crate::args::{ReadArgs, quoted};
+use crate::answers::error::ToolError;
+use crate::answers::result::ToolResult;
 use crate::config::Config;
-use crate::decode::Decoder;
-use crate::error::ToolError;
-use crate::fs::{HostFs, Metadata};
-use crate::image::read_all;
-use crate::outline::{self, Language, Symbol};
-use crate::result::ToolResult;
+use crate::fs::host::{HostFs, Metadata};
+use crate::text::decode::Decoder;
+use crate::tools::args::{ReadArgs, quoted};
+use crate::view::image::read_all;
+use crate::view::outline::{self, Language, Symbol};
 
 /// Entries an ambiguous name lists.
 const MAX_CANDIDATES: usize = 10;
@@ -292,7 +292,7 @@ fn closest(entries: &[Entry<'_>], symbol: &str) -> Vec<String> {
             let distance = if name.contains(&wanted) || wanted.contains(&name) {
                 0
             } else {
-                crate::repair::distance(&name, &wanted)
+                crate::paths::repair::distance(&name, &wanted)
             };
             (distance, e.qualified())
         })
@@ -310,7 +310,7 @@ fn closest(entries: &[Entry<'_>], symbol: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::MemFs;
+    use crate::fs::memory::MemFs;
 
     const PY: &str = "class Decimal:\n    def __new__(cls):\n        return 1\n\n    def other(self):\n        pass\n\nclass Context:\n    def __new__(cls):\n        pass\n\ndef helper():\n    return 2\n";
 

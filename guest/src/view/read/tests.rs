@@ -2,10 +2,10 @@
 //! R10, R11). Every case runs at all chunk sizes of [`testutil::CHUNK_SIZES`].
 
 use super::testutil::{range, read_all_chunks, window};
-use crate::FileKind;
-use crate::args::ReadArgs;
 use crate::config::Config;
-use crate::memfs::MemFs;
+use crate::fs::host::FileKind;
+use crate::fs::memory::MemFs;
+use crate::tools::args::ReadArgs;
 
 fn text(content: &str, args: &ReadArgs) -> String {
     read_all_chunks(content.as_bytes(), args, &Config::default()).text()
@@ -427,37 +427,44 @@ impl CountingFs {
     }
 }
 
-impl crate::HostFs for CountingFs {
-    fn stat(&self, path: &str) -> Result<crate::Metadata, crate::FsError> {
+impl crate::fs::host::HostFs for CountingFs {
+    fn stat(&self, path: &str) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
         self.files.stat(path)
     }
-    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, crate::FsError> {
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, crate::fs::host::FsError> {
         self.reads.borrow_mut().push((offset, len));
         self.files.read(path, offset, len)
     }
-    fn list_dir(&self, path: &str) -> Result<Vec<crate::DirEntry>, crate::FsError> {
+    fn list_dir(
+        &self,
+        path: &str,
+    ) -> Result<Vec<crate::fs::host::DirEntry>, crate::fs::host::FsError> {
         self.files.list_dir(path)
     }
     fn write_file(
         &self,
         path: &str,
         data: &[u8],
-        pre: &crate::Precondition,
-    ) -> Result<crate::Metadata, crate::FsError> {
+        pre: &crate::fs::host::Precondition,
+    ) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
         self.files.write_file(path, data, pre)
     }
-    fn remove_file(&self, path: &str, pre: &crate::Precondition) -> Result<(), crate::FsError> {
+    fn remove_file(
+        &self,
+        path: &str,
+        pre: &crate::fs::host::Precondition,
+    ) -> Result<(), crate::fs::host::FsError> {
         self.files.remove_file(path, pre)
     }
-    fn create_dir(&self, path: &str) -> Result<(), crate::FsError> {
+    fn create_dir(&self, path: &str) -> Result<(), crate::fs::host::FsError> {
         self.files.create_dir(path)
     }
     fn rename(
         &self,
         source: &str,
         destination: &str,
-        pre: &crate::Precondition,
-    ) -> Result<crate::Metadata, crate::FsError> {
+        pre: &crate::fs::host::Precondition,
+    ) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
         self.files.rename(source, destination, pre)
     }
 }
@@ -492,9 +499,11 @@ fn a_file_within_one_chunk_costs_one_host_read_the_sniff_reused_as_its_text() {
     assert_eq!(reads, [(0, chunk)]);
     // About 30 KB, more than is sniffed, less than a chunk.
     let content = numbered_lines(1..=1500, |n| format!("line {n:>12}"));
-    assert!(content.len() > crate::sniff::SNIFF_BYTES as usize && content.len() < chunk as usize);
+    assert!(
+        content.len() > crate::view::sniff::SNIFF_BYTES as usize && content.len() < chunk as usize
+    );
     let (text, reads) = reads_of(content.as_bytes());
-    let version = crate::version::Version::of(content.as_bytes());
+    let version = crate::memory::version::Version::of(content.as_bytes());
     assert_eq!(
         text,
         read_all_chunks(content.as_bytes(), &range(None, None), &paging()).text()
@@ -509,7 +518,7 @@ fn a_larger_file_is_fetched_from_where_the_first_chunk_ended() {
     let content = numbered_lines(1..=1500, |n| format!("line {n:>60}"));
     assert!(content.len() > chunk as usize && content.len() < 2 * chunk as usize);
     let (text, reads) = reads_of(content.as_bytes());
-    let version = crate::version::Version::of(content.as_bytes());
+    let version = crate::memory::version::Version::of(content.as_bytes());
     assert_eq!(
         text,
         read_all_chunks(content.as_bytes(), &range(None, None), &paging()).text()

@@ -2,10 +2,10 @@
 //! size and insist that the output never depends on where chunks end (STYLE
 //! 9, SPEC R10).
 
-use crate::args::ReadArgs;
+use crate::answers::result::ToolResult;
 use crate::config::Config;
-use crate::memfs::MemFs;
-use crate::result::ToolResult;
+use crate::fs::memory::MemFs;
+use crate::tools::args::ReadArgs;
 
 /// Chunk sizes that put boundaries everywhere: inside UTF-8 sequences, inside
 /// CRLF pairs, inside the BOM, and at page ends.
@@ -18,9 +18,9 @@ pub(crate) const CHUNK_SIZES: [u32; 6] = [1, 2, 3, 7, 4096, 64 * 1024];
 pub(crate) fn read_all_chunks(content: &[u8], args: &ReadArgs, config: &Config) -> ToolResult {
     let mut result = read_each_chunk(content, args, config);
     if result.metadata["kind"] == "text" && content.len() as u64 <= config.max_edit_bytes {
-        let version = crate::version::Version::of(content).to_string();
+        let version = crate::memory::version::Version::of(content).to_string();
         assert_eq!(result.metadata["version"], version.as_str());
-        if let Some(crate::result::Block::Text(text)) = result.content.first_mut() {
+        if let Some(crate::answers::result::Block::Text(text)) = result.content.first_mut() {
             let line = format!("[version {version}]");
             let bare = text
                 .strip_suffix(line.as_str())

@@ -5,19 +5,19 @@
 
 use serde_json::{Value, json};
 
-use crate::args::short_json;
-use crate::args::{EditArgs, EditOp, WriteArgs};
-use crate::diff;
-use crate::error::ToolError;
-use crate::fingerprint::Fingerprint;
-use crate::fs::{FileKind, HostFs};
-use crate::guard;
-use crate::notice::Notice;
-use crate::repair;
-use crate::result::{Block, ToolResult};
-use crate::session::Session;
-use crate::shapes::args::Args;
-use crate::textfile::TextFile;
+use crate::answers::error::ToolError;
+use crate::answers::notice::Notice;
+use crate::answers::result::{Block, ToolResult};
+use crate::change::guard;
+use crate::fs::host::{FileKind, HostFs};
+use crate::memory::fingerprint::Fingerprint;
+use crate::paths::repair;
+use crate::text::diff;
+use crate::text::textfile::TextFile;
+use crate::tools::args::short_json;
+use crate::tools::args::{EditArgs, EditOp, WriteArgs};
+use crate::tools::session::Session;
+use crate::tools::shapes::args::Args;
 
 /// `write_file`: the core's `write`.
 pub(super) fn write<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
@@ -147,7 +147,7 @@ pub(super) fn create_directory<F: HostFs>(session: &mut Session<F>, args: &Args)
         let existed = matches!(found.stat, Ok(meta) if meta.kind == FileKind::Directory);
         ctx.fs
             .create_dir(&found.rel)
-            .map_err(|err| ToolError::from_write(&path, crate::args::Tool::Write, err))?;
+            .map_err(|err| ToolError::from_write(&path, crate::tools::args::Tool::Write, err))?;
         let text = if existed {
             format!("{path} already exists as a directory.")
         } else {
@@ -174,7 +174,7 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
                 takes: "{source: string, destination: string (a path that does not exist)}",
             });
         }
-        let failed = |err| ToolError::from_write(&source, crate::args::Tool::Write, err);
+        let failed = |err| ToolError::from_write(&source, crate::tools::args::Tool::Write, err);
         if meta.kind == FileKind::File {
             let max = ctx.config.max_edit_bytes;
             let current = guard::load(
@@ -216,7 +216,7 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
             }
         } else {
             ctx.fs
-                .rename(&from.rel, &to.rel, &crate::fs::Precondition::Any)
+                .rename(&from.rel, &to.rel, &crate::fs::host::Precondition::Any)
                 .map_err(failed)?;
             for path in ctx.state.ledger.paths_under(&from.rel) {
                 ctx.state.ledger.remove(&path);

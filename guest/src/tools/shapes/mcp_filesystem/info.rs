@@ -2,11 +2,11 @@
 
 use serde_json::json;
 
-use crate::fs::{FileKind, HostFs, Metadata};
-use crate::repair;
-use crate::result::ToolResult;
-use crate::session::Session;
-use crate::shapes::args::Args;
+use crate::answers::result::ToolResult;
+use crate::fs::host::{FileKind, HostFs, Metadata};
+use crate::paths::repair;
+use crate::tools::session::Session;
+use crate::tools::shapes::args::Args;
 
 /// `get_file_info`: what the host tells of a path, in the reference's
 /// keys and order; times in ISO 8601 UTC, permissions as the last three
@@ -73,7 +73,7 @@ fn iso8601(ns: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::fs::{FileKind, Metadata};
+    use crate::fs::host::{FileKind, Metadata};
 
     #[test]
     fn info_has_the_reference_keys_in_its_order() {

@@ -30,12 +30,12 @@ use serde_json::{Value, json};
 
 use super::args::Args;
 use super::dialect::Dialect;
-use crate::base64;
+use crate::answers::result::{Block, ToolResult};
 use crate::config::Config;
-use crate::definitions::{Annotations, Definition, expect_property};
-use crate::fs::HostFs;
-use crate::result::{Block, ToolResult};
-use crate::session::Session;
+use crate::fs::host::HostFs;
+use crate::text::base64;
+use crate::tools::definitions::{Annotations, Definition, expect_property};
+use crate::tools::session::Session;
 
 /// The tools, in the reference server's order.
 pub const NAMES: [&str; 13] = [
@@ -164,7 +164,7 @@ fn media_output() -> Value {
 fn dispatch<F: HostFs>(session: &mut Session<F>, tool: &str, arguments: &str) -> ToolResult {
     let Some(spec) = spec(tool) else {
         return session.run(|_| {
-            Err(crate::error::ToolError::UnknownTool {
+            Err(crate::answers::error::ToolError::UnknownTool {
                 name: tool.to_owned(),
                 known: NAMES.to_vec(),
             })
@@ -411,13 +411,13 @@ mod tests {
     use serde_json::json;
 
     use crate::config::Config;
-    use crate::memfs::MemFs;
-    use crate::session::Session;
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
 
     fn session() -> Session<MemFs> {
         let fs = MemFs::new();
         fs.add_file("src/a.txt", b"one\ntwo\n");
-        fs.add_file("logo.png", &crate::image::tests::png(4, 3));
+        fs.add_file("logo.png", &crate::view::image::tests::png(4, 3));
         Session::open(r#"{"tools": "mcp-filesystem"}"#, fs).unwrap()
     }
 

@@ -3,15 +3,15 @@
 
 use serde_json::json;
 
-use crate::args::ReadArgs;
-use crate::error::ToolError;
-use crate::fs::{FileKind, HostFs};
-use crate::ledger::ReadKey;
-use crate::raw::{self, Part};
-use crate::read::target;
-use crate::result::{Block, ToolResult};
-use crate::session::{Ctx, Session};
-use crate::shapes::args::Args;
+use crate::answers::error::ToolError;
+use crate::answers::result::{Block, ToolResult};
+use crate::fs::host::{FileKind, HostFs};
+use crate::memory::ledger::ReadKey;
+use crate::tools::args::ReadArgs;
+use crate::tools::session::{Ctx, Session};
+use crate::tools::shapes::args::Args;
+use crate::view::raw::{self, Part};
+use crate::view::read::target;
 
 /// `read_text_file`: the text, whole or its head or tail.
 pub(super) fn text<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {

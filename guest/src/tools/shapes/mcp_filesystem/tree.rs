@@ -7,14 +7,14 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use crate::error::ToolError;
-use crate::fs::{DirEntry, FileKind, HostFs};
-use crate::glob::Glob;
-use crate::notice::Size;
-use crate::repair;
-use crate::result::ToolResult;
-use crate::session::{Ctx, Session};
-use crate::shapes::args::Args;
+use crate::answers::error::ToolError;
+use crate::answers::notice::Size;
+use crate::answers::result::ToolResult;
+use crate::fs::host::{DirEntry, FileKind, HostFs};
+use crate::paths::glob::Glob;
+use crate::paths::repair;
+use crate::tools::session::{Ctx, Session};
+use crate::tools::shapes::args::Args;
 
 /// Entries a tree or a search visits at most.
 pub const MAX_WALK_ENTRIES: usize = 20_000;
@@ -264,7 +264,7 @@ pub(super) fn tree<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
         }
         let mut result = ToolResult::from_text(content.remove(0), json!({}));
         for note in content {
-            result.content.push(crate::result::Block::Text(note));
+            result.content.push(crate::answers::result::Block::Text(note));
         }
         Ok(result)
     })

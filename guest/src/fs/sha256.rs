@@ -2,7 +2,7 @@
 //! use to tell a real change from a touched mtime (SPEC W2).
 //!
 //! ```
-//! assert!(filetools_core::digest::sha256_hex(b"").starts_with("e3b0c442"));
+//! assert!(filetools_core::fs::sha256::sha256_hex(b"").starts_with("e3b0c442"));
 //! ```
 
 use sha2::{Digest, Sha256};

@@ -7,7 +7,7 @@
 //! replaced.
 //!
 //! ```
-//! use filetools_core::decode::{Decoder, Encoding};
+//! use filetools_core::text::decode::{Decoder, Encoding};
 //! let mut decoder = Decoder::new();
 //! let mut text = String::new();
 //! decoder.feed(&[0xEF, 0xBB], &mut text);
@@ -19,9 +19,9 @@
 //! assert!(decoder.had_bom() && !decoder.lossy());
 //! ```
 
-use crate::detect::{Detection, detect, has_bom};
-pub use crate::encoding::Encoding;
-use crate::utf8;
+use crate::text::detect::{Detection, detect, has_bom};
+pub use crate::text::encoding::Encoding;
+use crate::text::utf8;
 
 /// Bytes needed to recognise any BOM we know.
 const SNIFF_BYTES: usize = 3;

@@ -16,7 +16,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
-use crate::fs::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
+use crate::fs::host::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 
 #[derive(Debug, Clone)]
 enum Node {
@@ -149,7 +149,7 @@ impl MemFs {
             None => None,
         };
         let holds = precondition.holds(stamp, || match &current {
-            Some(Node::File { data, .. }) => Ok(crate::digest::sha256_hex(data)),
+            Some(Node::File { data, .. }) => Ok(crate::fs::sha256::sha256_hex(data)),
             _ => Ok(String::new()),
         })?;
         if holds {
@@ -391,7 +391,7 @@ impl HostFs for MemFs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fs::FileStamp;
+    use crate::fs::host::FileStamp;
 
     #[test]
     fn parents_exist_implicitly() {
@@ -459,7 +459,7 @@ mod tests {
         let by_hash = FileStamp {
             size: 3,
             mtime_ns: 0,
-            sha256: Some(crate::digest::sha256_hex(b"old")),
+            sha256: Some(crate::fs::sha256::sha256_hex(b"old")),
         };
         fs.write_file("a", b"new", &Precondition::Matches(by_hash))
             .unwrap();

@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use crate::fs::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
+use crate::fs::host::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 
 /// Another file system, with its writes noted (and, when dry, held back).
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 //! diff an MCP `edit_file` answers with.
 //!
 //! ```
-//! use filetools_core::diff::{LineChange, line_change};
+//! use filetools_core::text::diff::{LineChange, line_change};
 //! let change = line_change("a\nb\nc\n", "a\nB\nB2\nc\n").unwrap();
 //! assert_eq!(change, LineChange { first: 2, old_lines: 1, new_lines: 2 });
 //! assert_eq!(line_change("same", "same"), None);
@@ -32,7 +32,7 @@ pub const CONTEXT_LINES: usize = 4;
 /// `original` and `modified` versions); empty when the texts are equal.
 ///
 /// ```
-/// let diff = filetools_core::diff::unified("/w/a.txt", "a\nb\nc\n", "a\nB\nc\n");
+/// let diff = filetools_core::text::diff::unified("/w/a.txt", "a\nb\nc\n", "a\nB\nc\n");
 /// assert_eq!(
 ///     diff,
 ///     "Index: /w/a.txt\n===================================================================\n--- /w/a.txt\toriginal\n+++ /w/a.txt\tmodified\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"

@@ -6,7 +6,7 @@
 //! not confident (nothing is ever guessed silently).
 //!
 //! ```
-//! use filetools_core::detect::detect;
+//! use filetools_core::text::detect::detect;
 //! let found = detect("Привет, как дела? Всё хорошо.\n".as_bytes(), true);
 //! assert!(found.is_none()); // valid UTF-8
 //! let cp1251 = b"\xcf\xf0\xe8\xe2\xe5\xf2, \xea\xe0\xea \xe4\xe5\xeb\xe0? \xc2\xf1\xb8 \xf5\xee\xf0\xee\xf8\xee.\n";
@@ -14,8 +14,8 @@
 //! assert_eq!(found.encoding.name(), "windows-1251");
 //! ```
 
-use crate::encoding::Encoding;
-use crate::utf8;
+use crate::text::encoding::Encoding;
+use crate::text::utf8;
 
 /// Bytes of a file's start that detection looks at.
 pub const DETECT_SAMPLE_BYTES: usize = 64 * 1024;

@@ -2,7 +2,7 @@
 //! session state stores file versions in it.
 //!
 //! ```
-//! use filetools_core::base64;
+//! use filetools_core::text::base64;
 //! assert_eq!(base64::encode(b"foo"), "Zm9v");
 //! assert_eq!(base64::decode("Zm9v").unwrap(), b"foo");
 //! ```

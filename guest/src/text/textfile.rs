@@ -4,7 +4,7 @@
 //! keeps the file's identity.
 //!
 //! ```
-//! use filetools_core::textfile::{LineEnding, TextFile};
+//! use filetools_core::text::textfile::{LineEnding, TextFile};
 //! let file = TextFile::decode(b"\xEF\xBB\xBFa\r\nb\r\n").unwrap();
 //! assert_eq!(file.text, "a\r\nb\r\n");
 //! assert!(file.style.bom);
@@ -14,9 +14,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::decode::{Decoder, Encoding};
-use crate::detect::Detection;
-use crate::encoding::Unmappable;
+use crate::text::decode::{Decoder, Encoding};
+use crate::text::detect::Detection;
+use crate::text::encoding::Unmappable;
 
 /// How a file ends its lines.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

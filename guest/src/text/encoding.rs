@@ -4,7 +4,7 @@
 //! standard's; any of its labels is accepted (`latin1`, `cp1252`, `sjis`).
 //!
 //! ```
-//! use filetools_core::decode::Encoding;
+//! use filetools_core::text::decode::Encoding;
 //! let latin = Encoding::from_label("latin1").unwrap();
 //! assert_eq!(latin.name(), "windows-1252");
 //! assert_eq!(latin.encode("café").unwrap(), b"caf\xe9");
@@ -16,7 +16,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::textfile::line_of;
+use crate::text::textfile::line_of;
 
 /// Most distinct characters an [`Unmappable`] names.
 pub const MAX_UNMAPPABLE_NAMED: usize = 8;
