@@ -6,11 +6,12 @@ use std::cell::RefCell;
 
 use crate::answers::result::{Block, ToolResult};
 use crate::answers::trapped::{TrapCause, Trapped};
+use crate::change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
 use crate::fs::host::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 use crate::memory::state::{Generations, Kept};
-use crate::tools::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
 use crate::tools::schema::{Format, render};
 use crate::tools::session::Session;
+use crate::view::read::args::ReadArgs;
 
 /// The generated bindings, kept apart so lints on generated code stay here.
 #[expect(

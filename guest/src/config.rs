@@ -10,8 +10,6 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::tools::sets::ToolSet;
-
 /// Lines shown by one read when no `limit` is given.
 pub const DEFAULT_MAX_LINES: u64 = 2000;
 /// Characters of one line shown before it is cut.
@@ -159,6 +157,33 @@ pub struct Config {
     /// included (its definition's `max_characters`); 0: the output budget
     /// alone.
     pub max_characters: u64,
+}
+
+/// A set of tools in the shape one family of models was trained on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ToolSet {
+    /// `read`, `write`, `edit`, `undo`.
+    Filetools,
+    /// Anthropic's text editor, `str_replace_based_edit_tool`.
+    TextEditor,
+    /// OpenAI's `apply_patch` (Responses operations and the Codex envelope).
+    ApplyPatch,
+    /// The tools of the MCP reference filesystem server.
+    McpFilesystem,
+    /// `notebook_edit`, Claude Code's notebook cell edits.
+    Notebook,
+}
+
+impl ToolSet {
+    /// Every set's config name.
+    pub const NAMES: [&'static str; 5] = [
+        "filetools",
+        "text-editor",
+        "apply-patch",
+        "mcp-filesystem",
+        "notebook",
+    ];
 }
 
 /// What a change that breaks a file's syntax does.

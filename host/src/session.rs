@@ -24,7 +24,8 @@ use crate::sandbox::{Deadline, KeptOpen};
 use crate::saved::{self, Delta, LOG_HEADER};
 use crate::{Definition, Inner};
 use filetools_core::ToolResult;
-use filetools_core::tools::args::{EditArgs, ReadArgs, UndoArgs, WriteArgs};
+use filetools_core::change::args::{EditArgs, UndoArgs, WriteArgs};
+use filetools_core::view::read::args::ReadArgs;
 use filetools_core::tools::schema::Format;
 
 /// One conversation's tools.

@@ -12,11 +12,12 @@ use std::fmt;
 
 use serde_json::Value;
 
+use crate::answers::quote::{cut, quoted};
 use crate::answers::refusal::Refusal;
+use crate::answers::tool::Tool;
 use crate::fs::host::{FileKind, FsError};
 use crate::paths::danger::Danger;
 use crate::paths::path::{MAX_PATH_BYTES, PathError};
-use crate::tools::args::{Tool, cut, quoted};
 
 /// A failed tool call, as the model sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,9 +7,11 @@
 
 pub mod error;
 pub mod notice;
+pub mod quote;
 pub mod refusal;
 pub mod report;
 pub mod result;
 pub mod sorted;
 pub mod syntax_note;
+pub mod tool;
 pub mod trapped;

@@ -4,7 +4,7 @@
 //! was: a refusal is decided before anything is written.
 //!
 //! ```
-//! use filetools_core::{args::Tool, refusal::Refusal};
+//! use filetools_core::answers::{refusal::Refusal, tool::Tool};
 //! let refusal = Refusal::NotRead { path: "a.txt".into(), tool: Tool::Write };
 //! assert_eq!(
 //!     refusal.to_string(),
@@ -17,11 +17,11 @@ use std::fmt;
 use serde_json::{Value, json};
 
 use crate::answers::notice::Size;
+use crate::answers::tool::Tool;
 use crate::memory::ledger::Coverage;
 use crate::memory::version::Version;
 use crate::text::encoding::{Unmappable, describe_chars};
 use crate::text::textfile::NotText;
-use crate::tools::args::Tool;
 
 /// How a file differs from what the session last saw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

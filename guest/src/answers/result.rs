@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use super::sorted::{Sorted, sorted};
 
 use crate::answers::error::ToolError;
+use crate::answers::quote::cut;
 use crate::paths::path::MAX_PATH_BYTES;
 use crate::text::base64;
-use crate::tools::args::cut;
 
 /// One block of content for the model.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -24,8 +24,10 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
+use crate::answers::quote::cut;
 use crate::answers::result::{Block, ToolResult};
-use crate::tools::args::{self, Tool, cut};
+use crate::answers::tool::Tool;
+use crate::tools::args;
 
 /// Why the instance stopped, as the host saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,15 +8,15 @@
 //! undo takes back, and the ledger counts the new contents as seen.
 
 use crate::answers::error::ToolError;
+use crate::answers::tool::Tool;
 use crate::change::commit::{Commit, Replaced, remember};
+use crate::change::context::Ctx;
 use crate::change::intent::Intent;
 use crate::fs::host::{FileStamp, HostFs, Metadata, Precondition};
 use crate::fs::sha256::sha256_hex;
 use crate::memory::fingerprint::Fingerprint;
 use crate::memory::ledger::Coverage;
 use crate::text::textfile::Style;
-use crate::tools::args::Tool;
-use crate::tools::session::Ctx;
 
 /// What a step leaves at its path.
 #[derive(Debug, Clone)]
@@ -42,7 +42,7 @@ impl After {
         let (style, total_lines) = match crate::text::textfile::TextFile::decode(&bytes) {
             Ok(file) => (file.style, crate::text::textfile::line_count(&file.text)),
             Err(_) => (
-                Style::of_text("", crate::text::decode::Encoding::Utf8, false),
+                Style::of_text("", crate::text::encoding::Encoding::Utf8, false),
                 0,
             ),
         };

@@ -26,13 +26,13 @@ use serde_json::{Map, Value, json};
 use crate::answers::error::ToolError;
 use crate::answers::result::ToolResult;
 use crate::answers::sorted::Sorted;
+use crate::answers::tool::Tool;
 use crate::change::batch;
+use crate::change::context::Ctx;
 use crate::change::rewrite;
 use crate::fs::host::HostFs;
 use crate::fs::sha256::sha256_hex;
 use crate::paths::repair::Target;
-use crate::tools::args::Tool;
-use crate::tools::session::Ctx;
 use crate::view::notebook::{RepeatedKey, repeated_key};
 
 /// What to do to the notebook.

@@ -5,12 +5,12 @@
 //! they were.
 
 use crate::answers::error::ToolError;
+use crate::answers::tool::Tool;
+use crate::change::context::Ctx;
 use crate::fs::host::{HostFs, Metadata, Precondition};
 use crate::memory::fingerprint::Fingerprint;
 use crate::memory::ledger::{Coverage, Record};
 use crate::text::textfile::Style;
-use crate::tools::args::Tool;
-use crate::tools::session::Ctx;
 
 /// The version a change replaces.
 #[derive(Debug, Clone, Copy)]

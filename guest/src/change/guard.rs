@@ -10,11 +10,11 @@ use sha2::{Digest, Sha256};
 
 use crate::answers::error::ToolError;
 use crate::answers::refusal::{Change, Refusal};
+use crate::answers::tool::Tool;
 use crate::fs::host::{FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
 use crate::fs::sha256::{hex, sha256_hex};
 use crate::memory::fingerprint::Fingerprint;
 use crate::memory::ledger::Record;
-use crate::tools::args::Tool;
 use crate::view::sniff::{Kind, SNIFF_BYTES, sniff};
 
 /// The file as it is now.

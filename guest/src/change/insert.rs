@@ -25,7 +25,9 @@ use serde_json::json;
 use crate::answers::error::ToolError;
 use crate::answers::refusal::Moved;
 use crate::answers::result::ToolResult;
+use crate::answers::tool::Tool;
 use crate::change::batch;
+use crate::change::context::Ctx;
 use crate::change::edit::snippet;
 use crate::change::rewrite;
 use crate::change::since::Since;
@@ -33,8 +35,6 @@ use crate::change::syntax_check;
 use crate::fs::host::HostFs;
 use crate::paths::repair::Target;
 use crate::text::textfile::line_count;
-use crate::tools::args::Tool;
-use crate::tools::session::Ctx;
 
 /// What an insertion did.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::answers::result::ToolResult;
 use crate::fs::memory::MemFs;
-use crate::text::decode::Encoding;
+use crate::text::encoding::Encoding;
 use crate::tools::session::Session;
 
 fn session_with(path: &str, content: &[u8]) -> Session<MemFs> {

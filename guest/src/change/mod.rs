@@ -13,9 +13,11 @@
 //! `batch`, which lands a change of several files all or nothing, keeping
 //! its `intent` with the host so that `recover` can finish one a kill cut off.
 
+pub mod args;
 pub(crate) mod batch;
 pub(crate) mod cells;
 pub(crate) mod commit;
+pub(crate) mod context;
 pub mod echo;
 pub(crate) mod edit;
 pub(crate) mod guard;

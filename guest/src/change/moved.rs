@@ -9,6 +9,8 @@
 
 use crate::answers::error::ToolError;
 use crate::answers::refusal::{Moved, Refusal};
+use crate::answers::tool::Tool;
+use crate::change::context::Ctx;
 use crate::change::guard::Current;
 use crate::change::hunks::hunks;
 use crate::change::since::{Since, lines};
@@ -16,8 +18,6 @@ use crate::fs::host::HostFs;
 use crate::memory::ledger::{Coverage, Record};
 use crate::memory::version::Version;
 use crate::text::textfile::{Style, TextFile, line_count};
-use crate::tools::args::Tool;
-use crate::tools::session::Ctx;
 
 /// What a change builds on.
 #[derive(Debug, Clone)]

@@ -12,13 +12,13 @@ use std::fmt::{self, Write as _};
 use serde_json::{Value, json};
 
 use crate::answers::result::{Block, ToolResult};
+use crate::answers::tool::Tool;
 use crate::change::batch::{self, After, Step};
+use crate::change::context::Ctx;
 use crate::change::guard;
 use crate::change::intent::{Intent, Planned, Version};
 use crate::fs::host::{FileKind, FileStamp, FsError, HostFs, Precondition};
 use crate::memory::fingerprint::Fingerprint;
-use crate::tools::args::Tool;
-use crate::tools::session::Ctx;
 
 /// Records taken up before one call at most; more wait for the next call.
 const MAX_RECORDS_PER_CALL: usize = 8;

@@ -8,7 +8,10 @@
 
 use crate::answers::error::ToolError;
 use crate::answers::refusal::{Moved, Refusal};
+use crate::answers::tool::Tool;
+use crate::change::args::checked_version;
 use crate::change::batch::{After, Step};
+use crate::change::context::Ctx;
 use crate::change::guard::{self, Current};
 use crate::change::moved::{self, Basis, Behind, Merged};
 use crate::fs::host::{HostFs, Metadata};
@@ -16,8 +19,6 @@ use crate::memory::ledger::{Coverage, Record};
 use crate::memory::version::Version;
 use crate::paths::repair::Target;
 use crate::text::textfile::{Style, TextFile, line_count};
-use crate::tools::args::{Tool, checked_version};
-use crate::tools::session::Ctx;
 
 /// Whether a change needs the session to have read the file first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,7 +231,7 @@ pub(crate) fn split_lines(text: &str) -> Vec<&str> {
 
 /// The step that creates `rel` with `text`, UTF-8 as given.
 pub(crate) fn creation(rel: &str, path: &str, text: &str) -> Step {
-    let style = Style::of_text(text, crate::text::decode::Encoding::Utf8, false);
+    let style = Style::of_text(text, crate::text::encoding::Encoding::Utf8, false);
     let total_lines = line_count(text);
     Step {
         rel: rel.to_owned(),

@@ -18,7 +18,10 @@ use crate::answers::refusal::{Change, Refusal};
 use crate::answers::report::Report;
 use crate::answers::report::Undone;
 use crate::answers::result::ToolResult;
+use crate::answers::tool::Tool;
+use crate::change::args::{UndoArgs, checked_version};
 use crate::change::batch::{self, After, Step};
+use crate::change::context::Ctx;
 use crate::change::guard;
 use crate::change::moved::version_of;
 use crate::change::write::answer;
@@ -29,8 +32,6 @@ use crate::memory::history::{Before, Entry};
 use crate::memory::version::Version;
 use crate::paths::repair::Target;
 use crate::text::textfile::{TextFile, line_count};
-use crate::tools::args::{Tool, UndoArgs, checked_version};
-use crate::tools::session::Ctx;
 
 /// The refusal of an undo of `path`, which changed since: `change` says how.
 /// Refuses unless `target` is at version `expected` (SPEC V2).

@@ -16,7 +16,10 @@ use crate::answers::error::ToolError;
 use crate::answers::refusal::{Change, Moved, Refusal};
 use crate::answers::report::{Kept, Report};
 use crate::answers::result::ToolResult;
+use crate::answers::tool::Tool;
+use crate::change::args::{WriteArgs, checked_version};
 use crate::change::commit::{Commit, Replaced, commit};
+use crate::change::context::Ctx;
 use crate::change::echo;
 use crate::change::guard;
 use crate::change::moved::{self, Basis};
@@ -26,11 +29,9 @@ use crate::fs::host::{HostFs, Metadata, Precondition};
 use crate::memory::ledger::{Coverage, Record};
 use crate::memory::version::Version;
 use crate::paths::repair::Target;
-use crate::text::decode::Encoding;
 use crate::text::diff::line_change;
+use crate::text::encoding::Encoding;
 use crate::text::textfile::{NotText, Style, TextFile, line_count, to_crlf};
-use crate::tools::args::{Tool, WriteArgs, checked_version};
-use crate::tools::session::Ctx;
 
 /// Runs `write` on `target`, the repaired path.
 pub(crate) fn run<F: HostFs + ?Sized>(

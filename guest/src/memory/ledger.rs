@@ -23,9 +23,49 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::fs::host::Metadata;
 use crate::memory::stamps::Stamps;
 use crate::text::textfile::{LineEnding, Style};
-use crate::view::read::Observation;
+
+/// What a read showed of a file, for the session's ledger (SPEC W2, R7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Observation {
+    /// Size when stat'ed.
+    pub size: u64,
+    /// Mtime when stat'ed.
+    pub mtime_ns: u64,
+    /// Fingerprint of the whole file, when the read fetched all of it.
+    pub fingerprint: Option<u64>,
+    /// Lines shown (cut lines included).
+    pub lines: Option<(u64, u64)>,
+    /// Lines in the file, when counted to the end.
+    pub total: Option<u64>,
+    /// Encoding, BOM and line endings, as far as scanned.
+    pub style: Style,
+    /// Whether file content worth a stub was shown: a repeat may then be
+    /// answered by one (SPEC R7).
+    pub content: bool,
+    /// The whole content, when it is small enough to keep as the model's
+    /// view of the file (SPEC V3).
+    pub text: Option<Vec<u8>>,
+}
+
+impl Observation {
+    /// A file shown whole in one answer that is not its text (a binary
+    /// described, an image): seen, with nothing left unseen.
+    pub(crate) fn whole(meta: Metadata) -> Self {
+        Self {
+            size: meta.size,
+            mtime_ns: meta.mtime_ns,
+            fingerprint: None,
+            lines: None,
+            total: Some(0),
+            style: Style::default(),
+            content: false,
+            text: None,
+        }
+    }
+}
 
 /// Outputs shorter than this are cheaper to repeat than to replace by a
 /// dedup stub (about 90 bytes), so they are never stubbed.

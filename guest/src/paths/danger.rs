@@ -9,7 +9,7 @@
 //! file systems again on the opened file; this check needs no host at all.
 //!
 //! ```
-//! use filetools_core::{Config, danger::{Danger, dangerous}};
+//! use filetools_core::{Config, paths::danger::{Danger, dangerous}};
 //! let config = Config::default();
 //! let zero = dangerous(&config, "/dev/../dev/./zero").unwrap();
 //! assert_eq!((zero.named.as_str(), zero.kind), ("/dev/zero", Danger::Device));

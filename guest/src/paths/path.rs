@@ -5,7 +5,7 @@
 //! therefore never sees `..`, and it checks symlinks itself.
 //!
 //! ```
-//! use filetools_core::{Config, path::resolve};
+//! use filetools_core::{Config, paths::path::resolve};
 //! let config = Config { root: "/work/p".into(), cwd: "src".into(), ..Config::default() };
 //! assert_eq!(resolve(&config, "lib.rs").unwrap(), "src/lib.rs");
 //! assert_eq!(resolve(&config, "/work/p/README.md").unwrap(), "README.md");

@@ -13,7 +13,7 @@
 //! it has that the path does not.
 //!
 //! ```
-//! use filetools_core::{Config, repair::clean};
+//! use filetools_core::{Config, paths::repair::clean};
 //! let (path, repairs) = clean(&Config::default(), " @\"src/main.rs\" ");
 //! assert_eq!(path, "src/main.rs");
 //! assert_eq!(repairs.len(), 2);

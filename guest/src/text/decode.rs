@@ -20,7 +20,7 @@
 //! ```
 
 use crate::text::detect::{Detection, detect, has_bom};
-pub use crate::text::encoding::Encoding;
+use crate::text::encoding::Encoding;
 use crate::text::utf8;
 
 /// Bytes needed to recognise any BOM we know.

@@ -4,7 +4,7 @@
 //! standard's; any of its labels is accepted (`latin1`, `cp1252`, `sjis`).
 //!
 //! ```
-//! use filetools_core::text::decode::Encoding;
+//! use filetools_core::text::encoding::Encoding;
 //! let latin = Encoding::from_label("latin1").unwrap();
 //! assert_eq!(latin.name(), "windows-1252");
 //! assert_eq!(latin.encode("café").unwrap(), b"caf\xe9");

@@ -14,8 +14,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::text::decode::{Decoder, Encoding};
+use crate::text::decode::Decoder;
 use crate::text::detect::Detection;
+use crate::text::encoding::Encoding;
 use crate::text::encoding::Unmappable;
 
 /// How a file ends its lines.

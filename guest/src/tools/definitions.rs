@@ -60,7 +60,7 @@ pub fn definitions(config: &Config) -> Vec<Definition> {
         .collect()
 }
 
-/// The core tools' definitions, in the order of [`crate::tools::args::Tool::ALL`].
+/// The core tools' definitions, in the order of [`crate::answers::tool::Tool::ALL`].
 pub fn core(config: &Config) -> Vec<Definition> {
     vec![
         read_definition(config),
@@ -353,8 +353,8 @@ fn read_definition(config: &Config) -> Definition {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::answers::tool::Tool;
     use crate::fs::memory::MemFs;
-    use crate::tools::args::Tool;
     use crate::tools::session::Session;
 
     #[test]

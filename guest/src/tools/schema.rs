@@ -75,7 +75,7 @@ impl Format {
             let known: Vec<&str> = Self::ALL.iter().map(|f| f.name()).collect();
             format!(
                 "unknown schema format {:?}; use one of {}",
-                crate::tools::args::cut(name),
+                crate::answers::quote::cut(name),
                 known.join(", ")
             )
         })

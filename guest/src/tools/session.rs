@@ -23,33 +23,24 @@ use crate::answers::notice::Notice;
 use crate::answers::refusal::Refusal;
 use crate::answers::result::Block;
 use crate::answers::result::ToolResult;
+use crate::answers::tool::Tool;
+use crate::change::args::{EditArgs, UndoArgs, WriteArgs};
+use crate::change::context::Ctx;
 use crate::change::guard;
 use crate::change::{edit, recover, undo, write};
 use crate::config::Config;
+use crate::config::ToolSet;
 use crate::fs::host::HostFs;
 use crate::fs::recording::Recording;
 use crate::memory::ledger::ReadKey;
 use crate::memory::state::{Checkpoint, Generations, Kept, State};
 use crate::memory::version::Version;
 use crate::paths::repair::{self, Target};
-use crate::text::decode::Encoding;
-use crate::tools::args::{EditArgs, ReadArgs, Tool, UndoArgs, WriteArgs, named_encoding};
-use crate::tools::sets::ToolSet;
 use crate::tools::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
 use crate::view::pdf::PdfCache;
 use crate::view::read;
-
-/// What a tool that changes files works with.
-pub(crate) struct Ctx<'a, F: ?Sized> {
-    /// The session's config.
-    pub config: &'a Config,
-    /// The file system.
-    pub fs: &'a F,
-    /// The session's memory.
-    pub state: &'a mut State,
-    /// The encoding the call named for the file it changes, checked.
-    pub encoding: Option<Encoding>,
-}
+use crate::view::read::args::ReadArgs;
+use crate::view::read::args::named_encoding;
 
 /// State that spans the calls of one conversation.
 #[derive(Debug)]

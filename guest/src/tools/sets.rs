@@ -1,46 +1,19 @@
-//! [`ToolSet`]: the tool shapes a session can offer, picked by the config's
-//! `tools` key. Each shape is a thin translation, in its own module under
+//! What each [`ToolSet`] the config's `tools` key picks offers: its tools'
+//! names and definitions. Each shape is a thin translation, in its own module under
 //! [`crate::tools::shapes`], onto the same guarded operations: the ledger,
 //! staleness, atomic writes, fidelity and undo are the core's.
 //!
 //! ```
-//! use filetools_core::{Config, sets::ToolSet};
+//! use filetools_core::config::{Config, ToolSet};
 //! let config = Config::from_json(r#"{"tools": ["text-editor", "notebook"]}"#).unwrap();
 //! assert_eq!(ToolSet::names(&config), ["str_replace_based_edit_tool", "notebook_edit"]);
 //! ```
 
-use serde::{Deserialize, Serialize};
-
-use crate::config::Config;
+use crate::config::{Config, ToolSet};
 use crate::tools::definitions::Definition;
 use crate::tools::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
 
-/// A set of tools in the shape one family of models was trained on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ToolSet {
-    /// `read`, `write`, `edit`, `undo`.
-    Filetools,
-    /// Anthropic's text editor, `str_replace_based_edit_tool`.
-    TextEditor,
-    /// OpenAI's `apply_patch` (Responses operations and the Codex envelope).
-    ApplyPatch,
-    /// The tools of the MCP reference filesystem server.
-    McpFilesystem,
-    /// `notebook_edit`, Claude Code's notebook cell edits.
-    Notebook,
-}
-
 impl ToolSet {
-    /// Every set's config name.
-    pub const NAMES: [&'static str; 5] = [
-        "filetools",
-        "text-editor",
-        "apply-patch",
-        "mcp-filesystem",
-        "notebook",
-    ];
-
     /// The names of the tools of this set, in the order they are listed.
     pub fn tools(self) -> &'static [&'static str] {
         match self {

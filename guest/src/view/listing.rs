@@ -22,7 +22,7 @@ use crate::answers::notice::Size;
 use crate::answers::result::ToolResult;
 use crate::config::Config;
 use crate::fs::host::{FileKind, HostFs};
-use crate::tools::args::ReadArgs;
+use crate::view::read::args::ReadArgs;
 
 /// Lists the directory `rel` (the model's `path`) for `read`.
 pub(crate) fn list<F: HostFs + ?Sized>(

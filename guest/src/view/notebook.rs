@@ -29,10 +29,11 @@ use crate::answers::notice::Size;
 use crate::answers::result::{Block, ToolResult};
 use crate::config::Config;
 use crate::fs::host::{HostFs, Metadata};
+use crate::memory::ledger::Observation;
 use crate::text::base64;
-use crate::tools::args::ReadArgs;
 use crate::view::image::{self, Fitted};
-use crate::view::read::{self, Observation};
+use crate::view::read;
+use crate::view::read::args::ReadArgs;
 
 /// Characters of one output shown before it is replaced by its size.
 pub const MAX_OUTPUT_CHARS: usize = 10_000;

@@ -25,11 +25,13 @@ use crate::answers::notice::{Size, Total};
 use crate::answers::result::ToolResult;
 use crate::config::Config;
 use crate::fs::host::{FsError, HostFs, Metadata};
-use crate::text::decode::{Decoder, Encoding};
+use crate::memory::ledger::Observation;
+use crate::text::decode::Decoder;
+use crate::text::encoding::Encoding;
 use crate::text::textfile::{LineEnding, Style};
 use crate::view::read::capture::LineCapture;
 use crate::view::read::cursor::{Cursor, LineEnd};
-use crate::view::read::{Observation, first_fetch};
+use crate::view::read::first_fetch;
 use crate::view::sniff::{Kind, SNIFF_BYTES, sniff};
 
 /// Which lines to show.

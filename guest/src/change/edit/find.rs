@@ -25,11 +25,11 @@ use memchr::memmem;
 
 use crate::answers::refusal::Nearest;
 use crate::answers::report::Tolerance;
+use crate::change::args::EditOp;
 use crate::change::echo::strip_gutter;
 use crate::change::edit::nearest::{nearest, nearly};
 use crate::change::edit::{lines, quotes};
 use crate::text::fold::{Folded, Level, fold};
-use crate::tools::args::EditOp;
 
 /// Where an edit goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

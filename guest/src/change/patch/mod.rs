@@ -29,16 +29,17 @@ use std::fmt;
 use serde_json::json;
 
 use crate::answers::error::ToolError;
+use crate::answers::quote::quoted;
 use crate::answers::refusal::{Moved, Refusal};
 use crate::answers::result::ToolResult;
+use crate::answers::tool::Tool;
 use crate::change::batch::{self, After, Step};
+use crate::change::context::Ctx;
 use crate::change::guard;
 use crate::change::rewrite::{self, Loaded, Seen};
 use crate::fs::host::HostFs;
 use crate::memory::version::Version;
 use crate::paths::repair::{self, Target};
-use crate::tools::args::{Tool, quoted};
-use crate::tools::session::Ctx;
 use parse::{FileOp, Hunk, ParseError};
 use seek::{Level, Seek};
 
@@ -497,7 +498,7 @@ fn loaded_bytes<F: HostFs + ?Sized>(
         file: crate::text::textfile::TextFile {
             style: crate::text::textfile::Style::of_text(
                 "",
-                crate::text::decode::Encoding::Utf8,
+                crate::text::encoding::Encoding::Utf8,
                 false,
             ),
             text: String::new(),

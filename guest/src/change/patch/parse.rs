@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use crate::tools::args::quoted;
+use crate::answers::quote::quoted;
 
 /// One hunk of an update: lines to find, and what replaces them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -5,15 +5,16 @@
 //! same argument given twice under two names is refused, never guessed.
 //!
 //! ```
-//! use filetools_core::tools::args::ReadArgs;
+//! use filetools_core::view::read::args::ReadArgs;
 //! let args = ReadArgs::from_json(r#"{"path": "a.txt", "start_line": 10, "end_line": "19"}"#).unwrap();
 //! assert_eq!((args.offset, args.limit), (Some(10), Some(10)));
 //! ```
 
 use serde_json::{Map, Value};
 
-use super::{Tool, number};
+use super::number;
 use crate::answers::error::ToolError;
+use crate::answers::tool::Tool;
 
 /// Other names of `file_path`, for every tool.
 const PATH_ALIASES: &[&str] = &[
@@ -183,7 +184,8 @@ fn rename_value(
 #[cfg(test)]
 mod tests {
     use crate::answers::error::ToolError;
-    use crate::tools::args::{EditArgs, ReadArgs, WriteArgs};
+    use crate::change::args::{EditArgs, WriteArgs};
+    use crate::view::read::args::ReadArgs;
 
     #[test]
     fn path_aliases_work_for_every_tool() {

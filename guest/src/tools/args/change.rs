@@ -3,7 +3,7 @@
 //! under `edits` (SPEC E7), never both.
 //!
 //! ```
-//! use filetools_core::tools::args::EditArgs;
+//! use filetools_core::change::args::EditArgs;
 //! let args = EditArgs::from_json(
 //!     r#"{"file_path": "a.rs", "old_string": "x", "new_string": "y", "replace_all": "true"}"#,
 //! ).unwrap();
@@ -13,56 +13,10 @@
 
 use serde_json::{Map, Value};
 
-use super::{Tool, boolean, known_keys, object, required_string, string};
+use super::{boolean, known_keys, object, required_string, string};
 use crate::answers::error::ToolError;
-use crate::memory::version::Version;
-
-/// Typed arguments of `write`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct WriteArgs {
-    /// The path as the model sent it.
-    pub file_path: String,
-    /// The whole new content.
-    pub content: String,
-    /// The encoding to write in (a label such as `"windows-1252"`); by
-    /// default a replaced file keeps its own and a new one is UTF-8.
-    pub encoding: Option<String>,
-    /// The version the file must be at (SPEC V2), as a read showed it.
-    pub expect: Option<String>,
-}
-
-/// One replacement of an edit.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct EditOp {
-    /// The text to find; empty only to create a file.
-    pub old_string: String,
-    /// The text to put in its place.
-    pub new_string: String,
-    /// Replace every occurrence instead of requiring exactly one.
-    pub replace_all: bool,
-}
-
-/// Typed arguments of `edit`: one or more replacements, applied in order.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct EditArgs {
-    /// The path as the model sent it.
-    pub file_path: String,
-    /// The replacements, at least one.
-    pub edits: Vec<EditOp>,
-    /// The encoding the file is in, for a file whose encoding is a guess.
-    pub encoding: Option<String>,
-    /// The version the file must be at (SPEC V2), as a read showed it.
-    pub expect: Option<String>,
-}
-
-/// Typed arguments of `undo`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct UndoArgs {
-    /// The path as the model sent it.
-    pub file_path: String,
-    /// The version the file must be at (SPEC V2), as a change gave it.
-    pub expect: Option<String>,
-}
+use crate::answers::tool::Tool;
+use crate::change::args::{EditArgs, EditOp, UndoArgs, WriteArgs, checked_version};
 
 impl WriteArgs {
     /// Parses raw JSON arguments.
@@ -138,21 +92,6 @@ fn expect(tool: Tool, map: &Map<String, Value>) -> Result<Option<String>, ToolEr
     let given = string(tool, map, "expect")?;
     checked_version(tool, given.as_deref())?;
     Ok(given)
-}
-
-/// `text` as a version, for `expect`; `None` when not given.
-pub fn checked_version(tool: Tool, text: Option<&str>) -> Result<Option<Version>, ToolError> {
-    let Some(text) = text else {
-        return Ok(None);
-    };
-    text.parse()
-        .map(Some)
-        .map_err(|_| ToolError::InvalidArgument {
-            tool,
-            name: "expect",
-            expected: "a version as an answer gives it, e.g. \"3f9a0c2d41b7e865-1024\"",
-            got: super::short_json(&Value::String(text.to_owned())),
-        })
 }
 
 /// One item of `edits` with its aliases renamed.

@@ -14,86 +14,35 @@ mod alias;
 mod change;
 mod read;
 
-pub use change::{EditArgs, EditOp, UndoArgs, WriteArgs, checked_version};
-pub use read::ReadArgs;
-
 use serde_json::{Map, Value};
 
 use crate::answers::error::ToolError;
-use crate::text::encoding::Encoding;
+use crate::answers::quote::short_json;
+use crate::answers::tool::Tool;
 
-/// A tool the model can call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tool {
-    /// `read`.
-    Read,
-    /// `write`.
-    Write,
-    /// `edit`.
-    Edit,
-    /// `undo`.
-    Undo,
-}
-
-impl Tool {
-    /// Every tool, in the order the model is shown them.
-    pub const ALL: [Tool; 4] = [Tool::Read, Tool::Write, Tool::Edit, Tool::Undo];
-
-    /// The tool called `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|tool| tool.name() == name)
-    }
-
-    /// The name the model calls.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tool::Read => "read",
-            Tool::Write => "write",
-            Tool::Edit => "edit",
-            Tool::Undo => "undo",
-        }
-    }
-
-    /// The compact argument schema quoted by argument errors.
-    pub fn schema(self) -> &'static str {
-        match self {
-            Tool::Read => {
-                "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1, pages?: string like \"3-7\", symbol?: string like \"Decimal.__new__\", encoding?: string like \"windows-1252\"}"
-            }
-            Tool::Write => {
-                "write takes {file_path: string, content: string, encoding?: string like \"windows-1252\", expect?: string like \"3f9a0c2d41b7e865-1024\"}"
-            }
-            Tool::Edit => {
-                "edit takes {file_path: string, old_string: string, new_string: string, replace_all?: boolean, encoding?: string, expect?: string} or {file_path: string, edits: [{old_string, new_string, replace_all?}, ...], encoding?: string, expect?: string}"
-            }
-            Tool::Undo => "undo takes {file_path: string, expect?: string}",
-        }
-    }
-
-    /// The argument names the tool accepts.
-    fn arguments(self) -> &'static [&'static str] {
-        match self {
-            Tool::Read => &[
-                "file_path",
-                "offset",
-                "limit",
-                "char_offset",
-                "pages",
-                "symbol",
-                "encoding",
-            ],
-            Tool::Write => &["file_path", "content", "encoding", "expect"],
-            Tool::Edit => &[
-                "file_path",
-                "old_string",
-                "new_string",
-                "replace_all",
-                "edits",
-                "encoding",
-                "expect",
-            ],
-            Tool::Undo => &["file_path", "expect"],
-        }
+/// The argument names the tool accepts.
+fn arguments(tool: Tool) -> &'static [&'static str] {
+    match tool {
+        Tool::Read => &[
+            "file_path",
+            "offset",
+            "limit",
+            "char_offset",
+            "pages",
+            "symbol",
+            "encoding",
+        ],
+        Tool::Write => &["file_path", "content", "encoding", "expect"],
+        Tool::Edit => &[
+            "file_path",
+            "old_string",
+            "new_string",
+            "replace_all",
+            "edits",
+            "encoding",
+            "expect",
+        ],
+        Tool::Undo => &["file_path", "expect"],
     }
 }
 
@@ -115,7 +64,7 @@ pub(crate) fn object(tool: Tool, text: &str) -> Result<Map<String, Value>, ToolE
 
 /// Refuses keys `tool` does not take.
 pub(crate) fn known_keys(tool: Tool, map: &Map<String, Value>) -> Result<(), ToolError> {
-    match map.keys().find(|k| !tool.arguments().contains(&k.as_str())) {
+    match map.keys().find(|k| !arguments(tool).contains(&k.as_str())) {
         Some(name) => Err(ToolError::UnknownArgument {
             tool,
             name: name.clone(),
@@ -140,21 +89,6 @@ pub(crate) fn string(
             got: short_json(other),
         }),
     }
-}
-
-/// The encoding an `encoding` argument names, checked.
-pub fn named_encoding(tool: Tool, label: Option<&str>) -> Result<Option<Encoding>, ToolError> {
-    let Some(label) = label else {
-        return Ok(None);
-    };
-    Encoding::from_label(label)
-        .map(Some)
-        .ok_or_else(|| ToolError::InvalidArgument {
-            tool,
-            name: "encoding",
-            expected: "an encoding name such as \"utf-8\", \"windows-1252\", \"windows-1251\", \"shift_jis\", \"gbk\" or \"euc-kr\"",
-            got: quoted(label),
-        })
 }
 
 /// A required string argument.
@@ -226,29 +160,6 @@ pub(crate) fn number(
             got: short_json(value),
         }),
     }
-}
-
-/// Characters of an argument echoed back in an error; longer ones are cut
-/// and their length is given instead of the rest.
-pub const MAX_ECHO_CHARS: usize = 80;
-
-/// `text` for an error message, cut after [`MAX_ECHO_CHARS`] characters:
-/// `xxxx… (10000000 chars)`. An error never echoes a whole file.
-pub(crate) fn cut(text: &str) -> String {
-    match text.char_indices().nth(MAX_ECHO_CHARS) {
-        Some((at, _)) => format!("{}… ({} chars)", &text[..at], text.chars().count()),
-        None => text.to_owned(),
-    }
-}
-
-/// `text` quoted as a JSON string, then [`cut`].
-pub(crate) fn quoted(text: &str) -> String {
-    cut(&Value::String(text.to_owned()).to_string())
-}
-
-/// `value` as JSON, [`cut`].
-pub(crate) fn short_json(value: &Value) -> String {
-    cut(&value.to_string())
 }
 
 fn kind_of(value: &Value) -> &'static str {

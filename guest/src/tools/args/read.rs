@@ -2,38 +2,17 @@
 //! limit is refused.
 //!
 //! ```
-//! use filetools_core::tools::args::ReadArgs;
+//! use filetools_core::view::read::args::ReadArgs;
 //! let args = ReadArgs::from_json(r#"{"file_path": "a.txt", "offset": "2", "limit": 1}"#).unwrap();
 //! assert_eq!((args.offset, args.limit), (Some(2), Some(1)));
 //! ```
 
 use serde_json::{Map, Value};
 
-use super::{Tool, known_keys, number, object, required_string, string};
+use super::{known_keys, number, object, required_string, string};
 use crate::answers::error::ToolError;
-
-/// Longest `symbol` taken: names in outlines are cut at 80 characters, so a
-/// path of them is never this long.
-pub const MAX_SYMBOL_BYTES: usize = 1024;
-
-/// Typed arguments of `read`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ReadArgs {
-    /// The path as the model sent it.
-    pub file_path: String,
-    /// First line, 1-based.
-    pub offset: Option<u64>,
-    /// Maximum lines.
-    pub limit: Option<u64>,
-    /// 1-based character position within line `offset`.
-    pub char_offset: Option<u64>,
-    /// Pages of a PDF, `"3"` or `"3-7"`.
-    pub pages: Option<String>,
-    /// An outline entry whose lines to show, e.g. `"Decimal.__new__"`.
-    pub symbol: Option<String>,
-    /// The encoding to read a file without a BOM as, e.g. `"shift_jis"`.
-    pub encoding: Option<String>,
-}
+use crate::answers::tool::Tool;
+use crate::view::read::args::ReadArgs;
 
 impl ReadArgs {
     /// Parses raw JSON arguments.
@@ -54,72 +33,6 @@ impl ReadArgs {
             encoding: string(Tool::Read, map, "encoding")?,
         }
         .checked()
-    }
-
-    /// The page range asked for, `(first, last)`, 1-based.
-    pub fn page_range(&self) -> Option<(u64, u64)> {
-        self.pages.as_deref().and_then(parse_pages)
-    }
-
-    /// The same rules for typed arguments: a 0 offset or char offset means
-    /// 1, a 0 limit is refused, `pages` must be a page or a range.
-    pub fn checked(self) -> Result<Self, ToolError> {
-        if let Some(pages) = &self.pages
-            && parse_pages(pages).is_none()
-        {
-            return Err(ToolError::InvalidArgument {
-                tool: Tool::Read,
-                name: "pages",
-                expected: "a page or range like \"3\" or \"3-7\"",
-                got: format!("{pages:?}"),
-            });
-        }
-        if let Some(symbol) = &self.symbol {
-            let beside = [
-                ("offset", self.offset.is_some()),
-                ("limit", self.limit.is_some()),
-                ("char_offset", self.char_offset.is_some()),
-                ("pages", self.pages.is_some()),
-            ];
-            if let Some((name, _)) = beside.iter().find(|(_, given)| *given) {
-                return Err(ToolError::InvalidArgument {
-                    tool: Tool::Read,
-                    name: "symbol",
-                    expected: "given alone: it names the lines to show, as offset and limit do",
-                    got: format!("{name} beside it"),
-                });
-            }
-            if symbol.trim().is_empty() || symbol.len() > MAX_SYMBOL_BYTES {
-                return Err(ToolError::InvalidArgument {
-                    tool: Tool::Read,
-                    name: "symbol",
-                    expected: "an outline entry's name, e.g. \"Decimal.__new__\", of at most 1024 bytes",
-                    got: format!("{symbol:?}"),
-                });
-            }
-        }
-        if self.limit == Some(0) {
-            return Err(ToolError::InvalidArgument {
-                tool: Tool::Read,
-                name: "limit",
-                expected: "an integer >= 1",
-                got: "0".to_owned(),
-            });
-        }
-        Ok(Self {
-            offset: self.offset.map(|n| n.max(1)),
-            char_offset: self.char_offset.map(|n| n.max(1)),
-            ..self
-        })
-    }
-}
-
-/// `"3"` or `"3-7"` as `(first, last)`; `None` when malformed or backwards.
-fn parse_pages(text: &str) -> Option<(u64, u64)> {
-    let number = |s: &str| s.trim().parse::<u64>().ok().filter(|n| *n >= 1);
-    match text.split_once('-') {
-        Some((a, b)) => Some((number(a)?, number(b)?)).filter(|(a, b)| a <= b),
-        None => number(text).map(|n| (n, n)),
     }
 }
 

@@ -20,12 +20,14 @@ use serde_json::{Value, json};
 
 use super::args::Args;
 use crate::answers::error::ToolError;
+use crate::answers::quote::short_json;
 use crate::answers::result::ToolResult;
+use crate::answers::tool::Tool;
+use crate::change::args::checked_version;
 use crate::change::patch as patches;
 use crate::change::patch::parse::{self, FileOp};
 use crate::fs::host::HostFs;
 use crate::memory::version::Version;
-use crate::tools::args::{Tool, checked_version, short_json};
 use crate::tools::definitions::{Annotations, Definition, answers, change_output};
 use crate::tools::schema::Format;
 use crate::tools::session::Session;

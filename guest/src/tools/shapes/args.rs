@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::answers::error::ToolError;
-use crate::tools::args::short_json;
+use crate::answers::quote::short_json;
 
 /// One call's arguments.
 pub(crate) struct Args {

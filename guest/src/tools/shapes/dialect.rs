@@ -444,8 +444,8 @@ mod tests {
     #[expect(clippy::too_many_lines, reason = "one entry per kind of refusal")]
     fn every_refusal() -> Vec<String> {
         use crate::answers::refusal::{At, Change, Nearest, Refusal, Why};
+        use crate::answers::tool::Tool;
         use crate::memory::ledger::Coverage;
-        use crate::tools::args::Tool;
         let path = || "a.txt".to_owned();
         let at = At { index: 2, count: 3 };
         let mut seen = Coverage::default();

@@ -23,17 +23,18 @@ use serde_json::{Value, json};
 use super::args::{Args, int_of};
 use super::dialect::Dialect;
 use crate::answers::error::ToolError;
+use crate::answers::quote::short_json;
 use crate::answers::result::ToolResult;
+use crate::change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
 use crate::change::insert;
 use crate::config::Config;
 use crate::fs::host::HostFs;
-use crate::tools::args::short_json;
-use crate::tools::args::{EditArgs, EditOp, ReadArgs, UndoArgs, WriteArgs};
 use crate::tools::definitions::{
     Annotations, Definition, answers, change_output, expect_property, read_output,
 };
 use crate::tools::schema::Format;
 use crate::tools::session::Session;
+use crate::view::read::args::ReadArgs;
 
 /// The tool's name.
 pub const NAME: &str = "str_replace_based_edit_tool";

@@ -30,9 +30,10 @@ use crate::answers::result::ToolResult;
 use crate::config::Config;
 use crate::fs::host::{HostFs, Metadata};
 use crate::memory::fingerprint::Fingerprint;
-use crate::tools::args::ReadArgs;
+use crate::memory::ledger::Observation;
 use crate::view::image::read_all;
-use crate::view::read::{self, Observation};
+use crate::view::read;
+use crate::view::read::args::ReadArgs;
 
 /// Pages read without a `pages` range.
 pub const MAX_PAGES_WITHOUT_RANGE: u64 = 10;

@@ -4,7 +4,8 @@
 //! view ends and what to call next.
 //!
 //! ```
-//! use filetools_core::{Config, MemFs, args::ReadArgs, read::read};
+//! use filetools_core::view::read::{args::ReadArgs, read};
+//! use filetools_core::{Config, MemFs};
 //! let fs = MemFs::new();
 //! fs.add_file("a.txt", b"one\ntwo\nthree\n");
 //! let args = ReadArgs { file_path: "a.txt".into(), offset: Some(2), limit: Some(1), ..ReadArgs::default() };
@@ -12,6 +13,7 @@
 //! assert_eq!(result.text(), "2\ttwo\n[lines 2-2 of 3; continue with offset=3]\n[version 6b618919d7d1719c-14]");
 //! ```
 
+pub mod args;
 pub(crate) mod capture;
 pub(crate) mod cursor;
 pub(crate) mod cut;
@@ -34,49 +36,28 @@ use serde::Serialize;
 use crate::answers::error::ToolError;
 use crate::answers::notice::{Decoding, EntryHeader, Next, Notice, Total};
 use crate::answers::result::ToolResult;
+use crate::answers::tool::Tool;
 use crate::config::Config;
 use crate::fs::host::{FileKind, HostFs, Metadata};
 use crate::fs::memory::MemFs;
+use crate::memory::ledger::Observation;
 use crate::memory::version::Version;
 use crate::paths::repair::{self, Target};
 use crate::text::decode::Decoder;
-use crate::text::decode::Encoding;
 use crate::text::detect::{DETECT_SAMPLE_BYTES, Detection};
+use crate::text::encoding::Encoding;
 use crate::text::textfile::{LineEnding, Style};
-use crate::tools::args::ReadArgs;
-use crate::tools::args::{Tool, named_encoding};
 use crate::view::image;
 use crate::view::listing;
 use crate::view::notebook;
 use crate::view::pdf;
 use crate::view::pdf::PdfCache;
+use crate::view::read::args::ReadArgs;
+use crate::view::read::args::named_encoding;
 use crate::view::sniff::{Kind, SNIFF_BYTES, sniff};
 use cursor::Cursor;
 use gutter::Gutter;
 use page::{Outcome, Request};
-
-/// What a read showed of a file, for the session's ledger (SPEC W2, R7).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Observation {
-    /// Size when stat'ed.
-    pub size: u64,
-    /// Mtime when stat'ed.
-    pub mtime_ns: u64,
-    /// Fingerprint of the whole file, when the read fetched all of it.
-    pub fingerprint: Option<u64>,
-    /// Lines shown (cut lines included).
-    pub lines: Option<(u64, u64)>,
-    /// Lines in the file, when counted to the end.
-    pub total: Option<u64>,
-    /// Encoding, BOM and line endings, as far as scanned.
-    pub style: Style,
-    /// Whether file content worth a stub was shown: a repeat may then be
-    /// answered by one (SPEC R7).
-    pub content: bool,
-    /// The whole content, when it is small enough to keep as the model's
-    /// view of the file (SPEC V3).
-    pub text: Option<Vec<u8>>,
-}
 
 /// Machine-readable facts about a read, for the result's metadata.
 #[derive(Debug, Clone, Serialize)]
@@ -270,23 +251,6 @@ pub(crate) fn page_rendering(
     result.metadata["path"] = serde_json::Value::from(rel);
     result.metadata["size"] = serde_json::Value::from(size);
     Ok(result)
-}
-
-impl Observation {
-    /// A file shown whole in one answer that is not its text (a binary
-    /// described, an image): seen, with nothing left unseen.
-    pub(crate) fn whole(meta: Metadata) -> Self {
-        Self {
-            size: meta.size,
-            mtime_ns: meta.mtime_ns,
-            fingerprint: None,
-            lines: None,
-            total: Some(0),
-            style: Style::default(),
-            content: false,
-            text: None,
-        }
-    }
 }
 
 /// Reads the regular file `rel` (metadata `meta`) and says what was shown.

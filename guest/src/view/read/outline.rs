@@ -5,18 +5,20 @@
 
 use serde_json::json;
 
-use super::{Observation, given_encoding, read_target};
+use super::{given_encoding, read_target};
 use crate::answers::error::ToolError;
 use crate::answers::notice::{Notice, Shown};
 use crate::answers::result::ToolResult;
 use crate::config::Config;
 use crate::fs::host::{HostFs, Metadata};
 use crate::memory::fingerprint::Fingerprint;
-use crate::text::decode::{Decoder, Encoding};
+use crate::memory::ledger::Observation;
+use crate::text::decode::Decoder;
+use crate::text::encoding::Encoding;
 use crate::text::textfile::{Style, line_count};
-use crate::tools::args::ReadArgs;
 use crate::view::image::read_all;
 use crate::view::outline::{self, Language, Rendered, Stopped, Symbol};
+use crate::view::read::args::ReadArgs;
 
 /// Lines shown from the top of a file without structure.
 pub const HEAD_LINES: u64 = 60;

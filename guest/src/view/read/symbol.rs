@@ -10,15 +10,17 @@
 
 use std::fmt;
 
-use super::{Framing, Observation, read_framed};
+use super::{Framing, read_framed};
 use crate::answers::error::ToolError;
+use crate::answers::quote::quoted;
 use crate::answers::result::ToolResult;
 use crate::config::Config;
 use crate::fs::host::{HostFs, Metadata};
+use crate::memory::ledger::Observation;
 use crate::text::decode::Decoder;
-use crate::tools::args::{ReadArgs, quoted};
 use crate::view::image::read_all;
 use crate::view::outline::{self, Language, Symbol};
+use crate::view::read::args::ReadArgs;
 
 /// Entries an ambiguous name lists.
 const MAX_CANDIDATES: usize = 10;

@@ -5,7 +5,7 @@ use super::testutil::{range, read_all_chunks, window};
 use crate::config::Config;
 use crate::fs::host::FileKind;
 use crate::fs::memory::MemFs;
-use crate::tools::args::ReadArgs;
+use crate::view::read::args::ReadArgs;
 
 fn text(content: &str, args: &ReadArgs) -> String {
     read_all_chunks(content.as_bytes(), args, &Config::default()).text()

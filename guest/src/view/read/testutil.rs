@@ -5,7 +5,7 @@
 use crate::answers::result::ToolResult;
 use crate::config::Config;
 use crate::fs::memory::MemFs;
-use crate::tools::args::ReadArgs;
+use crate::view::read::args::ReadArgs;
 
 /// Chunk sizes that put boundaries everywhere: inside UTF-8 sequences, inside
 /// CRLF pairs, inside the BOM, and at page ends.

@@ -7,15 +7,15 @@ use serde_json::{Value, json};
 
 use crate::answers::error::ToolError;
 use crate::answers::notice::Notice;
+use crate::answers::quote::short_json;
 use crate::answers::result::{Block, ToolResult};
+use crate::change::args::{EditArgs, EditOp, WriteArgs};
 use crate::change::guard;
 use crate::fs::host::{FileKind, HostFs};
 use crate::memory::fingerprint::Fingerprint;
 use crate::paths::repair;
 use crate::text::diff;
 use crate::text::textfile::TextFile;
-use crate::tools::args::short_json;
-use crate::tools::args::{EditArgs, EditOp, WriteArgs};
 use crate::tools::session::Session;
 use crate::tools::shapes::args::Args;
 
@@ -147,7 +147,7 @@ pub(super) fn create_directory<F: HostFs>(session: &mut Session<F>, args: &Args)
         let existed = matches!(found.stat, Ok(meta) if meta.kind == FileKind::Directory);
         ctx.fs
             .create_dir(&found.rel)
-            .map_err(|err| ToolError::from_write(&path, crate::tools::args::Tool::Write, err))?;
+            .map_err(|err| ToolError::from_write(&path, crate::answers::tool::Tool::Write, err))?;
         let text = if existed {
             format!("{path} already exists as a directory.")
         } else {
@@ -174,7 +174,7 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
                 takes: "{source: string, destination: string (a path that does not exist)}",
             });
         }
-        let failed = |err| ToolError::from_write(&source, crate::tools::args::Tool::Write, err);
+        let failed = |err| ToolError::from_write(&source, crate::answers::tool::Tool::Write, err);
         if meta.kind == FileKind::File {
             let max = ctx.config.max_edit_bytes;
             let current = guard::load(

@@ -5,12 +5,13 @@ use serde_json::json;
 
 use crate::answers::error::ToolError;
 use crate::answers::result::{Block, ToolResult};
+use crate::change::context::Ctx;
 use crate::fs::host::{FileKind, HostFs};
 use crate::memory::ledger::ReadKey;
-use crate::tools::args::ReadArgs;
-use crate::tools::session::{Ctx, Session};
+use crate::tools::session::Session;
 use crate::tools::shapes::args::Args;
 use crate::view::raw::{self, Part};
+use crate::view::read::args::ReadArgs;
 use crate::view::read::target;
 
 /// `read_text_file`: the text, whole or its head or tail.

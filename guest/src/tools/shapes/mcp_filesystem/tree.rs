@@ -10,10 +10,11 @@ use serde_json::{Value, json};
 use crate::answers::error::ToolError;
 use crate::answers::notice::Size;
 use crate::answers::result::ToolResult;
+use crate::change::context::Ctx;
 use crate::fs::host::{DirEntry, FileKind, HostFs};
 use crate::paths::glob::Glob;
 use crate::paths::repair;
-use crate::tools::session::{Ctx, Session};
+use crate::tools::session::Session;
 use crate::tools::shapes::args::Args;
 
 /// Entries a tree or a search visits at most.

@@ -1,0 +1,57 @@
+//! [`Tool`]: the tools of the `filetools` set by name, and the compact
+//! schema an argument error quotes so the model can send the call again.
+//!
+//! ```
+//! use filetools_core::answers::tool::Tool;
+//! assert_eq!(Tool::from_name("edit"), Some(Tool::Edit));
+//! assert!(Tool::Undo.schema().starts_with("undo takes {file_path: string"));
+//! ```
+
+/// A tool the model can call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// `read`.
+    Read,
+    /// `write`.
+    Write,
+    /// `edit`.
+    Edit,
+    /// `undo`.
+    Undo,
+}
+
+impl Tool {
+    /// Every tool, in the order the model is shown them.
+    pub const ALL: [Tool; 4] = [Tool::Read, Tool::Write, Tool::Edit, Tool::Undo];
+
+    /// The tool called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|tool| tool.name() == name)
+    }
+
+    /// The name the model calls.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Read => "read",
+            Tool::Write => "write",
+            Tool::Edit => "edit",
+            Tool::Undo => "undo",
+        }
+    }
+
+    /// The compact argument schema quoted by argument errors.
+    pub fn schema(self) -> &'static str {
+        match self {
+            Tool::Read => {
+                "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1, pages?: string like \"3-7\", symbol?: string like \"Decimal.__new__\", encoding?: string like \"windows-1252\"}"
+            }
+            Tool::Write => {
+                "write takes {file_path: string, content: string, encoding?: string like \"windows-1252\", expect?: string like \"3f9a0c2d41b7e865-1024\"}"
+            }
+            Tool::Edit => {
+                "edit takes {file_path: string, old_string: string, new_string: string, replace_all?: boolean, encoding?: string, expect?: string} or {file_path: string, edits: [{old_string, new_string, replace_all?}, ...], encoding?: string, expect?: string}"
+            }
+            Tool::Undo => "undo takes {file_path: string, expect?: string}",
+        }
+    }
+}
