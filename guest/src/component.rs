@@ -221,7 +221,8 @@ impl wit::Guest for Component {
             wit::TrapCause::Stack => TrapCause::Stack,
             wit::TrapCause::Fault(detail) => TrapCause::Fault { detail },
         };
-        to_wit(Trapped::new(&tool, &arguments, cause, memory_kept).result())
+        let path = crate::tools::args::file_path(&tool, &arguments);
+        to_wit(Trapped::new(&tool, path, cause, memory_kept).result())
     }
 }
 

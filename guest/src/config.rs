@@ -10,6 +10,10 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+/// Longest path accepted, in bytes (Linux's `PATH_MAX`): a longer one
+/// cannot name a file, and is most likely content sent as a path.
+pub const MAX_PATH_BYTES: usize = 4096;
+
 /// Lines shown by one read when no `limit` is given.
 pub const DEFAULT_MAX_LINES: u64 = 2000;
 /// Characters of one line shown before it is cut.

@@ -14,7 +14,7 @@ use super::sorted::{Sorted, sorted};
 
 use crate::answers::error::ToolError;
 use crate::answers::quote::cut;
-use crate::paths::path::MAX_PATH_BYTES;
+use crate::config::MAX_PATH_BYTES;
 use crate::text::base64;
 
 /// One block of content for the model.

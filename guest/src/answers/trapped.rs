@@ -8,7 +8,7 @@
 //! use filetools_core::answers::trapped::{TrapCause, Trapped};
 //! let trapped = Trapped::new(
 //!     "read",
-//!     r#"{"file_path": "scan.pdf"}"#,
+//!     Some("scan.pdf".into()),
 //!     TrapCause::Memory { limit_bytes: 256 << 20 },
 //!     true,
 //! );
@@ -27,7 +27,6 @@ use serde_json::{Value, json};
 use crate::answers::quote::cut;
 use crate::answers::result::{Block, ToolResult};
 use crate::answers::tool::Tool;
-use crate::tools::args;
 
 /// Why the instance stopped, as the host saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,20 +78,13 @@ pub struct Trapped {
 }
 
 impl Trapped {
-    /// The call `name` with the raw JSON `arguments` that stopped for
-    /// `cause`.
-    pub fn new(name: &str, arguments: &str, cause: TrapCause, memory_kept: bool) -> Self {
-        let tool = Tool::from_name(name);
-        let path = tool
-            .and_then(|tool| args::object(tool, arguments).ok())
-            .and_then(|map| match map.get("file_path") {
-                Some(Value::String(path)) if !path.is_empty() => Some(path.clone()),
-                _ => None,
-            });
+    /// The call `name`, which named the file `path` (as the tools' argument
+    /// checks find it in its arguments), that stopped for `cause`.
+    pub fn new(name: &str, path: Option<String>, cause: TrapCause, memory_kept: bool) -> Self {
         Self {
-            tool,
+            tool: Tool::from_name(name),
             name: name.to_owned(),
-            path,
+            path: path.filter(|path| !path.is_empty()),
             cause,
             memory_kept,
         }
@@ -192,7 +184,7 @@ mod tests {
     fn names_the_limit_hit_and_the_next_step_for_a_change() {
         let trapped = Trapped::new(
             "edit",
-            r#"{"path": "a.rs", "old_string": "a", "new_string": "b"}"#,
+            Some("a.rs".into()),
             TrapCause::Time { limit_ms: 30_000 },
             true,
         );
@@ -209,10 +201,9 @@ mod tests {
     #[test]
     fn says_when_memory_was_lost_and_bounds_what_it_echoes() {
         let long = "x".repeat(10_000);
-        let arguments = json!({ "file_path": long }).to_string();
         let trapped = Trapped::new(
             "read",
-            &arguments,
+            Some(long),
             TrapCause::Fault {
                 detail: "wasm `unreachable` instruction executed".into(),
             },
@@ -230,7 +221,7 @@ mod tests {
 
     #[test]
     fn names_the_call_when_its_arguments_name_no_file() {
-        let trapped = Trapped::new("read", "not json", TrapCause::Stack, true);
+        let trapped = Trapped::new("read", None, TrapCause::Stack, true);
         assert_eq!(
             trapped.to_string(),
             "Error: the read call stopped: it ran out of stack. \

@@ -23,6 +23,7 @@ use std::fmt;
 use serde_json::json;
 
 use crate::answers::error::ToolError;
+use crate::answers::error::insert::PastTheEnd;
 use crate::answers::refusal::Moved;
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
@@ -66,17 +67,6 @@ impl fmt::Display for Inserted {
             self.lines, self.path, self.total, self.snippet
         )
     }
-}
-
-/// The insertion's own refusal: the line is past the end.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PastTheEnd {
-    /// The path as sent.
-    pub path: String,
-    /// The line asked for.
-    pub line: u64,
-    /// Lines of the file.
-    pub total: u64,
 }
 
 /// Inserts `text` after line `after` (0: before the first) of `target`.
@@ -169,20 +159,6 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         Some(merged) => result.prefixed(&merged.note(path)),
         None => result,
     })
-}
-
-impl fmt::Display for PastTheEnd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Error: insert_line {} is past the end of {}, which has {} line{}; use a line from 0 (the start) to {}.",
-            self.line,
-            self.path,
-            self.total,
-            if self.total == 1 { "" } else { "s" },
-            self.total
-        )
-    }
 }
 
 #[cfg(test)]

@@ -17,17 +17,9 @@
 //! assert_eq!(dangerous(&config, "src/dev/zero"), None);
 //! ```
 
+use crate::answers::error::path::Danger;
 use crate::config::Config;
 use crate::paths::path::normalise_absolute;
-
-/// Why a path is refused by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Danger {
-    /// A device or process file: reading it can block or never end.
-    Device,
-    /// A file of the kernel's `/proc` or `/sys`.
-    Kernel,
-}
 
 /// A path refused by name: the absolute path it names, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]

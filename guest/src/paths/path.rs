@@ -13,24 +13,9 @@
 //! ```
 
 use crate::answers::error::ToolError;
+use crate::answers::error::path::PathError;
 use crate::config::Config;
-
-/// Why a path cannot be mapped into the workspace.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PathError {
-    /// The path is empty or only whitespace.
-    Empty,
-    /// The path contains a NUL byte.
-    Nul,
-    /// The path is absolute outside the root, or `..` climbs above it.
-    OutsideRoot,
-    /// The path is longer than any path can be.
-    TooLong,
-}
-
-/// Longest path accepted, in bytes (Linux's `PATH_MAX`): a longer one
-/// cannot name a file, and is most likely content sent as a path.
-pub const MAX_PATH_BYTES: usize = 4096;
+use crate::config::MAX_PATH_BYTES;
 
 /// [`resolve`] for a tool: a device or process file is refused by name
 /// first (SPEC R9), and a path that cannot be mapped is the model-facing

@@ -25,6 +25,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::answers::error::ToolError;
+use crate::answers::error::cells::RepeatedKey;
 use crate::answers::notice::Size;
 use crate::answers::result::{Block, ToolResult};
 use crate::config::Config;
@@ -73,29 +74,6 @@ fn strip_ansi(text: &str) -> String {
         }
     }
     out
-}
-
-/// A key that one object of a notebook's JSON holds twice. Jupyter and
-/// every JSON reader (serde_json, Python's `json`) keep the last of the two,
-/// so the bytes before it are a part of the file that no reader sees.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RepeatedKey {
-    /// The key, decoded (`"c\u0065lls"` is `cells`).
-    pub key: String,
-    /// The object holding it, as a jq path (`.cells[1].metadata`); empty
-    /// for the top level.
-    pub at: String,
-}
-
-impl fmt::Display for RepeatedKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the key {:?} twice ", self.key)?;
-        if self.at.is_empty() {
-            f.write_str("at the top level")
-        } else {
-            write!(f, "in the object at {}", self.at)
-        }
-    }
 }
 
 /// The first key, in the order of the text, that an object of the JSON

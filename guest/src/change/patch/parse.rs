@@ -10,9 +10,7 @@
 //! assert_eq!(ops, [FileOp::Add { path: "a.txt".into(), text: "hi\n".into() }]);
 //! ```
 
-use std::fmt;
-
-use crate::answers::quote::quoted;
+use crate::answers::error::patch::ParseError;
 
 /// One hunk of an update: lines to find, and what replaces them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -83,64 +81,6 @@ impl FileOp {
             FileOp::Add { path, .. } | FileOp::Delete { path } | FileOp::Update { path, .. } => {
                 path
             }
-        }
-    }
-}
-
-/// Why a patch cannot be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ParseError {
-    /// The first line is not `*** Begin Patch`.
-    NoBegin,
-    /// The last line is not `*** End Patch`.
-    NoEnd,
-    /// No file operations between the markers.
-    Empty,
-    /// A line that fits nowhere: its 1-based number, the line, and what
-    /// was expected there.
-    Unexpected {
-        /// Line number in the patch.
-        line: usize,
-        /// The line.
-        text: String,
-        /// What may stand there.
-        expected: &'static str,
-    },
-    /// An update with no hunk lines.
-    EmptyUpdate {
-        /// The file.
-        path: String,
-    },
-    /// A file header without a path.
-    NoPath {
-        /// Line number in the patch.
-        line: usize,
-    },
-    /// A hunk of `@@` lines (or an `*** End of File`) and nothing else.
-    NoLines {
-        /// Line number in the patch where the hunk starts.
-        line: usize,
-    },
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::NoBegin => f.write_str("the patch must start with the line \"*** Begin Patch\""),
-            ParseError::NoEnd => f.write_str("the patch must end with the line \"*** End Patch\""),
-            ParseError::Empty => f.write_str("the patch holds no file operation (\"*** Add File: \", \"*** Delete File: \" or \"*** Update File: \")"),
-            ParseError::Unexpected { line, text, expected } => {
-                write!(f, "line {line} of the patch, {}, is not {expected}", quoted(text))
-            }
-            ParseError::EmptyUpdate { path } => write!(
-                f,
-                "the update of {path} has no lines; give at least one hunk of context (' '), removed ('-') and added ('+') lines"
-            ),
-            ParseError::NoPath { line } => write!(f, "line {line} of the patch names no file"),
-            ParseError::NoLines { line } => write!(
-                f,
-                "the hunk at line {line} of the patch has no lines; after its @@ line give the context (' '), removed ('-') and added ('+') lines"
-            ),
         }
     }
 }

@@ -25,9 +25,9 @@
 //! assert_eq!(narrow(&lines, hunk, 0).ok(), Some(Region { from: 5, end: 6, inner: 6 }));
 //! ```
 
-use super::PatchError;
 use super::parse::Hunk;
 use super::seek::{self, Seek};
+use crate::answers::error::patch::PatchError;
 
 /// The lines a hunk's lines are sought in: from `from` up to `end`, and
 /// first with their start before `inner`, the end of the block the last

@@ -62,6 +62,17 @@ pub(crate) fn object(tool: Tool, text: &str) -> Result<Map<String, Value>, ToolE
     }
 }
 
+/// The file the raw JSON `arguments` of the call `name` name, under any of
+/// its aliases (`path`, `filePath`, …); none for a tool of another set, or
+/// arguments that are not a JSON object.
+pub fn file_path(name: &str, arguments: &str) -> Option<String> {
+    let map = object(Tool::from_name(name)?, arguments).ok()?;
+    match map.get("file_path") {
+        Some(Value::String(path)) if !path.is_empty() => Some(path.clone()),
+        _ => None,
+    }
+}
+
 /// Refuses keys `tool` does not take.
 pub(crate) fn known_keys(tool: Tool, map: &Map<String, Value>) -> Result<(), ToolError> {
     match map.keys().find(|k| !arguments(tool).contains(&k.as_str())) {
@@ -170,5 +181,27 @@ fn kind_of(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_path;
+
+    #[test]
+    fn the_file_a_call_names_is_found_under_its_aliases() {
+        let edit = r#"{"path": "a.rs", "old_string": "a", "new_string": "b"}"#;
+        assert_eq!(file_path("edit", edit).as_deref(), Some("a.rs"));
+        assert_eq!(
+            file_path("read", r#"{"filePath": "b.txt"}"#).as_deref(),
+            Some("b.txt")
+        );
+    }
+
+    #[test]
+    fn no_file_when_the_arguments_or_the_tool_are_not_ours() {
+        assert_eq!(file_path("read", "not json"), None);
+        assert_eq!(file_path("read", r#"{"file_path": ""}"#), None);
+        assert_eq!(file_path("view", r#"{"file_path": "a"}"#), None);
     }
 }

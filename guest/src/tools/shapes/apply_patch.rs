@@ -132,7 +132,7 @@ fn operations(args: Args) -> Result<(Vec<FileOp>, Expected), ToolError> {
         "update_file" => {
             let hunks = parse::parse_diff(&diff)?;
             if hunks.is_empty() {
-                return Err(parse::ParseError::EmptyUpdate { path }.into());
+                return Err(crate::answers::error::patch::ParseError::EmptyUpdate { path }.into());
             }
             FileOp::Update {
                 path,

@@ -34,6 +34,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::answers::error::ToolError;
+use crate::answers::error::symbol::SymbolError;
 use crate::answers::notice::{Decoding, EntryHeader, Next, Notice, Total};
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
@@ -155,7 +156,7 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
 ) -> Result<(ToolResult, Option<Observation>), ToolError> {
     if meta.kind == FileKind::Directory {
         if args.symbol.is_some() {
-            return Err(ToolError::Symbol(symbol::SymbolError::NoOutline {
+            return Err(ToolError::Symbol(SymbolError::NoOutline {
                 path: args.file_path.clone(),
                 why: "a directory".to_owned(),
             }));
@@ -169,7 +170,7 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
     let kind = sniff(head);
     if let Some(symbol) = &args.symbol {
         if kind != Kind::Text {
-            return Err(ToolError::Symbol(symbol::SymbolError::NoOutline {
+            return Err(ToolError::Symbol(SymbolError::NoOutline {
                 path: args.file_path.clone(),
                 why: "not a text file".to_owned(),
             }));

@@ -8,11 +8,9 @@
 //! tell the model nothing the header does not. A name that fits several entries lists them with their
 //! lines; a name that fits none lists the closest.
 
-use std::fmt;
-
 use super::{Framing, read_framed};
 use crate::answers::error::ToolError;
-use crate::answers::quote::quoted;
+use crate::answers::error::symbol::SymbolError;
 use crate::answers::result::ToolResult;
 use crate::config::Config;
 use crate::fs::host::{HostFs, Metadata};
@@ -30,101 +28,6 @@ const MAX_CLOSEST: usize = 5;
 const MAX_COMPARED_CHARS: usize = 128;
 /// How a qualified name joins its parts when shown.
 const SEPARATOR: &str = ".";
-
-/// Why a read by symbol found nothing to show.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SymbolError {
-    /// The file has no outline to look the name up in.
-    NoOutline {
-        /// The path as sent.
-        path: String,
-        /// Why: not a language with an outline, too large, or the parse
-        /// stopped.
-        why: String,
-    },
-    /// No entry has that name.
-    Unknown {
-        /// The path as sent.
-        path: String,
-        /// The name asked for.
-        symbol: String,
-        /// The closest qualified names, best first.
-        closest: Vec<String>,
-    },
-    /// Several entries have that name.
-    Ambiguous {
-        /// The path as sent.
-        path: String,
-        /// The name asked for.
-        symbol: String,
-        /// The qualified names and lines of the first few.
-        candidates: Vec<(String, u64, u64)>,
-        /// How many matched in all.
-        count: usize,
-    },
-}
-
-impl SymbolError {
-    /// The machine-readable name of the failure.
-    pub fn code(&self) -> &'static str {
-        match self {
-            SymbolError::NoOutline { .. } => "no_outline",
-            SymbolError::Unknown { .. } => "unknown_symbol",
-            SymbolError::Ambiguous { .. } => "ambiguous_symbol",
-        }
-    }
-}
-
-impl fmt::Display for SymbolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SymbolError::NoOutline { path, why } => write!(
-                f,
-                "Error: {path} has no outline to find a symbol in ({why}); read it with offset and limit instead."
-            ),
-            SymbolError::Unknown {
-                path,
-                symbol,
-                closest,
-            } => {
-                write!(f, "Error: no symbol {} in {path}", quoted(symbol))?;
-                if closest.is_empty() {
-                    write!(f, "; read the file without a range to see its outline.")
-                } else {
-                    let names: Vec<String> = closest.iter().map(|n| quoted(n)).collect();
-                    write!(f, "; the closest are {}.", names.join(", "))
-                }
-            }
-            SymbolError::Ambiguous {
-                path,
-                symbol,
-                candidates,
-                count,
-            } => {
-                let listed: Vec<String> = candidates
-                    .iter()
-                    .map(|(name, first, last)| {
-                        if first == last {
-                            format!("{} (line {first})", quoted(name))
-                        } else {
-                            format!("{} (lines {first}-{last})", quoted(name))
-                        }
-                    })
-                    .collect();
-                write!(
-                    f,
-                    "Error: {} names {count} symbols in {path}: {}",
-                    quoted(symbol),
-                    listed.join(", ")
-                )?;
-                if *count > candidates.len() {
-                    write!(f, " and {} more", count - candidates.len())?;
-                }
-                write!(f, "; name one with its parents, as listed.")
-            }
-        }
-    }
-}
 
 /// One entry with the names of its parents.
 struct Entry<'s> {

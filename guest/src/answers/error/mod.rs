@@ -8,16 +8,23 @@
 //! assert_eq!(err.to_string(), "Error: unknown tool \"cat\"; the tools are: read, write, edit, undo.");
 //! ```
 
+pub mod cells;
+pub mod insert;
+pub mod patch;
+pub mod path;
+pub mod symbol;
+
 use std::fmt;
 
 use serde_json::Value;
 
+use crate::answers::error::path::Danger;
+use crate::answers::error::path::PathError;
 use crate::answers::quote::{cut, quoted};
 use crate::answers::refusal::Refusal;
 use crate::answers::tool::Tool;
+use crate::config::MAX_PATH_BYTES;
 use crate::fs::host::{FileKind, FsError};
-use crate::paths::danger::Danger;
-use crate::paths::path::{MAX_PATH_BYTES, PathError};
 
 /// A failed tool call, as the model sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,13 +88,13 @@ pub enum ToolError {
         takes: &'static str,
     },
     /// A patch that was not applied.
-    Patch(crate::change::patch::PatchError),
+    Patch(patch::PatchError),
     /// A notebook cell edit that was refused.
-    Cells(crate::change::cells::CellError),
+    Cells(cells::CellError),
     /// An insertion after a line the file does not have.
-    InsertPastEnd(crate::change::insert::PastTheEnd),
+    InsertPastEnd(insert::PastTheEnd),
     /// A read by symbol found no single entry.
-    Symbol(crate::view::read::symbol::SymbolError),
+    Symbol(symbol::SymbolError),
     /// A change over several files failed on one of them after others were
     /// written, and some of those could not be put back.
     PartlyWritten {

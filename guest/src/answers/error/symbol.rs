@@ -1,0 +1,102 @@
+//! Why a read by symbol found nothing to show ([`SymbolError`]): the file
+//! has no outline, no entry has the name (the closest are given), or
+//! several have it (each with its lines).
+
+use std::fmt;
+
+use crate::answers::quote::quoted;
+
+/// Why a read by symbol found nothing to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SymbolError {
+    /// The file has no outline to look the name up in.
+    NoOutline {
+        /// The path as sent.
+        path: String,
+        /// Why: not a language with an outline, too large, or the parse
+        /// stopped.
+        why: String,
+    },
+    /// No entry has that name.
+    Unknown {
+        /// The path as sent.
+        path: String,
+        /// The name asked for.
+        symbol: String,
+        /// The closest qualified names, best first.
+        closest: Vec<String>,
+    },
+    /// Several entries have that name.
+    Ambiguous {
+        /// The path as sent.
+        path: String,
+        /// The name asked for.
+        symbol: String,
+        /// The qualified names and lines of the first few.
+        candidates: Vec<(String, u64, u64)>,
+        /// How many matched in all.
+        count: usize,
+    },
+}
+
+impl SymbolError {
+    /// The machine-readable name of the failure.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SymbolError::NoOutline { .. } => "no_outline",
+            SymbolError::Unknown { .. } => "unknown_symbol",
+            SymbolError::Ambiguous { .. } => "ambiguous_symbol",
+        }
+    }
+}
+
+impl fmt::Display for SymbolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SymbolError::NoOutline { path, why } => write!(
+                f,
+                "Error: {path} has no outline to find a symbol in ({why}); read it with offset and limit instead."
+            ),
+            SymbolError::Unknown {
+                path,
+                symbol,
+                closest,
+            } => {
+                write!(f, "Error: no symbol {} in {path}", quoted(symbol))?;
+                if closest.is_empty() {
+                    write!(f, "; read the file without a range to see its outline.")
+                } else {
+                    let names: Vec<String> = closest.iter().map(|n| quoted(n)).collect();
+                    write!(f, "; the closest are {}.", names.join(", "))
+                }
+            }
+            SymbolError::Ambiguous {
+                path,
+                symbol,
+                candidates,
+                count,
+            } => {
+                let listed: Vec<String> = candidates
+                    .iter()
+                    .map(|(name, first, last)| {
+                        if first == last {
+                            format!("{} (line {first})", quoted(name))
+                        } else {
+                            format!("{} (lines {first}-{last})", quoted(name))
+                        }
+                    })
+                    .collect();
+                write!(
+                    f,
+                    "Error: {} names {count} symbols in {path}: {}",
+                    quoted(symbol),
+                    listed.join(", ")
+                )?;
+                if *count > candidates.len() {
+                    write!(f, " and {} more", count - candidates.len())?;
+                }
+                write!(f, "; name one with its parents, as listed.")
+            }
+        }
+    }
+}
