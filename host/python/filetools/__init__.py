@@ -89,9 +89,7 @@ class Session:
     def __init__(self, native: _NativeSession, tools: "Tools") -> None:
         self._native = native
         # One FIFO lock per event loop: acall()s run in the order made.
-        self._turns: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]" = (
-            weakref.WeakKeyDictionary()
-        )
+        self._turns: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]" = weakref.WeakKeyDictionary()
         #: The tools this session was opened from.
         self.tools = tools
 
@@ -211,7 +209,9 @@ class Tools:
         if call_timeout is not None and not (
             isinstance(call_timeout, (int, float)) and math.isfinite(call_timeout) and call_timeout >= _MIN_TIMEOUT
         ):
-            raise ValueError(f"call_timeout must be a number of seconds of at least {_MIN_TIMEOUT}, not {call_timeout!r}")
+            raise ValueError(
+                f"call_timeout must be a number of seconds of at least {_MIN_TIMEOUT}, not {call_timeout!r}"
+            )
         self._native = _NativeTools(
             root,
             fs=fs,

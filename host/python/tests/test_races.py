@@ -127,7 +127,11 @@ def test_asyncio_tasks_lose_no_change(backing, tmp_path: Path) -> None:
                 current = next(
                     l.split("\t", 1)[1] for l in answer.text.split("\n") if l.split("\t", 1)[-1].startswith(line)
                 )
-                edit = {"file_path": "shared.txt", "old_string": current, "new_string": current + marker(worker, n) + " "}
+                edit = {
+                    "file_path": "shared.txt",
+                    "old_string": current,
+                    "new_string": current + marker(worker, n) + " ",
+                }
                 if not (await session.acall("edit", edit)).is_error:
                     break
                 session.forget_outputs()

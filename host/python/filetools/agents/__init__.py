@@ -24,9 +24,7 @@ try:
     from agents import ApplyPatchOperation, ApplyPatchResult, ApplyPatchTool, FunctionTool
     from agents import ToolOutputImage, ToolOutputText
 except ImportError as error:  # pragma: no cover - exercised without the SDK
-    raise ImportError(
-        "filetools.agents needs the OpenAI Agents SDK: pip install openai-agents"
-    ) from error
+    raise ImportError("filetools.agents needs the OpenAI Agents SDK: pip install openai-agents") from error
 
 from .. import Session, ToolResult
 from .._adapters import Target, arguments_json, data_url, images, resolve_session
