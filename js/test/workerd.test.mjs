@@ -369,7 +369,7 @@ test('MCP clients reach a Durable Object per workspace whose files and sessions 
     const lines = ['a', 'b', 'c', 'd', 'e', 'f'];
     const seeded = await call(client, 'write', {
       file_path: 'race.txt',
-      content: lines.join('\n') + '\n',
+      content: `${lines.join('\n')}\n`,
       session: handle,
     });
     assert.equal(seeded.isError, false, text(seeded));
