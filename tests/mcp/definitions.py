@@ -42,7 +42,8 @@ def fits(type_, value, where):
     kept = pydantic.TypeAdapter(type_).validate_python(value, strict=True)
     if kept != value:
         raise AssertionError(
-            f"{where}: the SDK's type does not take it as it is:\n  ours: {json.dumps(value)}\n  kept: {json.dumps(kept)}"
+            f"{where}: the SDK's type does not take it as it is:\n"
+            f"  ours: {json.dumps(value)}\n  kept: {json.dumps(kept)}"
         )
 
 
@@ -50,7 +51,8 @@ def unchanged_by(helper, schema, where):
     changed = helper(copy.deepcopy(schema))
     if changed != schema:
         raise AssertionError(
-            f"{where}: the SDK's strict helper changes the schema:\n  ours: {json.dumps(schema)}\n  its:  {json.dumps(changed)}"
+            f"{where}: the SDK's strict helper changes the schema:\n"
+            f"  ours: {json.dumps(schema)}\n  its:  {json.dumps(changed)}"
         )
 
 

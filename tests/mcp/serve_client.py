@@ -19,6 +19,7 @@ Exits 0 when every check holds; prints the first difference otherwise.
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,8 +27,6 @@ from pathlib import Path
 from mcp import Client, ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-
-import shutil
 
 from client import SCRIPT, check, script_files
 

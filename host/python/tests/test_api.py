@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 import filetools
-from conftest import png
 from filetools import FORMATS, FiletoolsError, ImageBlock, MemoryFs, TextBlock, Tools
 from filetools.fs import FileSystem
 
