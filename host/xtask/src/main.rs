@@ -7,15 +7,16 @@ mod package;
 mod python;
 mod run;
 
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 
 const HELP: &str = "\
 cargo xtask <task>
 
   setup     install what the build needs (the wasm32-wasip2 Rust target, clang and
-            wasi-libc for the grammars, the npm packages, Chromium for the browser tests)
+            wasi-libc for the grammars, the npm packages, Chromium for the browser tests,
+            ruff for the lint)
   demo      build the CLI and page through a large log and a minified JSON file
   test      run every test: unit, property, host integration, conformance, the npm
             package's (Node, both back ends, Deno, workerd, and the playground in headless
@@ -23,7 +24,8 @@ cargo xtask <task>
             crates, npm package and wheel installed in scratch projects
   python    build the Python wheel, install it into a fresh venv (no Rust on the path) and
             run the Python tests there (part of test)
-  lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings
+  lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings; Biome over
+            the JavaScript (js/), ruff's lint and format checks over the Python
   bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file, the
             performance table (each target beside its reference, with the ratio);
             then Node vs wasmtime per call and the npm package's size
@@ -103,6 +105,34 @@ fn test() -> Result<()> {
 fn lint() -> Result<()> {
     run::setup()?;
     run::cargo(&["fmt", "--all", "--check"])?;
+    // The JavaScript: Biome's formatter and linter, as js/biome.jsonc sets
+    // them, changing nothing; a warning fails too.
+    let js = run::root().join("js");
+    run::status(
+        Command::new(js.join("node_modules/.bin/biome"))
+            .args(["ci", "--error-on-warnings", "."])
+            .current_dir(&js),
+    )
+    .context(
+        "Biome's checks of the JavaScript (`npx biome check --write .` in js/ applies its fixes)",
+    )?;
+    // The Python: ruff's lint rules and its formatter, as the top-level
+    // pyproject.toml sets them, changing nothing.
+    let ruff = run::ruff()?;
+    run::status(
+        Command::new(&ruff)
+            .args(["check", "--no-fix"])
+            .current_dir(run::root()),
+    )
+    .context(
+        "ruff's lint of the Python (`target/py-lint/bin/ruff check --fix` applies its fixes)",
+    )?;
+    run::status(
+        Command::new(&ruff)
+            .args(["format", "--check"])
+            .current_dir(run::root()),
+    )
+    .context("ruff's layout of the Python (`target/py-lint/bin/ruff format` applies it)")?;
     run::cargo(&[
         "clippy",
         "--workspace",

@@ -16,7 +16,8 @@ pub fn root() -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from("."))
 }
 
-/// Installs the wasm target when rustup lacks it.
+/// Installs what any task needs and is missing: the wasm target when rustup
+/// lacks it, and the rest below.
 pub fn setup() -> Result<()> {
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
@@ -33,6 +34,7 @@ pub fn setup() -> Result<()> {
     grammar_toolchain()?;
     node_packages()?;
     python_mcp_client()?;
+    ruff()?;
     deno()?;
     workerd()?;
     redis()?;
@@ -111,25 +113,45 @@ fn npm_tool(dir: &str, spec: &str) -> Result<()> {
 /// The Python MCP client the MCP tests drive the server with, pinned in
 /// `tests/mcp/requirements.txt`, in a virtual environment inside `target/`.
 fn python_mcp_client() -> Result<()> {
-    let venv = root().join("target/py");
-    let requirements = root().join("tests/mcp/requirements.txt");
+    pinned_venv(
+        "target/py",
+        "tests/mcp/requirements.txt",
+        "the Python MCP client and the OpenAI and Anthropic SDKs",
+    )
+    .map(drop)
+}
+
+/// ruff, pinned in `host/python/lint-requirements.txt`, in a virtual
+/// environment inside `target/`; returns its path.
+pub fn ruff() -> Result<PathBuf> {
+    let venv = pinned_venv(
+        "target/py-lint",
+        "host/python/lint-requirements.txt",
+        "ruff, the Python linter and formatter",
+    )?;
+    Ok(venv.join("bin/ruff"))
+}
+
+/// A virtual environment at `dir` with the packages `requirements` pins
+/// (both relative to the workspace root), installed unless that list was
+/// installed there already; returns the environment's path.
+fn pinned_venv(dir: &str, requirements: &str, what: &str) -> Result<PathBuf> {
+    let venv = root().join(dir);
     let stamp = venv.join("installed.txt");
-    let wanted = std::fs::read_to_string(&requirements)?;
+    let wanted = std::fs::read_to_string(root().join(requirements))?;
     if std::fs::read_to_string(&stamp).is_ok_and(|had| had == wanted) {
-        return Ok(());
+        return Ok(venv);
     }
-    println!(
-        "installing the Python MCP client and the OpenAI and Anthropic SDKs (tests/mcp/requirements.txt) into target/py"
-    );
+    println!("installing {what} ({requirements}) into {dir}");
     status(Command::new("python3").arg("-m").arg("venv").arg(&venv))
-        .context("Python 3 with venv is needed for the MCP client tests")?;
+        .with_context(|| format!("Python 3 with venv is needed for {what}"))?;
     status(
         Command::new(venv.join("bin/pip"))
             .args(["install", "--quiet", "--disable-pip-version-check", "-r"])
-            .arg(&requirements),
+            .arg(root().join(requirements)),
     )?;
     std::fs::write(&stamp, wanted)?;
-    Ok(())
+    Ok(venv)
 }
 
 /// Runs `npm args…` in `js/`.
@@ -154,10 +176,15 @@ pub fn debug_dir() -> PathBuf {
         .join("debug")
 }
 
-/// The npm package's dependencies, as locked, when they are not installed.
+/// The npm package's dependencies, as locked, when they are not installed
+/// or the lock changed since they were (npm writes its own copy of the lock
+/// into `node_modules` as it installs).
 fn node_packages() -> Result<()> {
     let js = root().join("js");
-    if js.join("node_modules/.package-lock.json").is_file() {
+    let modified = |path: PathBuf| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let installed = modified(js.join("node_modules/.package-lock.json"));
+    let locked = modified(js.join("package-lock.json"));
+    if installed.is_some() && installed >= locked {
         return Ok(());
     }
     println!("installing the npm package's dependencies (npm ci)");
