@@ -16,9 +16,69 @@ pub fn root() -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from("."))
 }
 
-/// Installs what any task needs and is missing: the wasm target when rustup
-/// lacks it, and the rest below.
-pub fn setup() -> Result<()> {
+/// What a task can need on the machine, each installed by its function
+/// below when missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// The `wasm32-wasip2` Rust target the components are built for.
+    WasmTarget,
+    /// clang and wasi-libc, which compile the tree-sitter grammars (C) for
+    /// the component.
+    GrammarToolchain,
+    /// The npm package's locked dependencies in `js/node_modules` (jco, the
+    /// SDKs the tests drive, Biome).
+    NodePackages,
+    /// The Python MCP client and SDKs the MCP tests drive, in `target/py`.
+    McpClient,
+    /// ruff, the Python linter and formatter, in `target/py-lint`.
+    Ruff,
+    /// Deno, for the npm package's Deno tests.
+    Deno,
+    /// workerd, for the npm package's Worker tests.
+    Workerd,
+    /// `redis-server`, for the session store's tests and benchmark.
+    Redis,
+    /// Chromium, for the browser tests.
+    Chromium,
+}
+
+/// What builds the component: every task that builds the host, whose build
+/// builds the guest.
+pub const BUILD: &[Need] = &[Need::WasmTarget, Need::GrammarToolchain];
+
+/// Everything any task needs (what `cargo xtask setup` installs).
+pub const EVERYTHING: &[Need] = &[
+    Need::WasmTarget,
+    Need::GrammarToolchain,
+    Need::NodePackages,
+    Need::McpClient,
+    Need::Ruff,
+    Need::Deno,
+    Need::Workerd,
+    Need::Redis,
+    Need::Chromium,
+];
+
+/// Installs each of `needs` that is missing.
+pub fn install(needs: &[Need]) -> Result<()> {
+    for need in needs {
+        match need {
+            Need::WasmTarget => wasm_target()?,
+            Need::GrammarToolchain => grammar_toolchain()?,
+            Need::NodePackages => node_packages()?,
+            Need::McpClient => python_mcp_client()?,
+            Need::Ruff => ruff().map(drop)?,
+            Need::Deno => deno()?,
+            Need::Workerd => workerd()?,
+            Need::Redis => redis()?,
+            Need::Chromium => chromium()?,
+        }
+    }
+    Ok(())
+}
+
+/// Installs the wasm target when rustup lacks it.
+fn wasm_target() -> Result<()> {
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .current_dir(root())
@@ -31,14 +91,7 @@ pub fn setup() -> Result<()> {
         println!("installing the {WASM_TARGET} Rust target");
         status(Command::new("rustup").args(["target", "add", WASM_TARGET]))?;
     }
-    grammar_toolchain()?;
-    node_packages()?;
-    python_mcp_client()?;
-    ruff()?;
-    deno()?;
-    workerd()?;
-    redis()?;
-    chromium()
+    Ok(())
 }
 
 /// `redis-server`, for the tests of `filetools serve`'s shared session
