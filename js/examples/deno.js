@@ -6,7 +6,10 @@
 import { createTools, loadTools, memoryFs, nodeFs } from 'agent-filetools';
 
 const root = Deno.args[0];
-const big = Array.from({ length: 3000 }, (_, i) => `export function handler${i}(request) {\n  return request.path + ${i};\n}\n`).join('\n');
+const big = Array.from(
+  { length: 3000 },
+  (_, i) => `export function handler${i}(request) {\n  return request.path + ${i};\n}\n`,
+).join('\n');
 const fs = root ? nodeFs(root) : memoryFs({ 'a.txt': 'alpha\nbeta\n', 'big.js': big });
 const started = performance.now();
 const tools = await (await loadTools({ fs })).session();
@@ -20,4 +23,13 @@ const edit = await text('edit', { file_path: 'a.txt', old_string: 'beta', new_st
 const reread = await text('read', { file_path: 'a.txt' });
 const outline = root ? null : await text('read', { file_path: 'big.js' });
 const other = await createTools({ fs });
-console.log(JSON.stringify({ read, edit, reread, outline, ready, second: (await other.call('read', { file_path: 'a.txt' })).isError }));
+console.log(
+  JSON.stringify({
+    read,
+    edit,
+    reread,
+    outline,
+    ready,
+    second: (await other.call('read', { file_path: 'a.txt' })).isError,
+  }),
+);

@@ -88,8 +88,16 @@ function sqlStore(sql) {
     },
     has: (path) => sql.exec('SELECT 1 FROM files WHERE path = ?', path).toArray().length > 0,
     delete: (path) => sql.exec('DELETE FROM files WHERE path = ? RETURNING path', path).toArray().length > 0,
-    keys: () => sql.exec('SELECT path FROM files').toArray().map((row) => row.path),
-    entries: () => sql.exec('SELECT path, kind, data, mtime_ns FROM files').toArray().map((row) => [row.path, node(row)]),
+    keys: () =>
+      sql
+        .exec('SELECT path FROM files')
+        .toArray()
+        .map((row) => row.path),
+    entries: () =>
+      sql
+        .exec('SELECT path, kind, data, mtime_ns FROM files')
+        .toArray()
+        .map((row) => [row.path, node(row)]),
   };
 }
 
@@ -303,7 +311,12 @@ export class Files extends DurableObject {
     }
     if (state !== undefined && state !== live.saved) {
       try {
-        this.sql.exec('INSERT OR REPLACE INTO sessions (handle, state, saved_at) VALUES (?, ?, ?)', handle, state, Date.now());
+        this.sql.exec(
+          'INSERT OR REPLACE INTO sessions (handle, state, saved_at) VALUES (?, ?, ?)',
+          handle,
+          state,
+          Date.now(),
+        );
         live.saved = state;
       } catch (err) {
         // A state past what a row may hold (2 MB on Cloudflare): the call
@@ -408,7 +421,12 @@ async function answer(message, sessionId, files) {
       if (!result) {
         return {
           result: {
-            content: [{ type: 'text', text: 'Error: this workspace has no such session; call again without `session` to start a new one.' }],
+            content: [
+              {
+                type: 'text',
+                text: 'Error: this workspace has no such session; call again without `session` to start a new one.',
+              },
+            ],
             isError: true,
           },
         };
@@ -475,13 +493,20 @@ async function serveMcp(request, files) {
 export default {
   async fetch(request, env) {
     if (!(await authorized(request, env))) {
-      return rpcError(null, -32001, 'Unauthorized: send Authorization: Bearer <token>', 401, { 'WWW-Authenticate': 'Bearer' });
+      return rpcError(null, -32001, 'Unauthorized: send Authorization: Bearer <token>', 401, {
+        'WWW-Authenticate': 'Bearer',
+      });
     }
     const { pathname } = new URL(request.url);
     if (pathname === '/mcp' || pathname.startsWith('/mcp/')) {
       const workspace = pathname.slice('/mcp/'.length);
       if (!WORKSPACE.test(workspace)) {
-        return rpcError(null, -32600, 'Not Found: use /mcp/<workspace>, a name of letters, digits, ".", "_" and "-"', 404);
+        return rpcError(
+          null,
+          -32600,
+          'Not Found: use /mcp/<workspace>, a name of letters, digits, ".", "_" and "-"',
+          404,
+        );
       }
       return serveMcp(request, env.FILES.get(env.FILES.idFromName(workspace)));
     }

@@ -32,7 +32,11 @@ export function hunk(before, after) {
     start += 1;
   }
   let end = 0;
-  while (end < old.length - start && end < now.length - start && old[old.length - 1 - end] === now[now.length - 1 - end]) {
+  while (
+    end < old.length - start &&
+    end < now.length - start &&
+    old[old.length - 1 - end] === now[now.length - 1 - end]
+  ) {
     end += 1;
   }
   const from = Math.max(0, start - CONTEXT);
@@ -49,5 +53,7 @@ export function hunk(before, after) {
 /** Every file that differs between two snapshots (maps of path to bytes), with its hunk. */
 export function changes(before, after) {
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
-  return paths.filter((p) => !same(before.get(p), after.get(p))).map((path) => ({ path, lines: hunk(before.get(path), after.get(path)) }));
+  return paths
+    .filter((p) => !same(before.get(p), after.get(p)))
+    .map((path) => ({ path, lines: hunk(before.get(path), after.get(path)) }));
 }

@@ -173,7 +173,10 @@ function showDiff(before, after) {
 }
 
 function show(result, args = {}) {
-  $('output').textContent = result.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+  $('output').textContent = result.content
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n');
   $('output').classList.toggle('error', result.isError);
   $('images').replaceChildren(
     ...result.content
@@ -220,7 +223,11 @@ $('call-form').addEventListener('submit', async (event) => {
   try {
     args = JSON.parse($('args').value || '{}');
   } catch (err) {
-    show({ content: [{ type: 'text', text: `the arguments are not JSON: ${err.message}` }], isError: true, structuredContent: {} });
+    show({
+      content: [{ type: 'text', text: `the arguments are not JSON: ${err.message}` }],
+      isError: true,
+      structuredContent: {},
+    });
     return;
   }
   const tool = $('tool').value;
@@ -278,7 +285,9 @@ async function fetchTree(name, part) {
   const listing = JSON.parse(await fetchText(`${name}/${part}.json`));
   const files = new Map();
   for (const path of listing) {
-    const response = await fetch(new URL(`${name}/${part}/${path.split('/').map(encodeURIComponent).join('/')}`, CASES));
+    const response = await fetch(
+      new URL(`${name}/${part}/${path.split('/').map(encodeURIComponent).join('/')}`, CASES),
+    );
     files.set(path, new Uint8Array(await response.arrayBuffer()));
   }
   return files;
@@ -318,7 +327,8 @@ $('load-cases').addEventListener('click', async () => {
   try {
     names = JSON.parse(await fetchText('index.json'));
   } catch (err) {
-    $('cases-report').textContent = `no cases found (${err.message}); lay them out with: cargo run -p filetools-tests --bin cases -- target/js-cases`;
+    $('cases-report').textContent =
+      `no cases found (${err.message}); lay them out with: cargo run -p filetools-tests --bin cases -- target/js-cases`;
     return;
   }
   $('case').replaceChildren(...names.map((n) => new Option(n, n)));
@@ -339,7 +349,8 @@ $('open-case').addEventListener('click', async () => {
     $('tool').value = first.call.tool;
     $('args').value = JSON.stringify(JSON.parse(first.call.arguments), null, 1);
   }
-  $('cases-report').textContent = `${name}: config ${c.config}\n${c.steps.map((s) => (s.call ? s.call.line : `(outside change: ${s.external} ${s.path})`)).join('\n')}`;
+  $('cases-report').textContent =
+    `${name}: config ${c.config}\n${c.steps.map((s) => (s.call ? s.call.line : `(outside change: ${s.external} ${s.path})`)).join('\n')}`;
 });
 
 $('run-cases').addEventListener('click', async () => {

@@ -10,13 +10,23 @@ const source = Array.from(
 
 const minified = JSON.stringify({
   name: 'demo',
-  items: Array.from({ length: 2000 }, (_, i) => ({ id: i, label: `item ${i}`, tags: ['a', 'b'], score: (i * 37) % 101 })),
+  items: Array.from({ length: 2000 }, (_, i) => ({
+    id: i,
+    label: `item ${i}`,
+    tags: ['a', 'b'],
+    score: (i * 37) % 101,
+  })),
 });
 
 const notebook = `${JSON.stringify(
   {
     cells: [
-      { cell_type: 'markdown', id: 'intro', metadata: {}, source: ['# Playground notebook\n', 'Read it, then edit a cell with notebook_edit.'] },
+      {
+        cell_type: 'markdown',
+        id: 'intro',
+        metadata: {},
+        source: ['# Playground notebook\n', 'Read it, then edit a cell with notebook_edit.'],
+      },
       {
         cell_type: 'code',
         execution_count: 1,

@@ -53,9 +53,15 @@ function packageSize() {
   const script = files.filter((f) => !f.endsWith('.wasm') && !f.endsWith('.d.ts'));
   const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
   console.log('package size (src/, generated/, types/)');
-  console.log(`  JS            ${mb(sum(script, (b) => b.length))} raw, ${mb(sum(script, (b) => gzipSync(b, { level: 9 }).length))} gzip`);
-  console.log(`  wasm          ${mb(sum(wasm, (b) => b.length))} raw, ${mb(sum(wasm, (b) => gzipSync(b, { level: 9 }).length))} gzip`);
-  console.log(`  all           ${mb(sum(files, (b) => b.length))} raw, ${mb(sum(files, (b) => gzipSync(b, { level: 9 }).length))} gzip`);
+  console.log(
+    `  JS            ${mb(sum(script, (b) => b.length))} raw, ${mb(sum(script, (b) => gzipSync(b, { level: 9 }).length))} gzip`,
+  );
+  console.log(
+    `  wasm          ${mb(sum(wasm, (b) => b.length))} raw, ${mb(sum(wasm, (b) => gzipSync(b, { level: 9 }).length))} gzip`,
+  );
+  console.log(
+    `  all           ${mb(sum(files, (b) => b.length))} raw, ${mb(sum(files, (b) => gzipSync(b, { level: 9 }).length))} gzip`,
+  );
 }
 
 const dir = join(workspace, 'target', 'js-bench');
@@ -63,18 +69,40 @@ const text = benchFile(dir);
 const onDisk = await median(await createTools({ fs: nodeFs(dir), config: CONFIG }));
 const inMemory = await median(await createTools({ fs: memoryFs({ 'file.txt': text }), config: CONFIG }));
 const wasmtime = JSON.parse(
-  execFileSync('cargo', ['run', '--quiet', '--release', '--package', 'filetools-tests', '--bin', 'read_timing', '--', dir, 'file.txt', String(CALLS)], {
-    cwd: workspace,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }),
+  execFileSync(
+    'cargo',
+    [
+      'run',
+      '--quiet',
+      '--release',
+      '--package',
+      'filetools-tests',
+      '--bin',
+      'read_timing',
+      '--',
+      dir,
+      'file.txt',
+      String(CALLS),
+    ],
+    {
+      cwd: workspace,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  ),
 );
 if (onDisk.text.length !== wasmtime.output_bytes || inMemory.text !== onDisk.text) {
   throw new Error('the hosts disagree on the benchmark read');
 }
-console.log(`read of a ${FILE_BYTES / 1024} KB file (${onDisk.text.length} bytes of output), best median of ${ROUNDS} rounds of ${CALLS}`);
+console.log(
+  `read of a ${FILE_BYTES / 1024} KB file (${onDisk.text.length} bytes of output), best median of ${ROUNDS} rounds of ${CALLS}`,
+);
 console.log(`  wasmtime host        ${wasmtime.median_us.toFixed(0).padStart(7)} µs`);
-console.log(`  Node, nodeFs         ${onDisk.us.toFixed(0).padStart(7)} µs  (${(onDisk.us / wasmtime.median_us).toFixed(2)}x wasmtime)`);
-console.log(`  Node, memoryFs       ${inMemory.us.toFixed(0).padStart(7)} µs  (${(inMemory.us / wasmtime.median_us).toFixed(2)}x wasmtime)`);
+console.log(
+  `  Node, nodeFs         ${onDisk.us.toFixed(0).padStart(7)} µs  (${(onDisk.us / wasmtime.median_us).toFixed(2)}x wasmtime)`,
+);
+console.log(
+  `  Node, memoryFs       ${inMemory.us.toFixed(0).padStart(7)} µs  (${(inMemory.us / wasmtime.median_us).toFixed(2)}x wasmtime)`,
+);
 console.log('');
 packageSize();

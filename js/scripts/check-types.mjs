@@ -12,7 +12,10 @@ const fresh = join(js, 'generated', 'interfaces');
 const kept = join(js, 'types', 'generated');
 const update = process.argv.includes('--update');
 
-const names = fs.readdirSync(fresh).filter((n) => n.startsWith('filetools-core-')).sort();
+const names = fs
+  .readdirSync(fresh)
+  .filter((n) => n.startsWith('filetools-core-'))
+  .sort();
 const stale = [];
 for (const name of names) {
   const now = fs.readFileSync(join(fresh, name), 'utf8');
@@ -33,10 +36,20 @@ for (const name of fs.readdirSync(kept)) {
   }
 }
 if (stale.length > 0 && !update) {
-  console.error(`types/generated/ is stale (${stale.join(', ')}): the WIT changed. Run \`node scripts/check-types.mjs --update\` in js/ and review types/index.d.ts.`);
+  console.error(
+    `types/generated/ is stale (${stale.join(', ')}): the WIT changed. Run \`node scripts/check-types.mjs --update\` in js/ and review types/index.d.ts.`,
+  );
   process.exit(1);
 }
-const tsc = [join(js, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022'];
+const tsc = [
+  join(js, 'node_modules', 'typescript', 'bin', 'tsc'),
+  '--noEmit',
+  '--strict',
+  '--module',
+  'nodenext',
+  '--target',
+  'es2022',
+];
 // The hand-written declarations must compile against them.
 execFileSync(process.execPath, [...tsc, join(js, 'types', 'index.d.ts')], { stdio: 'inherit' });
 // The adapters' declarations must compile against the SDKs' types. Those
@@ -46,12 +59,20 @@ const adapters = ['anthropic', 'openai', 'ai', 'langchain'].map((name) => join('
 const said = spawnSync(process.execPath, [...tsc, ...adapters], { cwd: js, encoding: 'utf8' }).stdout;
 // A diagnostic is its first line and the indented lines after it.
 let inOurs = false;
-const ours = said.split('\n').filter((line) => (inOurs = line.startsWith('types/') || (inOurs && line.startsWith(' '))));
+const ours = said
+  .split('\n')
+  .filter((line) => (inOurs = line.startsWith('types/') || (inOurs && line.startsWith(' '))));
 if (ours.length > 0) {
   console.error(ours.join('\n'));
   process.exit(1);
 }
 // What the adapters give must go into each SDK's request types, and what
 // each SDK answers into the adapters, without a cast.
-execFileSync(process.execPath, [...tsc, '--skipLibCheck', join(js, 'test', 'types', 'adapters.ts')], { stdio: 'inherit' });
-console.log(update ? `updated ${stale.length} declaration files` : `types/generated/ matches the component (${names.length} files)`);
+execFileSync(process.execPath, [...tsc, '--skipLibCheck', join(js, 'test', 'types', 'adapters.ts')], {
+  stdio: 'inherit',
+});
+console.log(
+  update
+    ? `updated ${stale.length} declaration files`
+    : `types/generated/ matches the component (${names.length} files)`,
+);

@@ -10,7 +10,9 @@ import { createTools, nodeFs } from '../src/node.js';
 /** The process's peak resident memory in KiB (VmHWM: unlike getrusage's
  * maxRSS, it starts afresh at exec, not from the parent's peak). */
 function peakKib() {
-  const line = readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync('/proc/self/status', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return Number(line.split(/\s+/)[1]);
 }
 

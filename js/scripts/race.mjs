@@ -120,7 +120,10 @@ export async function raceNodeFs({ trials, writer, dir = join(tmpdir(), `filetoo
       else if (outcome === 'done' && end.equals(theirs)) report.overwrittenAfter += 1;
       else if (outcome === 'done' && end.equals(ours)) report.silentLosses += 1;
       else if (outcome === 'conflict' && end.equals(theirs)) report.conflicts += 1;
-      else report.anomalies.push(`${outcome}, and the file holds ${end.equals(ours) ? 'the write' : `${end.length} other bytes`}`);
+      else
+        report.anomalies.push(
+          `${outcome}, and the file holds ${end.equals(ours) ? 'the write' : `${end.length} other bytes`}`,
+        );
     }
   } finally {
     slots[4] = 1;

@@ -26,9 +26,11 @@ for (let i = 0; i < sessions; i += 1) {
 const ms = performance.now() - started;
 globalThis.gc?.();
 const after = process.memoryUsage().rss;
-console.log(JSON.stringify({
-  sessions: open.length,
-  per_session_mib: (after - before) / sessions / MIB,
-  per_session_ms: ms / sessions,
-  rss_mib: after / MIB,
-}));
+console.log(
+  JSON.stringify({
+    sessions: open.length,
+    per_session_mib: (after - before) / sessions / MIB,
+    per_session_ms: ms / sessions,
+    rss_mib: after / MIB,
+  }),
+);

@@ -33,7 +33,13 @@ export async function loadToolsWith({ fs, config = {}, loadCore, codeModule, cod
   if (!fs) {
     throw new TypeError('createTools needs { fs }: nodeFs(root) or memoryFs(files)');
   }
-  const shared = sharedInstance({ fs, getCoreModule: compiledOnce(loadCore), getCodeModule: codeModule, codeAhead, sha256 });
+  const shared = sharedInstance({
+    fs,
+    getCoreModule: compiledOnce(loadCore),
+    getCodeModule: codeModule,
+    codeAhead,
+    sha256,
+  });
   const configJson = sessionConfig(fs, config);
   const session = () => openSession(shared, configJson);
   const first = await session();
@@ -197,7 +203,12 @@ async function openSession(shared, configJson) {
         return protocol(shared.exports.tools.trapped(tool, argumentsJson(), cause, !memory.lost));
       } catch (again) {
         return {
-          content: [{ type: 'text', text: `Error: the ${tool} call stopped (${describe(err)}), and no new instance could answer (${describe(again)}); start a new session.` }],
+          content: [
+            {
+              type: 'text',
+              text: `Error: the ${tool} call stopped (${describe(err)}), and no new instance could answer (${describe(again)}); start a new session.`,
+            },
+          ],
           isError: true,
           structuredContent: { error: 'guest_trap' },
         };
@@ -212,7 +223,11 @@ async function openSession(shared, configJson) {
     /** Calls `tool` with the model's raw arguments (an object or JSON text). */
     call: (tool, args = {}) => {
       const json = typeof args === 'string' ? args : JSON.stringify(args);
-      return guarded(String(tool), () => json, (session) => session.call(String(tool), json));
+      return guarded(
+        String(tool),
+        () => json,
+        (session) => session.call(String(tool), json),
+      );
     },
     read: (args) => guarded('read', naming(args), (session) => session.read(readArgs(args))),
     write: (args) =>
@@ -335,7 +350,11 @@ function readArgs(args) {
 
 function editArgs(args) {
   const edits = args.edits ?? [
-    { oldString: args.oldString ?? args.old_string, newString: args.newString ?? args.new_string, replaceAll: args.replaceAll ?? args.replace_all },
+    {
+      oldString: args.oldString ?? args.old_string,
+      newString: args.newString ?? args.new_string,
+      replaceAll: args.replaceAll ?? args.replace_all,
+    },
   ];
   return {
     filePath: args.filePath ?? args.file_path,

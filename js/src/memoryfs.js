@@ -141,7 +141,9 @@ export function memoryFs(files = {}, { readOnly = false, store = new Map() } = {
       }
       const prefix = path === '.' ? '' : `${path}/`;
       return [...nodes.keys()]
-        .filter((name) => name.startsWith(prefix) && name.length > prefix.length && !name.slice(prefix.length).includes('/'))
+        .filter(
+          (name) => name.startsWith(prefix) && name.length > prefix.length && !name.slice(prefix.length).includes('/'),
+        )
         .sort(byCodePoint)
         .map((name) => {
           const meta = metadataOf(nodes.get(name));

@@ -32,8 +32,7 @@ const codeModule = (name) => {
 const SHA256_MIN_BYTES = 4096;
 
 /** OpenSSL's SHA-256, which uses the CPU's SHA instructions. */
-const sha256 = (data) =>
-  data.length < SHA256_MIN_BYTES ? undefined : createHash('sha256').update(data).digest('hex');
+const sha256 = (data) => (data.length < SHA256_MIN_BYTES ? undefined : createHash('sha256').update(data).digest('hex'));
 
 /**
  * The tools over `fs`: `{ read, write, edit, undo, call, definitions, save,

@@ -30,7 +30,9 @@ const HASH_PIECE_BYTES = 64 * 1024;
 /** Mode of a new file before the umask. */
 const NEW_FILE_MODE = 0o666;
 
-const TOKEN = randomInt(0, 2 ** 32).toString(16).padStart(8, '0');
+const TOKEN = randomInt(0, 2 ** 32)
+  .toString(16)
+  .padStart(8, '0');
 let counter = 0;
 
 export function kindOf(stats) {
@@ -80,7 +82,13 @@ export function fsError(err) {
 
 /** Whether two stats are of the same node, unwritten since. */
 const same = (a, b) =>
-  a !== null && b !== null && a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+  a !== null &&
+  b !== null &&
+  a.ino === b.ino &&
+  a.dev === b.dev &&
+  a.size === b.size &&
+  a.mtimeNs === b.mtimeNs &&
+  a.ctimeNs === b.ctimeNs;
 
 /**
  * What `full` is, without following a symlink or blocking: `null` when
@@ -150,7 +158,9 @@ export function verify(full, precondition) {
   }
   if (node.kind !== 'file') {
     if (precondition.tag === 'any') {
-      throw node.kind === 'directory' ? new FsError('is-a-directory') : new FsError('io', `refusing to change ${DESCRIBE[node.kind]}`);
+      throw node.kind === 'directory'
+        ? new FsError('is-a-directory')
+        : new FsError('io', `refusing to change ${DESCRIBE[node.kind]}`);
     }
     throw new FsError('conflict');
   }

@@ -18,12 +18,15 @@ import { entriesWithModules } from './core.js';
 export { memoryFs } from './memoryfs.js';
 
 /** The tools over `fs` (see the Node entry point), and `loadTools` to open many sessions. */
-export const { createTools, loadTools } = entriesWithModules({
-  'filetools.core.wasm': core,
-  'filetools.core2.wasm': core2,
-  'filetools.core3.wasm': core3,
-}, {
-  'filetools-code.core.wasm': code,
-  'filetools-code.core2.wasm': code2,
-  'filetools-code.core3.wasm': code3,
-});
+export const { createTools, loadTools } = entriesWithModules(
+  {
+    'filetools.core.wasm': core,
+    'filetools.core2.wasm': core2,
+    'filetools.core3.wasm': core3,
+  },
+  {
+    'filetools-code.core.wasm': code,
+    'filetools-code.core2.wasm': code2,
+    'filetools-code.core3.wasm': code3,
+  },
+);

@@ -46,17 +46,42 @@ test('Anthropic SDK: tools in the request, tool_result blocks with the image bac
   const usage = { input_tokens: 1, output_tokens: 1 };
   const { fetch, bodies } = scripted([
     {
-      id: 'msg_1', type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', usage,
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      stop_reason: 'tool_use',
+      usage,
       content: [
         { type: 'tool_use', id: 'tu_1', name: 'read', input: { file_path: 'pic.png' } },
         { type: 'tool_use', id: 'tu_2', name: 'read', input: { filePath: 'notes.txt', offset: '1' } },
       ],
     },
     {
-      id: 'msg_2', type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', usage,
-      content: [{ type: 'tool_use', id: 'tu_3', name: 'edit', input: { file_path: 'notes.txt', old_string: 'alpha', new_string: 'ALPHA' } }],
+      id: 'msg_2',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      stop_reason: 'tool_use',
+      usage,
+      content: [
+        {
+          type: 'tool_use',
+          id: 'tu_3',
+          name: 'edit',
+          input: { file_path: 'notes.txt', old_string: 'alpha', new_string: 'ALPHA' },
+        },
+      ],
     },
-    { id: 'msg_3', type: 'message', role: 'assistant', model: 'm', stop_reason: 'end_turn', usage, content: [{ type: 'text', text: 'done' }] },
+    {
+      id: 'msg_3',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      stop_reason: 'end_turn',
+      usage,
+      content: [{ type: 'text', text: 'done' }],
+    },
   ]);
   const client = new Anthropic({ apiKey: 'test', fetch, maxRetries: 0 });
   const messages = [{ role: 'user', content: 'Look at pic.png and fix notes.txt' }];
@@ -67,7 +92,10 @@ test('Anthropic SDK: tools in the request, tool_result blocks with the image bac
     }
     messages.push({ role: 'assistant', content: response.content }, await ft.results(response));
   }
-  assert.deepEqual(bodies[0].tools.map((t) => t.name), ['read', 'write', 'edit', 'undo']);
+  assert.deepEqual(
+    bodies[0].tools.map((t) => t.name),
+    ['read', 'write', 'edit', 'undo'],
+  );
   assert.ok(bodies[0].tools[0].input_schema.properties.file_path);
   const [image, notes] = bodies[1].messages.at(-1).content;
   assert.equal(image.type, 'tool_result');
@@ -83,7 +111,10 @@ test('Anthropic SDK: tools in the request, tool_result blocks with the image bac
 test('Anthropic SDK, strict: every tool strict, each schema one its strict transform leaves as it is', async () => {
   const fs = files();
   const ft = await anthropicTools({ fs }, { strict: true });
-  assert.deepEqual(ft.tools.map((t) => t.name), ['read', 'write', 'edit', 'undo']);
+  assert.deepEqual(
+    ft.tools.map((t) => t.name),
+    ['read', 'write', 'edit', 'undo'],
+  );
   for (const tool of ft.tools) {
     assert.equal(tool.strict, true, tool.name);
     assert.deepEqual(transformJSONSchema(tool.input_schema), tool.input_schema, `${tool.name} is already strict`);
@@ -91,12 +122,22 @@ test('Anthropic SDK, strict: every tool strict, each schema one its strict trans
   const usage = { input_tokens: 1, output_tokens: 1 };
   const { fetch, bodies } = scripted([
     {
-      id: 'msg_1', type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', usage,
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      stop_reason: 'tool_use',
+      usage,
       content: [{ type: 'tool_use', id: 'tu_1', name: 'read', input: { file_path: 'notes.txt' } }],
     },
   ]);
   const client = new Anthropic({ apiKey: 'test', fetch, maxRetries: 0 });
-  const response = await client.messages.create({ model: 'm', max_tokens: 1000, tools: ft.tools, messages: [{ role: 'user', content: 'Read notes.txt' }] });
+  const response = await client.messages.create({
+    model: 'm',
+    max_tokens: 1000,
+    tools: ft.tools,
+    messages: [{ role: 'user', content: 'Read notes.txt' }],
+  });
   assert.ok(bodies[0].tools.every((t) => t.strict === true));
   const [answer] = (await ft.results(response)).content;
   assert.match(answer.content[0].text, /^1\talpha/);
@@ -117,16 +158,35 @@ test('OpenAI SDK: strict tools pass its checks, null arguments act as absent, im
   const nulls = { offset: null, limit: null, pages: null, char_offset: null };
   const call = (id, name, args) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
   const completion = (message) => ({
-    id: 'c', object: 'chat.completion', created: 0, model: 'm',
-    choices: [{ index: 0, finish_reason: message.tool_calls ? 'tool_calls' : 'stop', message: { role: 'assistant', content: null, ...message } }],
+    id: 'c',
+    object: 'chat.completion',
+    created: 0,
+    model: 'm',
+    choices: [
+      {
+        index: 0,
+        finish_reason: message.tool_calls ? 'tool_calls' : 'stop',
+        message: { role: 'assistant', content: null, ...message },
+      },
+    ],
   });
   const { fetch, bodies } = scripted([
-    completion({ tool_calls: [call('call_1', 'read', { file_path: 'pic.png', ...nulls }), call('call_2', 'read', { file_path: 'notes.txt', ...nulls })] }),
     completion({
-      tool_calls: [call('call_3', 'edit', {
-        file_path: 'notes.txt', old_string: null, new_string: null, replace_all: false,
-        edits: [{ old_string: 'gamma', new_string: 'GAMMA', replace_all: null }],
-      })],
+      tool_calls: [
+        call('call_1', 'read', { file_path: 'pic.png', ...nulls }),
+        call('call_2', 'read', { file_path: 'notes.txt', ...nulls }),
+      ],
+    }),
+    completion({
+      tool_calls: [
+        call('call_3', 'edit', {
+          file_path: 'notes.txt',
+          old_string: null,
+          new_string: null,
+          replace_all: false,
+          edits: [{ old_string: 'gamma', new_string: 'GAMMA', replace_all: null }],
+        }),
+      ],
     }),
     completion({ content: 'done' }),
   ]);
@@ -142,7 +202,10 @@ test('OpenAI SDK: strict tools pass its checks, null arguments act as absent, im
   }
   assert.equal(bodies[0].tools[0].function.strict, true);
   const second = bodies[1].messages;
-  assert.deepEqual(second.slice(-3).map((m) => m.role), ['tool', 'tool', 'user']);
+  assert.deepEqual(
+    second.slice(-3).map((m) => m.role),
+    ['tool', 'tool', 'user'],
+  );
   assert.match(second.at(-2).content, /^1\talpha/);
   assert.equal(second.at(-1).content[1].type, 'image_url');
   assert.match(second.at(-1).content[1].image_url.url, /^data:image\/png;base64,/);
@@ -154,14 +217,32 @@ test('OpenAI SDK, Responses API: function_call_output items carry the image', as
   const ft = await openaiTools({ fs: files() });
   const { fetch, bodies } = scripted([
     {
-      id: 'r1', object: 'response', created_at: 0, model: 'm', status: 'completed',
-      output: [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'read', arguments: '{"file_path":"pic.png"}', status: 'completed' }],
+      id: 'r1',
+      object: 'response',
+      created_at: 0,
+      model: 'm',
+      status: 'completed',
+      output: [
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_1',
+          name: 'read',
+          arguments: '{"file_path":"pic.png"}',
+          status: 'completed',
+        },
+      ],
     },
     { id: 'r2', object: 'response', created_at: 0, model: 'm', status: 'completed', output: [] },
   ]);
   const client = new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 });
   const first = await client.responses.create({ model: 'm', tools: ft.responsesTools, input: 'Look at pic.png' });
-  await client.responses.create({ model: 'm', tools: ft.responsesTools, previous_response_id: first.id, input: await ft.responsesResults(first) });
+  await client.responses.create({
+    model: 'm',
+    tools: ft.responsesTools,
+    previous_response_id: first.id,
+    input: await ft.responsesResults(first),
+  });
   assert.equal(bodies[0].tools[0].name, 'read');
   const [output] = bodies[1].input;
   assert.equal(output.type, 'function_call_output');
@@ -173,7 +254,10 @@ test('OpenAI SDK, Responses API, strict: every function tool strict with the Cha
   const fs = files();
   const ft = await openaiTools({ fs }, { strict: true });
   const chat = new Map(ft.chatTools.map(({ function: f }) => [f.name, f.parameters]));
-  assert.deepEqual(ft.responsesTools.map((t) => t.name), ['read', 'write', 'edit', 'undo']);
+  assert.deepEqual(
+    ft.responsesTools.map((t) => t.name),
+    ['read', 'write', 'edit', 'undo'],
+  );
   for (const tool of ft.responsesTools) {
     assert.equal(tool.strict, true, tool.name);
     assert.deepEqual(toStrictJsonSchema(tool.parameters), tool.parameters, `${tool.name} is already strict`);
@@ -187,14 +271,32 @@ test('OpenAI SDK, Responses API, strict: every function tool strict with the Cha
   const nulls = Object.fromEntries(Object.keys(chat.get('read').properties).map((name) => [name, null]));
   const { fetch, bodies } = scripted([
     {
-      id: 'r1', object: 'response', created_at: 0, model: 'm', status: 'completed',
-      output: [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'read', arguments: JSON.stringify({ ...nulls, file_path: 'notes.txt' }), status: 'completed' }],
+      id: 'r1',
+      object: 'response',
+      created_at: 0,
+      model: 'm',
+      status: 'completed',
+      output: [
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_1',
+          name: 'read',
+          arguments: JSON.stringify({ ...nulls, file_path: 'notes.txt' }),
+          status: 'completed',
+        },
+      ],
     },
     { id: 'r2', object: 'response', created_at: 0, model: 'm', status: 'completed', output: [] },
   ]);
   const client = new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 });
   const first = await client.responses.create({ model: 'm', tools: ft.responsesTools, input: 'Read notes.txt' });
-  await client.responses.create({ model: 'm', tools: ft.responsesTools, previous_response_id: first.id, input: await ft.responsesResults(first) });
+  await client.responses.create({
+    model: 'm',
+    tools: ft.responsesTools,
+    previous_response_id: first.id,
+    input: await ft.responsesResults(first),
+  });
   assert.ok(bodies[0].tools.every((t) => t.strict === true));
   assert.match(bodies[1].input[0].output, /^1\talpha/);
 });
@@ -206,14 +308,46 @@ test('Anthropic SDK, text editor: the built-in tool type in the request, view an
   const tool = 'str_replace_based_edit_tool';
   const { fetch, bodies } = scripted([
     {
-      id: 'msg_1', type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', usage,
-      content: [{ type: 'tool_use', id: 'tu_1', name: tool, input: { command: 'view', path: 'notes.txt', view_range: [1, -1] } }],
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      stop_reason: 'tool_use',
+      usage,
+      content: [
+        {
+          type: 'tool_use',
+          id: 'tu_1',
+          name: tool,
+          input: { command: 'view', path: 'notes.txt', view_range: [1, -1] },
+        },
+      ],
     },
     {
-      id: 'msg_2', type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', usage,
-      content: [{ type: 'tool_use', id: 'tu_2', name: tool, input: { command: 'str_replace', path: 'notes.txt', old_str: 'alpha', new_str: 'ALPHA' } }],
+      id: 'msg_2',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      stop_reason: 'tool_use',
+      usage,
+      content: [
+        {
+          type: 'tool_use',
+          id: 'tu_2',
+          name: tool,
+          input: { command: 'str_replace', path: 'notes.txt', old_str: 'alpha', new_str: 'ALPHA' },
+        },
+      ],
     },
-    { id: 'msg_3', type: 'message', role: 'assistant', model: 'm', stop_reason: 'end_turn', usage, content: [{ type: 'text', text: 'done' }] },
+    {
+      id: 'msg_3',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      stop_reason: 'end_turn',
+      usage,
+      content: [{ type: 'text', text: 'done' }],
+    },
   ]);
   const client = new Anthropic({ apiKey: 'test', fetch, maxRetries: 0 });
   const messages = [{ role: 'user', content: 'Fix notes.txt' }];
@@ -233,10 +367,20 @@ test('Anthropic SDK, text editor: the built-in tool type in the request, view an
 test('OpenAI SDK, Responses API: the built-in apply_patch tool, its calls answered as apply_patch_call_output', async () => {
   const fs = files();
   const ft = await openaiTools({ fs, config: { tools: ['apply-patch', 'filetools'] } });
-  const patch = (id, operation) => ({ type: 'apply_patch_call', id, call_id: `call_${id}`, status: 'completed', operation });
+  const patch = (id, operation) => ({
+    type: 'apply_patch_call',
+    id,
+    call_id: `call_${id}`,
+    status: 'completed',
+    operation,
+  });
   const { fetch, bodies } = scripted([
     {
-      id: 'r1', object: 'response', created_at: 0, model: 'm', status: 'completed',
+      id: 'r1',
+      object: 'response',
+      created_at: 0,
+      model: 'm',
+      status: 'completed',
       output: [
         patch('p1', { type: 'update_file', path: 'notes.txt', diff: '@@\n-alpha\n+ALPHA\n' }),
         // As OpenAI's handler joins them, a last bare `+` is the final newline.
@@ -248,15 +392,26 @@ test('OpenAI SDK, Responses API: the built-in apply_patch tool, its calls answer
   ]);
   const client = new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 });
   const first = await client.responses.create({ model: 'm', tools: ft.responsesTools, input: 'Fix notes.txt' });
-  await client.responses.create({ model: 'm', tools: ft.responsesTools, previous_response_id: first.id, input: await ft.responsesResults(first) });
+  await client.responses.create({
+    model: 'm',
+    tools: ft.responsesTools,
+    previous_response_id: first.id,
+    input: await ft.responsesResults(first),
+  });
   assert.deepEqual(bodies[0].tools[0], { type: 'apply_patch' });
-  assert.deepEqual(bodies[0].tools.slice(1).map((t) => t.name), ['read', 'write', 'edit', 'undo']);
+  assert.deepEqual(
+    bodies[0].tools.slice(1).map((t) => t.name),
+    ['read', 'write', 'edit', 'undo'],
+  );
   const outputs = bodies[1].input;
-  assert.deepEqual(outputs.map((o) => [o.type, o.call_id, o.status]), [
-    ['apply_patch_call_output', 'call_p1', 'completed'],
-    ['apply_patch_call_output', 'call_p2', 'completed'],
-    ['apply_patch_call_output', 'call_p3', 'failed'],
-  ]);
+  assert.deepEqual(
+    outputs.map((o) => [o.type, o.call_id, o.status]),
+    [
+      ['apply_patch_call_output', 'call_p1', 'completed'],
+      ['apply_patch_call_output', 'call_p2', 'completed'],
+      ['apply_patch_call_output', 'call_p3', 'failed'],
+    ],
+  );
   assert.match(outputs[2].output, /not applied and no file changed/);
   assert.match(decoder.decode(fs.files().get('notes.txt')), /^ALPHA\n/);
   assert.equal(decoder.decode(fs.files().get('new/todo.md')), '# Todo\n');
@@ -267,13 +422,24 @@ test('Vercel AI SDK: the tool loop on its mock model reads, edits and sees the i
   const usage = { inputTokens: { total: 1 }, outputTokens: { total: 1 } };
   const turn = (content, unified) => ({ content, finishReason: { unified, raw: unified }, usage, warnings: [] });
   const replies = [
-    turn([
-      { type: 'tool-call', toolCallId: 't1', toolName: 'read', input: JSON.stringify({ filePath: 'pic.png' }) },
-      { type: 'tool-call', toolCallId: 't2', toolName: 'read', input: JSON.stringify({ file_path: 'notes.txt' }) },
-    ], 'tool-calls'),
-    turn([
-      { type: 'tool-call', toolCallId: 't3', toolName: 'edit', input: JSON.stringify({ file_path: 'notes.txt', old_string: 'beta', new_string: 'BETA' }) },
-    ], 'tool-calls'),
+    turn(
+      [
+        { type: 'tool-call', toolCallId: 't1', toolName: 'read', input: JSON.stringify({ filePath: 'pic.png' }) },
+        { type: 'tool-call', toolCallId: 't2', toolName: 'read', input: JSON.stringify({ file_path: 'notes.txt' }) },
+      ],
+      'tool-calls',
+    ),
+    turn(
+      [
+        {
+          type: 'tool-call',
+          toolCallId: 't3',
+          toolName: 'edit',
+          input: JSON.stringify({ file_path: 'notes.txt', old_string: 'beta', new_string: 'BETA' }),
+        },
+      ],
+      'tool-calls',
+    ),
     turn([{ type: 'text', text: 'done' }], 'stop'),
   ];
   const prompts = [];
@@ -283,7 +449,12 @@ test('Vercel AI SDK: the tool loop on its mock model reads, edits and sees the i
       return replies[prompts.length - 1];
     },
   });
-  const result = await generateText({ model, tools: await aiTools({ fs }), prompt: 'Look at pic.png and fix notes.txt', stopWhen: stepCountIs(4) });
+  const result = await generateText({
+    model,
+    tools: await aiTools({ fs }),
+    prompt: 'Look at pic.png and fix notes.txt',
+    stopWhen: stepCountIs(4),
+  });
   assert.equal(result.text, 'done');
   const [image, notes] = prompts[1].find((m) => m.role === 'tool').content;
   assert.equal(image.output.type, 'content');
@@ -307,12 +478,27 @@ test('LangChain: tool calls answer with ToolMessages, error status, image blocks
   assert.equal(image.status, 'success');
   assert.equal(image.content[1].type, 'image');
   assert.equal(image.content[1].mimeType, 'image/png');
-  const page = await tools.read.invoke({ type: 'tool_call', id: 'l2', name: 'read', args: { file_path: 'notes.txt', offset: '2', limit: 1 } });
+  const page = await tools.read.invoke({
+    type: 'tool_call',
+    id: 'l2',
+    name: 'read',
+    args: { file_path: 'notes.txt', offset: '2', limit: 1 },
+  });
   assert.match(page.content[0].text, /^2\tbeta/);
   assert.equal(page.artifact.next_offset, 3);
-  const edit = await tools.edit.invoke({ type: 'tool_call', id: 'l3', name: 'edit', args: { file_path: 'notes.txt', old_string: 'alpha', new_string: 'ALPHA' } });
+  const edit = await tools.edit.invoke({
+    type: 'tool_call',
+    id: 'l3',
+    name: 'edit',
+    args: { file_path: 'notes.txt', old_string: 'alpha', new_string: 'ALPHA' },
+  });
   assert.equal(edit.status, 'success', edit.content[0].text);
-  const refused = await tools.write.invoke({ type: 'tool_call', id: 'l4', name: 'write', args: { file_path: 'keep.txt', content: 'x' } });
+  const refused = await tools.write.invoke({
+    type: 'tool_call',
+    id: 'l4',
+    name: 'write',
+    args: { file_path: 'keep.txt', content: 'x' },
+  });
   assert.equal(refused.status, 'error');
   assert.match(decoder.decode(fs.files().get('notes.txt')), /^ALPHA/);
 });
@@ -320,7 +506,9 @@ test('LangChain: tool calls answer with ToolMessages, error status, image blocks
 test('LangChain, strict: bound with strict, the tools pass the OpenAI SDK strict checks, and null arguments act as absent', async () => {
   const fs = files();
   const tools = Object.fromEntries((await langchainTools({ fs }, { strict: true })).map((t) => [t.name, t]));
-  const parameters = new Map((await createTools({ fs })).schema('openai-strict').map(({ function: f }) => [f.name, f.parameters]));
+  const parameters = new Map(
+    (await createTools({ fs })).schema('openai-strict').map(({ function: f }) => [f.name, f.parameters]),
+  );
   const definitions = Object.values(tools).map((t) => convertToOpenAITool(t, { strict: true }));
   validateInputTools(definitions);
   for (const { function: f } of definitions) {
@@ -331,11 +519,18 @@ test('LangChain, strict: bound with strict, the tools pass the OpenAI SDK strict
   assert.throws(() => toStrictJsonSchema(loose.function.parameters), /optional\(\)/);
 
   const nulls = (name) => Object.fromEntries(Object.keys(parameters.get(name).properties).map((key) => [key, null]));
-  const page = await tools.read.invoke({ type: 'tool_call', id: 's1', name: 'read', args: { ...nulls('read'), file_path: 'notes.txt', limit: 1 } });
+  const page = await tools.read.invoke({
+    type: 'tool_call',
+    id: 's1',
+    name: 'read',
+    args: { ...nulls('read'), file_path: 'notes.txt', limit: 1 },
+  });
   assert.equal(page.status, 'success', page.content[0].text);
   assert.match(page.content[0].text, /^1\talpha\n\[lines 1-1 of/);
   const edit = await tools.edit.invoke({
-    type: 'tool_call', id: 's2', name: 'edit',
+    type: 'tool_call',
+    id: 's2',
+    name: 'edit',
     args: { ...nulls('edit'), file_path: 'notes.txt', old_string: 'alpha', new_string: 'ALPHA', replace_all: false },
   });
   assert.equal(edit.status, 'success', edit.content[0].text);
@@ -345,7 +540,11 @@ test('LangChain, strict: bound with strict, the tools pass the OpenAI SDK strict
 test('in Node a root directory is all an adapter needs', async () => {
   const dir = layOut('adapters-root');
   const anthropic = await anthropicTools(dir);
-  const [answer] = (await anthropic.results({ content: [{ type: 'tool_use', id: 'a', name: 'read', input: { file_path: 'notes.txt' } }] })).content;
+  const [answer] = (
+    await anthropic.results({
+      content: [{ type: 'tool_use', id: 'a', name: 'read', input: { file_path: 'notes.txt' } }],
+    })
+  ).content;
   assert.match(answer.content[0].text, /^1\talpha/);
   assert.equal((await openaiTools(dir)).chatTools.length, 4);
   assert.deepEqual(Object.keys(await aiTools(dir)), ['read', 'write', 'edit', 'undo']);

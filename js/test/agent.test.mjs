@@ -16,7 +16,10 @@ test('the example agent loop reads and edits through the tools', async () => {
   const messages = await runAgent(root);
   const results = messages.filter((m) => m.role === 'tool');
   assert.equal(results.length, 2);
-  assert.ok(results.every((m) => !m.isError), JSON.stringify(results));
+  assert.ok(
+    results.every((m) => !m.isError),
+    JSON.stringify(results),
+  );
   assert.match(results[0].content[0].text, /^1\t# Demo\n2\tThis is teh demo\./);
   assert.equal(fs.readFileSync(join(root, 'README.md'), 'utf8'), '# Demo\nThis is the demo.\n');
   assert.equal(messages.at(-1).content, 'Fixed the typo in README.md.');
@@ -37,7 +40,10 @@ test('loadTools compiles each core module once: sessions are separate and see th
   const second = await tools.session();
   const third = await tools.session();
   assert.equal(new Set(compiled).size, compiled.length, `compiled twice: ${compiled}`);
-  assert.equal((await first.call('read', { file_path: 'a.txt' })).content[0].text, '1\tone\n[lines 1-1 of 2; continue with offset=2]\n[version e133445055664dac-8]');
+  assert.equal(
+    (await first.call('read', { file_path: 'a.txt' })).content[0].text,
+    '1\tone\n[lines 1-1 of 2; continue with offset=2]\n[version e133445055664dac-8]',
+  );
   const refused = await second.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' });
   assert.equal(refused.isError, true, 'the second session has its own memory: it has not read a.txt');
   await third.call('read', { file_path: 'a.txt' });

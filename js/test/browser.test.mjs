@@ -24,12 +24,22 @@ before(async () => {
   server = await serve(workspace);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = await browser.newPage();
   page.on('pageerror', (err) => console.error('page error:', err));
   await page.goto(`http://127.0.0.1:${server.address().port}/js/playground/`);
-  await page.waitForFunction(() => document.getElementById('status').textContent === 'ready', null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'ready', null, {
+    timeout: 60_000,
+  });
 });
 
 after(async () => {
@@ -51,12 +61,22 @@ async function call(tool, args) {
 
 test('the sample files are read and edited, with the token meter, the diff and the history', async () => {
   const files = await page.textContent('#files');
-  for (const sample of ['README.md', 'src/handlers.js', 'data/items.min.json', 'notes/analysis.ipynb', 'windows.txt', 'images/logo.png']) {
+  for (const sample of [
+    'README.md',
+    'src/handlers.js',
+    'data/items.min.json',
+    'notes/analysis.ipynb',
+    'windows.txt',
+    'images/logo.png',
+  ]) {
     assert.ok(files.includes(sample), `${sample} is a sample`);
   }
   assert.match(await call('read', { file_path: 'README.md' }), /^1\t# Playground\n/);
   assert.match(await page.textContent('#tokens'), /about \d+ tokens/);
-  assert.match(await call('edit', { file_path: 'README.md', old_string: 'Pick a file', new_string: 'Choose a file' }), /^Edited README\.md/);
+  assert.match(
+    await call('edit', { file_path: 'README.md', old_string: 'Pick a file', new_string: 'Choose a file' }),
+    /^Edited README\.md/,
+  );
   assert.match(await page.textContent('#diff'), /-Pick a file[^\n]*\n\+Choose a file/);
   assert.match(await call('read', { file_path: 'src/handlers.js' }), /javascript outline follows/);
   const meter = await page.textContent('#meter');
@@ -65,7 +85,10 @@ test('the sample files are read and edited, with the token meter, the diff and t
   assert.match(await call('read', { file_path: 'images/logo.png' }), /^\[image: PNG/);
   assert.equal(await page.locator('#images img').count(), 1);
   const history = await page.locator('#history li').allTextContents();
-  assert.deepEqual(history.slice(0, 4).map((h) => h.split(' ')[0]), ['read', 'read', 'edit', 'read']);
+  assert.deepEqual(
+    history.slice(0, 4).map((h) => h.split(' ')[0]),
+    ['read', 'read', 'edit', 'read'],
+  );
   await page.locator('#history li button').nth(2).click();
   assert.match(await page.textContent('#output'), /^Edited README\.md/);
   assert.match(await page.textContent('#diff'), /\+Choose a file/);
@@ -100,7 +123,10 @@ function pngWidth(file) {
 test('the page fits a wide screen and a 400 px one, on screenshots kept in target/playground', async () => {
   const dir = join(workspace, 'target', 'playground');
   fs.mkdirSync(dir, { recursive: true });
-  for (const [name, width] of [['wide', 1280], ['narrow', 400]]) {
+  for (const [name, width] of [
+    ['wide', 1280],
+    ['narrow', 400],
+  ]) {
     await page.setViewportSize({ width, height: 900 });
     await call('read', { file_path: 'data/items.min.json' });
     const layout = await page.evaluate(() => ({
@@ -111,9 +137,15 @@ test('the page fits a wide screen and a 400 px one, on screenshots kept in targe
         return { left: box.left, right: box.right, top: box.top };
       }),
     }));
-    assert.ok(layout.scrollWidth <= layout.innerWidth, `${name}: the page is ${layout.scrollWidth} px wide in ${layout.innerWidth}`);
+    assert.ok(
+      layout.scrollWidth <= layout.innerWidth,
+      `${name}: the page is ${layout.scrollWidth} px wide in ${layout.innerWidth}`,
+    );
     for (const box of layout.sections) {
-      assert.ok(box.left >= 0 && box.right <= layout.innerWidth, `${name}: a section runs out of the screen: ${JSON.stringify(box)}`);
+      assert.ok(
+        box.left >= 0 && box.right <= layout.innerWidth,
+        `${name}: a section runs out of the screen: ${JSON.stringify(box)}`,
+      );
     }
     const tops = layout.sections.map((s) => Math.round(s.top));
     if (width < 900) {
@@ -129,7 +161,10 @@ test('the page fits a wide screen and a 400 px one, on screenshots kept in targe
 });
 
 test('files are added, uploaded and dropped; a large one reads as an outline', async () => {
-  const source = Array.from({ length: 800 }, (_, i) => `def handler_${i}(request):\n    return request.path + "${'y'.repeat(30)}"\n`).join('\n');
+  const source = Array.from(
+    { length: 800 },
+    (_, i) => `def handler_${i}(request):\n    return request.path + "${'y'.repeat(30)}"\n`,
+  ).join('\n');
   await page.fill('#new-path', 'src/app.py');
   await page.fill('#new-content', source);
   await page.click('#add');

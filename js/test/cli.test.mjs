@@ -45,9 +45,15 @@ test('createTools gives what filetools session gives, on nodeFs and memoryFs', a
   // One directory for every run: answers name the workspace root.
   const cliDir = fresh('root');
   const input = `${CALLS.map(([tool, args]) => JSON.stringify({ tool, args })).join('\n')}\n`;
-  const run = spawnSync(workspaceBinary('agent-filetools', 'filetools'), ['session', '--root', cliDir], { input, encoding: 'utf8' });
+  const run = spawnSync(workspaceBinary('agent-filetools', 'filetools'), ['session', '--root', cliDir], {
+    input,
+    encoding: 'utf8',
+  });
   assert.equal(run.status, 0, run.stderr);
-  const expected = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+  const expected = run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   assert.equal(expected.length, CALLS.length);
 
   for (const [label, fsOf] of [

@@ -44,7 +44,9 @@ const validator = new AjvJsonSchemaValidator();
  * schema; what does not fit goes to `misfits`.
  */
 function schemaChecked(tools, name, misfits) {
-  const check = new Map(tools.schema('mcp').map((t) => [t.name, t.outputSchema && validator.getValidator(t.outputSchema)]));
+  const check = new Map(
+    tools.schema('mcp').map((t) => [t.name, t.outputSchema && validator.getValidator(t.outputSchema)]),
+  );
   return {
     forgetOutputs: () => tools.forgetOutputs(),
     call: async (tool, args) => {
@@ -53,7 +55,9 @@ function schemaChecked(tools, name, misfits) {
       if (fits && result.structuredContent !== undefined && result.structuredContent !== null) {
         const verdict = fits(result.structuredContent);
         if (!verdict.valid) {
-          misfits.push(`${name}: ${tool} answered ${JSON.stringify(result.structuredContent)}: ${verdict.errorMessage}`);
+          misfits.push(
+            `${name}: ${tool} answered ${JSON.stringify(result.structuredContent)}: ${verdict.errorMessage}`,
+          );
         }
       }
       return result;
@@ -79,7 +83,9 @@ test('every case gives the wasmtime transcript on both back ends', async () => {
       const transcript = await runSteps(checked(host.tools), steps, host.external, fresh);
       ran[backEnd].push(name);
       if (transcript !== expected) {
-        failures.push(`${name} on ${backEnd}: transcript differs from expected.txt\n${firstDifference(expected, transcript)}`);
+        failures.push(
+          `${name} on ${backEnd}: transcript differs from expected.txt\n${firstDifference(expected, transcript)}`,
+        );
       }
       if (!sameFiles(readTree(join(dir, 'after')), host.files())) {
         failures.push(`${name} on ${backEnd}: the files left differ from fs.after/ (or the starting files)`);

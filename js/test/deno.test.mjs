@@ -14,7 +14,8 @@ import { test } from 'node:test';
 import { js, workspace } from './cases.mjs';
 
 function deno() {
-  const binary = process.env.FILETOOLS_DENO ?? join(workspace, 'target', 'deno', 'node_modules', '@deno', 'linux-x64-glibc', 'deno');
+  const binary =
+    process.env.FILETOOLS_DENO ?? join(workspace, 'target', 'deno', 'node_modules', '@deno', 'linux-x64-glibc', 'deno');
   assert.ok(fs.existsSync(binary), `${binary} is missing: run \`cargo xtask setup\` (or set FILETOOLS_DENO)`);
   return binary;
 }

@@ -35,13 +35,20 @@ test('contents of 1 KiB and more are offered to the host, smaller ones hashed by
   const { createHash } = await import('node:crypto');
   const { asked } = await editOnce((data) => createHash('sha256').update(data).digest('hex'));
   assert.ok(asked.length > 0, 'the host was never asked');
-  assert.ok(asked.every((len) => len >= 1024), `asked for ${asked}`);
+  assert.ok(
+    asked.every((len) => len >= 1024),
+    `asked for ${asked}`,
+  );
 });
 
 test('a host without a hash, or with a malformed one, changes no answer', async () => {
   const { createHash } = await import('node:crypto');
   const reference = await editOnce((data) => createHash('sha256').update(data).digest('hex'));
-  for (const sha256 of [() => undefined, () => 'not a digest', (data) => createHash('sha256').update(data).digest('hex').toUpperCase()]) {
+  for (const sha256 of [
+    () => undefined,
+    () => 'not a digest',
+    (data) => createHash('sha256').update(data).digest('hex').toUpperCase(),
+  ]) {
     const { versions } = await editOnce(sha256);
     assert.deepEqual(versions, reference.versions);
   }

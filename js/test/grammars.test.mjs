@@ -24,7 +24,11 @@ test('a read of a text file loads no grammar; the first parse of code does', asy
   assert.equal(symbol.isError, false, symbol.content[0].text);
   assert.match(symbol.content[0].text, /pub fn second\(\) \{\}/);
   assert.equal(tools.grammarsLoaded(), true);
-  const broken = await session.edit({ file_path: 'lib.rs', old_string: 'pub fn first() {}', new_string: 'pub fn first() {' });
+  const broken = await session.edit({
+    file_path: 'lib.rs',
+    old_string: 'pub fn first() {}',
+    new_string: 'pub fn first() {',
+  });
   assert.match(broken.content[0].text, /line \d+/);
 });
 

@@ -15,7 +15,9 @@ const inspector = join(js, 'node_modules', '.bin', 'mcp-inspector-cli');
 
 /** `--tool-arg` pairs: the Inspector parses each value as JSON if it can. */
 function toolArgs(args) {
-  return Object.entries(args).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  return Object.entries(args).map(
+    ([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`,
+  );
 }
 
 /** One Inspector run against the server; its parsed stdout. */

@@ -26,7 +26,10 @@ test('the TypeScript SDK client lists the tools with annotations and schemas', a
   const client = await connect(layOut('ts-list'));
   try {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['read', 'write', 'edit', 'undo']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['read', 'write', 'edit', 'undo'],
+    );
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.equal(byName.read.annotations.readOnlyHint, true);
     assert.equal(byName.write.annotations.destructiveHint, true);
@@ -74,7 +77,10 @@ test('a read-only server offers only read and refuses changes', async () => {
   const client = await connect(layOut('ts-read-only'), ['--read-only']);
   try {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['read']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['read'],
+    );
     const refused = await client.callTool({ name: 'write', arguments: { file_path: 'x.txt', content: 'x' } });
     assert.equal(refused.isError, true);
   } finally {

@@ -45,8 +45,14 @@ test('symlinks and paths leading out of the root are refused', async () => {
   assert.equal(wrote.isError, true);
   assert.deepEqual(fs.readdirSync(outside), ['secret.txt']);
   const host = nodeFs(root).hostFs;
-  assert.deepEqual(payloadOf(() => host.stat('out/secret.txt')), { tag: 'outside-sandbox' });
-  assert.deepEqual(payloadOf(() => host.writeFile('link.txt', new Uint8Array([1]), { tag: 'any' })), { tag: 'outside-sandbox' });
+  assert.deepEqual(
+    payloadOf(() => host.stat('out/secret.txt')),
+    { tag: 'outside-sandbox' },
+  );
+  assert.deepEqual(
+    payloadOf(() => host.writeFile('link.txt', new Uint8Array([1]), { tag: 'any' })),
+    { tag: 'outside-sandbox' },
+  );
   assert.ok(fs.lstatSync(join(root, 'link.txt')).isSymbolicLink(), 'the link stays a link');
 });
 
@@ -68,11 +74,20 @@ test('a stale precondition is a conflict and changes nothing', () => {
   for (const host of [nodeFs(root).hostFs, memoryFs({ 'a.txt': 'old\n' }).hostFs]) {
     const seen = host.stat('a.txt');
     const stale = { tag: 'matches', val: { size: seen.size, mtimeNs: seen.mtimeNs - 1n } };
-    assert.deepEqual(payloadOf(() => host.writeFile('a.txt', new Uint8Array([110]), stale)), { tag: 'conflict' });
-    assert.deepEqual(payloadOf(() => host.writeFile('a.txt', new Uint8Array([110]), { tag: 'absent' })), { tag: 'conflict' });
+    assert.deepEqual(
+      payloadOf(() => host.writeFile('a.txt', new Uint8Array([110]), stale)),
+      { tag: 'conflict' },
+    );
+    assert.deepEqual(
+      payloadOf(() => host.writeFile('a.txt', new Uint8Array([110]), { tag: 'absent' })),
+      { tag: 'conflict' },
+    );
     assert.equal(new TextDecoder().decode(host.read('a.txt', 0n, 100)), 'old\n');
     const wrongHash = { tag: 'matches', val: { size: seen.size, mtimeNs: seen.mtimeNs, sha256: '00' } };
-    assert.deepEqual(payloadOf(() => host.writeFile('a.txt', new Uint8Array([110]), wrongHash)), { tag: 'conflict' });
+    assert.deepEqual(
+      payloadOf(() => host.writeFile('a.txt', new Uint8Array([110]), wrongHash)),
+      { tag: 'conflict' },
+    );
   }
 });
 
@@ -80,8 +95,14 @@ test('a read-only root refuses every change', async () => {
   const { root } = rootAndOutside('read-only');
   fs.writeFileSync(join(root, 'a.txt'), 'a\n');
   const host = nodeFs(root, { readOnly: true }).hostFs;
-  assert.deepEqual(payloadOf(() => host.writeFile('b.txt', new Uint8Array(), { tag: 'any' })), { tag: 'read-only' });
-  assert.deepEqual(payloadOf(() => host.removeFile('a.txt', { tag: 'any' })), { tag: 'read-only' });
+  assert.deepEqual(
+    payloadOf(() => host.writeFile('b.txt', new Uint8Array(), { tag: 'any' })),
+    { tag: 'read-only' },
+  );
+  assert.deepEqual(
+    payloadOf(() => host.removeFile('a.txt', { tag: 'any' })),
+    { tag: 'read-only' },
+  );
   assert.deepEqual(fs.readdirSync(root), ['a.txt']);
 });
 
@@ -135,8 +156,16 @@ test('a FIFO or device swapped in is neither read nor replaced', () => {
     fs.rmSync(join(root, 'f.txt'));
     execFileSync(command[0], command.slice(1), { cwd: root });
     const started = performance.now();
-    assert.deepEqual(payloadOf(() => host.writeFile('f.txt', new Uint8Array([120]), precondition)), { tag: 'conflict' }, kind);
-    assert.deepEqual(payloadOf(() => host.removeFile('f.txt', precondition)), { tag: 'conflict' }, kind);
+    assert.deepEqual(
+      payloadOf(() => host.writeFile('f.txt', new Uint8Array([120]), precondition)),
+      { tag: 'conflict' },
+      kind,
+    );
+    assert.deepEqual(
+      payloadOf(() => host.removeFile('f.txt', precondition)),
+      { tag: 'conflict' },
+      kind,
+    );
     assert.ok(performance.now() - started < 2000, kind);
     const stats = fs.lstatSync(join(root, 'f.txt'));
     assert.ok(kind === 'fifo' ? stats.isFIFO() : stats.isCharacterDevice(), `${kind} was replaced`);
@@ -165,7 +194,11 @@ test('absolute symlinks inside the root and every spelling of the root work', as
   const tools = await createTools({ fs: nodeFs(link) });
   for (const path of ['abs-link', join(link, 'target.txt'), join(real, 'target.txt')]) {
     const result = await tools.call('read', { file_path: path });
-    assert.equal(result.content[0].text, '1\ttarget\n[lines 1-1 of 1; end of file]\n[version b64b181c95e46951-7]', path);
+    assert.equal(
+      result.content[0].text,
+      '1\ttarget\n[lines 1-1 of 1; end of file]\n[version b64b181c95e46951-7]',
+      path,
+    );
   }
   const edit = await tools.call('edit', { file_path: 'abs-link', old_string: 'target', new_string: 'changed' });
   assert.equal(edit.isError, false, edit.content[0].text);
@@ -175,7 +208,10 @@ test('absolute symlinks inside the root and every spelling of the root work', as
 
 test('kernel files are refused under a root of / unless allowed', async () => {
   const host = nodeFs('/').hostFs;
-  assert.deepEqual(payloadOf(() => host.read('proc/self/status', 0n, 100)), { tag: 'permission-denied' });
+  assert.deepEqual(
+    payloadOf(() => host.read('proc/self/status', 0n, 100)),
+    { tag: 'permission-denied' },
+  );
   const allowed = nodeFs('/', { kernelFiles: true }).hostFs;
   assert.match(new TextDecoder().decode(allowed.read('proc/self/status', 0n, 100)), /^Name:/);
   const tools = await createTools({ fs: nodeFs('/') });
@@ -192,51 +228,87 @@ test('renames check what moves, never replace and stay inside; directories are m
   const host = nodeFs(root).hostFs;
   const seenAs = (path, text) => {
     const meta = host.stat(path);
-    return { tag: 'matches', val: { size: meta.size, mtimeNs: meta.mtimeNs, sha256: createHash('sha256').update(text).digest('hex') } };
+    return {
+      tag: 'matches',
+      val: { size: meta.size, mtimeNs: meta.mtimeNs, sha256: createHash('sha256').update(text).digest('hex') },
+    };
   };
   const seen = seenAs('a.txt', 'aaa\n');
-  assert.deepEqual(payloadOf(() => host.rename('a.txt', 'taken.txt', seen)), { tag: 'conflict' });
+  assert.deepEqual(
+    payloadOf(() => host.rename('a.txt', 'taken.txt', seen)),
+    { tag: 'conflict' },
+  );
   assert.equal(fs.readFileSync(join(root, 'taken.txt'), 'utf8'), 'mine\n');
   assert.ok(payloadOf(() => host.rename('a.txt', 'out/a.txt', seen)));
   assert.ok(payloadOf(() => host.rename('a.txt', '../outside/a.txt', seen)));
   assert.deepEqual(fs.readdirSync(outside), ['secret.txt']);
   fs.writeFileSync(join(root, 'a.txt'), 'bbb\n');
-  assert.deepEqual(payloadOf(() => host.rename('a.txt', 'moved/a.txt', seen)), { tag: 'conflict' });
+  assert.deepEqual(
+    payloadOf(() => host.rename('a.txt', 'moved/a.txt', seen)),
+    { tag: 'conflict' },
+  );
   assert.equal(fs.readFileSync(join(root, 'a.txt'), 'utf8'), 'bbb\n');
   assert.ok(!fs.existsSync(join(root, 'moved', 'a.txt')));
   const meta = host.rename('a.txt', 'moved/a.txt', seenAs('a.txt', 'bbb\n'));
   assert.equal(meta.kind, 'file');
   assert.ok(!fs.existsSync(join(root, 'a.txt')));
-  assert.deepEqual(payloadOf(() => host.rename('moved', 'again', seen)), { tag: 'conflict' });
+  assert.deepEqual(
+    payloadOf(() => host.rename('moved', 'again', seen)),
+    { tag: 'conflict' },
+  );
   host.rename('moved', 'again', { tag: 'any' });
   assert.equal(fs.readFileSync(join(root, 'again', 'a.txt'), 'utf8'), 'bbb\n');
-  assert.deepEqual(payloadOf(() => host.rename('gone.txt', 'x.txt', { tag: 'any' })), { tag: 'not-found' });
+  assert.deepEqual(
+    payloadOf(() => host.rename('gone.txt', 'x.txt', { tag: 'any' })),
+    { tag: 'not-found' },
+  );
 
   host.createDir('d/e/f');
   host.createDir('d/e/f');
   assert.ok(fs.statSync(join(root, 'd', 'e', 'f')).isDirectory());
-  assert.deepEqual(payloadOf(() => host.createDir('taken.txt')), { tag: 'not-a-directory' });
+  assert.deepEqual(
+    payloadOf(() => host.createDir('taken.txt')),
+    { tag: 'not-a-directory' },
+  );
   assert.ok(payloadOf(() => host.createDir('out/made')));
   assert.ok(payloadOf(() => host.createDir('../outside/made')));
   assert.deepEqual(fs.readdirSync(outside), ['secret.txt']);
   const readOnly = nodeFs(root, { readOnly: true }).hostFs;
-  assert.deepEqual(payloadOf(() => readOnly.createDir('z')), { tag: 'read-only' });
-  assert.deepEqual(payloadOf(() => readOnly.rename('taken.txt', 'y', { tag: 'any' })), { tag: 'read-only' });
+  assert.deepEqual(
+    payloadOf(() => readOnly.createDir('z')),
+    { tag: 'read-only' },
+  );
+  assert.deepEqual(
+    payloadOf(() => readOnly.rename('taken.txt', 'y', { tag: 'any' })),
+    { tag: 'read-only' },
+  );
 });
 
 test('memoryFs renames and makes directories as the Rust MemFs does', () => {
   const memory = memoryFs({ 'a/x.txt': 'x', 'a/b/y.txt': 'y', 'taken.txt': 't' });
   const host = memory.hostFs;
-  assert.deepEqual(payloadOf(() => host.rename('a/x.txt', 'taken.txt', { tag: 'any' })), { tag: 'conflict' });
+  assert.deepEqual(
+    payloadOf(() => host.rename('a/x.txt', 'taken.txt', { tag: 'any' })),
+    { tag: 'conflict' },
+  );
   host.rename('a', 'c/d', { tag: 'any' });
   assert.deepEqual([...memory.files().keys()], ['c/d/b/y.txt', 'c/d/x.txt', 'taken.txt']);
   assert.ok(payloadOf(() => host.rename('c', 'c/e', { tag: 'any' })));
-  assert.deepEqual(payloadOf(() => host.rename('missing', 'm2', { tag: 'any' })), { tag: 'not-found' });
+  assert.deepEqual(
+    payloadOf(() => host.rename('missing', 'm2', { tag: 'any' })),
+    { tag: 'not-found' },
+  );
   host.createDir('p/q');
   host.createDir('p/q');
   assert.equal(host.stat('p/q').kind, 'directory');
-  assert.deepEqual(payloadOf(() => host.createDir('taken.txt')), { tag: 'not-a-directory' });
-  assert.deepEqual(payloadOf(() => host.createDir('taken.txt/g')), { tag: 'not-a-directory' });
+  assert.deepEqual(
+    payloadOf(() => host.createDir('taken.txt')),
+    { tag: 'not-a-directory' },
+  );
+  assert.deepEqual(
+    payloadOf(() => host.createDir('taken.txt/g')),
+    { tag: 'not-a-directory' },
+  );
 });
 
 test('a call reads one file from its first chunk to its last, and no descriptor outlives it', async () => {

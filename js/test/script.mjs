@@ -42,7 +42,11 @@ export function answerProblem(call, result, outputSchema) {
   if ((result.isError ?? false) !== (call.answer !== 'success')) {
     return `isError ${result.isError}: ${texts.join(' ')}`;
   }
-  if (call.answer !== 'success' && outputSchema?.properties?.error && typeof result.structuredContent?.error !== 'string') {
+  if (
+    call.answer !== 'success' &&
+    outputSchema?.properties?.error &&
+    typeof result.structuredContent?.error !== 'string'
+  ) {
     return `no error code: ${JSON.stringify(result.structuredContent)}`;
   }
   return null;
@@ -83,7 +87,10 @@ export function sessionAnswers(dir) {
   if (run.status !== 0) {
     throw new Error(`filetools session failed: ${run.stderr}`);
   }
-  return run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+  return run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 /** A PNG of one colour, RGB, 8 bits a channel. */

@@ -76,9 +76,13 @@ async function startRedis() {
     assert.fail('redis-server is missing: run `cargo xtask setup`');
   }
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const entry = track(child, 'redis-server');
   const deadline = Date.now() + 10_000;
   while (!(await pong(port))) {
@@ -144,7 +148,10 @@ function sessionAnswers(root) {
   if (run.status !== 0) {
     throw new Error(`filetools session failed: ${run.stderr}`);
   }
-  return run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+  return run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 /** A client of `url`; `fetch` sees every request it makes. */

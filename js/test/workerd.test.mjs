@@ -35,7 +35,8 @@ const AUTHORIZATION = { Authorization: `Bearer ${TOKEN}` };
 
 function workerd() {
   const binary =
-    process.env.FILETOOLS_WORKERD ?? join(workspace, 'target', 'workerd', 'node_modules', '@cloudflare', 'workerd-linux-64', 'bin', 'workerd');
+    process.env.FILETOOLS_WORKERD ??
+    join(workspace, 'target', 'workerd', 'node_modules', '@cloudflare', 'workerd-linux-64', 'bin', 'workerd');
   assert.ok(fs.existsSync(binary), `${binary} is missing: run \`cargo xtask setup\` (or set FILETOOLS_WORKERD)`);
   return binary;
 }
@@ -68,7 +69,10 @@ function baselineProject() {
   const dir = join(tmpdir(), 'filetools-workerd-baseline');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(join(dir, 'main.js'), 'export default { fetch: () => Response.json({ content: [{ type: "text", text: "" }] }) };\n');
+  fs.writeFileSync(
+    join(dir, 'main.js'),
+    'export default { fetch: () => Response.json({ content: [{ type: "text", text: "" }] }) };\n',
+  );
   fs.writeFileSync(
     join(dir, 'config.capnp'),
     `using Workerd = import "/workerd/workerd.capnp";
@@ -131,21 +135,32 @@ ${listed}
 );
 `,
   );
-  return { dir, bytes, wasmBytes: files.filter((f) => f.endsWith('.wasm')).reduce((n, f) => n + fs.statSync(join(js, f)).size, 0) };
+  return {
+    dir,
+    bytes,
+    wasmBytes: files.filter((f) => f.endsWith('.wasm')).reduce((n, f) => n + fs.statSync(join(js, f)).size, 0),
+  };
 }
 
 /** Starts workerd in `dir`; resolves once a call is answered, with the time that took. */
 async function start(dir) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(workerd(), ['serve', 'config.capnp', '--socket-addr', `http=127.0.0.1:${port}`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(workerd(), ['serve', 'config.capnp', '--socket-addr', `http=127.0.0.1:${port}`], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
   const url = `http://127.0.0.1:${port}`;
   const post = async (path, body) => {
-    const response = await fetch(`${url}${path}`, { method: 'POST', headers: AUTHORIZATION, body: JSON.stringify(body) });
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: AUTHORIZATION,
+      body: JSON.stringify(body),
+    });
     assert.equal(response.status, 200, `${path}: ${response.status} ${await response.clone().text()}\n${stderr}`);
     return response.json();
   };
@@ -180,18 +195,30 @@ test('a Worker on workerd reads, edits and outlines over memoryFs and over Durab
   const worker = await start(dir);
   const loaded = peakBytes(worker.child);
   try {
-    assert.equal(worker.first.content[0].text, '1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]\n[version f5b0de433497dee6-11]');
-    const edit = await worker.post('/memory', { tool: 'edit', args: { file_path: 'a.txt', old_string: 'beta', new_string: 'BETA' } });
+    assert.equal(
+      worker.first.content[0].text,
+      '1\talpha\n2\tbeta\n[lines 1-2 of 2; end of file]\n[version f5b0de433497dee6-11]',
+    );
+    const edit = await worker.post('/memory', {
+      tool: 'edit',
+      args: { file_path: 'a.txt', old_string: 'beta', new_string: 'BETA' },
+    });
     assert.match(edit.content[0].text, /^Edited a.txt: 1 replacement/);
     const outline = await worker.post('/memory', { tool: 'read', args: { file_path: 'big.js' } });
     assert.match(outline.content[0].text, /javascript outline/);
     assert.match(outline.content[0].text, /^export function handler0 \[1:3\]$/m);
 
     await worker.post('/storage/seed', { files: { 'notes/a.md': '# Notes\r\nfirst\r\n' } });
-    const refused = await worker.post('/storage', { tool: 'edit', args: { file_path: 'notes/a.md', old_string: 'first', new_string: 'FIRST' } });
+    const refused = await worker.post('/storage', {
+      tool: 'edit',
+      args: { file_path: 'notes/a.md', old_string: 'first', new_string: 'FIRST' },
+    });
     assert.equal(refused.isError, true, 'an edit before a read is refused in a Durable Object too');
     await worker.post('/storage', { tool: 'read', args: { file_path: 'notes/a.md' } });
-    const stored = await worker.post('/storage', { tool: 'edit', args: { file_path: 'notes/a.md', old_string: 'first', new_string: 'FIRST' } });
+    const stored = await worker.post('/storage', {
+      tool: 'edit',
+      args: { file_path: 'notes/a.md', old_string: 'first', new_string: 'FIRST' },
+    });
     assert.equal(stored.isError, false, stored.content[0].text);
 
     const times = [];
@@ -231,7 +258,10 @@ test('a Worker on workerd reads, edits and outlines over memoryFs and over Durab
   const again = await start(dir);
   try {
     const read = await again.post('/storage', { tool: 'read', args: { file_path: 'notes/a.md' } });
-    assert.match(read.content[0].text, /^1\t# Notes\n2\tFIRST\n\[lines 1-2 of 2; end of file\]\n\[version [0-9a-f]{16}-\d+\]$/);
+    assert.match(
+      read.content[0].text,
+      /^1\t# Notes\n2\tFIRST\n\[lines 1-2 of 2; end of file\]\n\[version [0-9a-f]{16}-\d+\]$/,
+    );
     assert.equal(read.structuredContent.line_ending, 'crlf', 'the CRLF file stayed CRLF');
   } finally {
     await stop(again.child);
@@ -275,10 +305,15 @@ test('MCP clients reach a Durable Object per workspace whose files and sessions 
     const written = await call(client, 'write', { file_path: 'notes/plan.md', content: 'one\ntwo\n' });
     assert.equal(written.isError, false, text(written));
     handle = written._meta['filetools/session'];
-    assert.equal(handle, transport.sessionId, 'without `session` the session is the connection\'s');
+    assert.equal(handle, transport.sessionId, "without `session` the session is the connection's");
     const read = await call(client, 'read', { file_path: 'notes/plan.md' });
     assert.match(text(read), /^1\tone\n2\ttwo\n/);
-    const edited = await call(client, 'edit', { file_path: 'notes/plan.md', old_string: 'two', new_string: 'TWO', session: handle });
+    const edited = await call(client, 'edit', {
+      file_path: 'notes/plan.md',
+      old_string: 'two',
+      new_string: 'TWO',
+      session: handle,
+    });
     assert.equal(edited.isError, false, text(edited));
     assert.equal(edited._meta['filetools/session'], handle);
 
@@ -332,10 +367,20 @@ test('MCP clients reach a Durable Object per workspace whose files and sessions 
     // keeps live come and go: each call leans on the record the last one
     // left, and none is lost.
     const lines = ['a', 'b', 'c', 'd', 'e', 'f'];
-    const seeded = await call(client, 'write', { file_path: 'race.txt', content: lines.join('\n') + '\n', session: handle });
+    const seeded = await call(client, 'write', {
+      file_path: 'race.txt',
+      content: `${lines.join('\n')}\n`,
+      session: handle,
+    });
     assert.equal(seeded.isError, false, text(seeded));
     const crowd = await Promise.all(Array.from({ length: 10 }, () => connect(again, 'alpha')));
-    const edit = (line) => call(client, 'edit', { file_path: 'race.txt', old_string: line, new_string: line.toUpperCase(), session: handle });
+    const edit = (line) =>
+      call(client, 'edit', {
+        file_path: 'race.txt',
+        old_string: line,
+        new_string: line.toUpperCase(),
+        session: handle,
+      });
     // Half the edits, then the crowd (which pushes this session out of the
     // live ones), then the other half, all at once.
     const [first, , second] = await Promise.all([

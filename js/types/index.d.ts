@@ -1,12 +1,7 @@
 // Types of the `agent-filetools` package. The component's own records
 // (tool arguments, host-fs metadata and errors) come from the declarations
 // jco generates, kept in ./generated/ and checked for freshness by the tests.
-import type {
-  DirEntry,
-  FileStamp,
-  Metadata,
-  Precondition,
-} from './generated/filetools-core-host-fs.js';
+import type { DirEntry, FileStamp, Metadata, Precondition } from './generated/filetools-core-host-fs.js';
 import type { FileKind } from './generated/filetools-core-types.js';
 
 export type { DirEntry, FileStamp, Metadata, Precondition };
@@ -61,10 +56,7 @@ export interface MemoryFileSystem extends FileSystem {
 
 /** An MCP CallToolResult, as the `filetools` CLI prints it. */
 export interface CallToolResult {
-  content: Array<
-    | { type: 'text'; text: string }
-    | { type: 'image'; data: string; mimeType: string }
-  >;
+  content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }>;
   isError: boolean;
   /** The metadata; absent where the tool set sends none (the MCP filesystem set's errors). */
   structuredContent?: Record<string, unknown>;
@@ -148,9 +140,7 @@ export interface LoadedTools {
 export function loadTools(options: CreateToolsOptions): Promise<LoadedTools>;
 
 /** What `memoryFs` keeps for a path: a file with its bytes, a directory, or another kind. */
-export type MemoryFsNode =
-  | { kind: 'file'; data: Uint8Array; mtimeNs: bigint }
-  | { kind: Exclude<FileKind, 'file'> };
+export type MemoryFsNode = { kind: 'file'; data: Uint8Array; mtimeNs: bigint } | { kind: Exclude<FileKind, 'file'> };
 
 /**
  * Where `memoryFs` keeps its nodes: a `Map` by default, or anything with a

@@ -37,8 +37,15 @@ export interface OpenAITools {
   /** The `function_call_output` and `apply_patch_call_output` items answering a response's calls. */
   responsesResults(
     response: Pick<OpenAI.Responses.Response, 'output'>,
-  ): Promise<Array<OpenAI.Responses.ResponseInputItem.FunctionCallOutput | OpenAI.Responses.ResponseInputItem.ApplyPatchCallOutput>>;
+  ): Promise<
+    Array<
+      OpenAI.Responses.ResponseInputItem.FunctionCallOutput | OpenAI.Responses.ResponseInputItem.ApplyPatchCallOutput
+    >
+  >;
   filetools: Tools;
 }
 
-export function openaiTools(toolsOrOptions: Tools | CreateToolsOptions | string, options?: OpenAIToolsOptions): Promise<OpenAITools>;
+export function openaiTools(
+  toolsOrOptions: Tools | CreateToolsOptions | string,
+  options?: OpenAIToolsOptions,
+): Promise<OpenAITools>;

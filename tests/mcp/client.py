@@ -27,12 +27,18 @@ SCRIPT = json.loads((HERE / "script.json").read_text())
 
 def solid_png(width, height, rgb):
     row = b"\0" + bytes(rgb) * width
+
     def chunk(kind, data):
         body = kind + data
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(row * height)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(row * height))
+        + chunk(b"IEND", b"")
+    )
 
 
 def script_files():
@@ -56,8 +62,9 @@ def lay_out(dir):
 
 def session_answers(binary, dir):
     lines = "".join(json.dumps({"tool": c["tool"], "args": c["args"]}) + "\n" for c in SCRIPT["calls"])
-    run = subprocess.run([binary, "session", "--root", str(dir)], input=lines,
-                         capture_output=True, text=True, check=True)
+    run = subprocess.run(
+        [binary, "session", "--root", str(dir)], input=lines, capture_output=True, text=True, check=True
+    )
     return [json.loads(line) for line in run.stdout.splitlines()]
 
 
@@ -94,8 +101,10 @@ async def main(binary):
                     "isError": answer.get("isError", False),
                     "structuredContent": answer.get("structuredContent"),
                 }
-                check(answer == expected[index],
-                      f"call {index + 1} ({call['tool']}):\n  mcp:     {answer}\n  session: {expected[index]}")
+                check(
+                    answer == expected[index],
+                    f"call {index + 1} ({call['tool']}):\n  mcp:     {answer}\n  session: {expected[index]}",
+                )
                 shows = call.get("shows")
                 if shows == "image":
                     check(any(c["type"] == "image" for c in answer["content"]), "an image block")

@@ -30,8 +30,9 @@ SETS = ["filetools", "text-editor", "apply-patch", "mcp-filesystem", "notebook"]
 
 
 def schema(binary, tools, format):
-    run = subprocess.run([binary, "schema", "--tools", tools, "--format", format],
-                         capture_output=True, text=True, check=True)
+    run = subprocess.run(
+        [binary, "schema", "--tools", tools, "--format", format], capture_output=True, text=True, check=True
+    )
     return json.loads(run.stdout)
 
 
@@ -40,13 +41,19 @@ def fits(type_, value, where):
     # not know shows as a difference.
     kept = pydantic.TypeAdapter(type_).validate_python(value, strict=True)
     if kept != value:
-        raise AssertionError(f"{where}: the SDK's type does not take it as it is:\n  ours: {json.dumps(value)}\n  kept: {json.dumps(kept)}")
+        raise AssertionError(
+            f"{where}: the SDK's type does not take it as it is:\n"
+            f"  ours: {json.dumps(value)}\n  kept: {json.dumps(kept)}"
+        )
 
 
 def unchanged_by(helper, schema, where):
     changed = helper(copy.deepcopy(schema))
     if changed != schema:
-        raise AssertionError(f"{where}: the SDK's strict helper changes the schema:\n  ours: {json.dumps(schema)}\n  its:  {json.dumps(changed)}")
+        raise AssertionError(
+            f"{where}: the SDK's strict helper changes the schema:\n"
+            f"  ours: {json.dumps(schema)}\n  its:  {json.dumps(changed)}"
+        )
 
 
 def openai_strict(schema):

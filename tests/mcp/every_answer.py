@@ -51,16 +51,22 @@ async def run_set(binary, tool_set):
                 where = f"{tool_set['tools']} call {index + 1} ({call['tool']} {call['answer']})"
                 result = await session.call_tool(call["tool"], call["args"])
                 texts = [block.text for block in result.content if block.type == "text"]
-                check(texts and all(texts) or call["tool"] == "read_media_file",
-                      f"{where}: no text for the model: {result}")
-                check(bool(result.is_error) == (call["answer"] != "success"),
-                      f"{where}: isError {result.is_error}: {texts}")
+                check(
+                    texts and all(texts) or call["tool"] == "read_media_file",
+                    f"{where}: no text for the model: {result}",
+                )
+                check(
+                    bool(result.is_error) == (call["answer"] != "success"),
+                    f"{where}: isError {result.is_error}: {texts}",
+                )
                 schema = tools[call["tool"]].output_schema
                 if schema is not None and result.structured_content is not None:
                     jsonschema.validate(result.structured_content, schema)
                 if call["answer"] != "success" and "error" in (schema or {}).get("properties", {}):
-                    check(isinstance((result.structured_content or {}).get("error"), str),
-                          f"{where}: no error code: {result.structured_content}")
+                    check(
+                        isinstance((result.structured_content or {}).get("error"), str),
+                        f"{where}: no error code: {result.structured_content}",
+                    )
     shutil.rmtree(dir, ignore_errors=True)
     return len(tool_set["calls"])
 

@@ -44,7 +44,7 @@ def lay_out(root):
     shutil.rmtree(root, ignore_errors=True)
     files = {
         "notes.txt": b"one\r\ntwo\r\nthree\r\nfour\r\nfive\r\n",
-        "src/main.rs": b"fn main() {\n    println!(\"hello\");\n}\n",
+        "src/main.rs": b'fn main() {\n    println!("hello");\n}\n',
         "src/lib.rs": b"pub fn answer() -> u32 {\n    42\n}\n",
         "node_modules/pkg/index.js": b"module.exports = 1;\n",
         "docs/guide.md": b"# Guide\n",
@@ -96,7 +96,9 @@ async def main(binary):
             check(text_of(head) == "one\ntwo\n", f"head: {text_of(head)!r}")
             # structuredContent is the reference's: the text itself.
             check(head.structured_content == {"content": "one\ntwo\n"}, f"structured: {head.structured_content}")
-            check(tools["read_text_file"].output_schema["properties"] == {"content": {"type": "string"}}, "output schema")
+            check(
+                tools["read_text_file"].output_schema["properties"] == {"content": {"type": "string"}}, "output schema"
+            )
             tail = await call("read_text_file", {"path": str(root / "notes.txt"), "tail": 2})
             check(text_of(tail) == "four\nfive\n", f"tail: {text_of(tail)!r}")
             both = await call("read_text_file", {"path": str(root / "notes.txt"), "head": 1, "tail": 1})
@@ -108,7 +110,9 @@ async def main(binary):
             check(partial.is_error and "not all of it" in text_of(partial), f"partial write: {text_of(partial)}")
             whole = await call("read_text_file", {"path": str(root / "notes.txt")})
             check(text_of(whole) == "one\ntwo\nthree\nfour\nfive\n", f"whole: {text_of(whole)!r}")
-            written = await call("write_file", {"path": str(root / "notes.txt"), "content": "one\ntwo\nTHREE\nfour\nfive\n"})
+            written = await call(
+                "write_file", {"path": str(root / "notes.txt"), "content": "one\ntwo\nTHREE\nfour\nfive\n"}
+            )
             check(not written.is_error, text_of(written))
             check((root / "notes.txt").read_bytes() == b"one\r\ntwo\r\nTHREE\r\nfour\r\nfive\r\n", "CRLF kept")
             checks += 1
@@ -123,7 +127,9 @@ async def main(binary):
             done = await call("edit_file", {"path": str(root / "src/lib.rs"), "edits": edits})
             check("-    42\n+    43\n" in text_of(done), f"diff: {text_of(done)}")
             check(b"43" in (root / "src/lib.rs").read_bytes(), "edit not written")
-            ambiguous = await call("edit_file", {"path": str(root / "src/lib.rs"), "edits": [{"oldText": "u", "newText": "U"}]})
+            ambiguous = await call(
+                "edit_file", {"path": str(root / "src/lib.rs"), "edits": [{"oldText": "u", "newText": "U"}]}
+            )
             check(ambiguous.is_error and "oldText" in text_of(ambiguous), f"ambiguous: {text_of(ambiguous)}")
             checks += 1
 
@@ -137,11 +143,15 @@ async def main(binary):
             checks += 1
 
             # The tree: name, type, children for directories; exclusions honoured.
-            tree = json.loads(text_of(await call("directory_tree", {"path": str(root), "excludePatterns": ["node_modules"]})))
+            tree = json.loads(
+                text_of(await call("directory_tree", {"path": str(root), "excludePatterns": ["node_modules"]}))
+            )
             names = {entry["name"]: entry for entry in tree}
             check("node_modules" not in names, f"excluded: {list(names)}")
             check(names["src"]["type"] == "directory", f"src: {names['src']}")
-            check({c["name"] for c in names["src"]["children"]} == {"main.rs", "lib.rs"}, f"src children: {names['src']}")
+            check(
+                {c["name"] for c in names["src"]["children"]} == {"main.rs", "lib.rs"}, f"src children: {names['src']}"
+            )
             check(names["notes.txt"] == {"name": "notes.txt", "type": "file"}, f"file entry: {names['notes.txt']}")
             checks += 1
 
@@ -155,26 +165,40 @@ async def main(binary):
             # Directories and moves; a move never replaces.
             made = await call("create_directory", {"path": str(root / "a/b/c")})
             check(not made.is_error and (root / "a/b/c").is_dir(), text_of(made))
-            moved = await call("move_file", {"source": str(root / "docs/guide.md"), "destination": str(root / "a/b/c/guide.md")})
+            moved = await call(
+                "move_file", {"source": str(root / "docs/guide.md"), "destination": str(root / "a/b/c/guide.md")}
+            )
             check(not moved.is_error and (root / "a/b/c/guide.md").is_file(), text_of(moved))
-            taken = await call("move_file", {"source": str(root / "src/main.rs"), "destination": str(root / "notes.txt")})
+            taken = await call(
+                "move_file", {"source": str(root / "src/main.rs"), "destination": str(root / "notes.txt")}
+            )
             check(taken.is_error and (root / "src/main.rs").is_file(), f"move over a file: {text_of(taken)}")
             checks += 1
 
             info = text_of(await call("get_file_info", {"path": str(root / "src/main.rs")}))
             check("isFile: true" in info and "isDirectory: false" in info and "size: 37" in info, f"info: {info}")
             mode = (root / "src/main.rs").stat().st_mode
-            check(f"permissions: {mode & 0o777:03o}" in info and "created: " in info and "accessed: " in info, f"info: {info}")
+            check(
+                f"permissions: {mode & 0o777:03o}" in info and "created: " in info and "accessed: " in info,
+                f"info: {info}",
+            )
 
             media = await call("read_media_file", {"path": str(root / "logo.png")})
             images = [block for block in media.content if block.type == "image"]
             check(len(images) == 1 and images[0].mime_type == "image/png", f"media: {media.content}")
             structured = media.structured_content["content"]
-            check([item["type"] for item in structured] == ["image"] and structured[0]["data"] == images[0].data, "media structured")
+            check(
+                [item["type"] for item in structured] == ["image"] and structured[0]["data"] == images[0].data,
+                "media structured",
+            )
 
-            several = text_of(await call("read_multiple_files", {"paths": [str(root / "src/main.rs"), str(root / "gone.txt")]}))
+            several = text_of(
+                await call("read_multiple_files", {"paths": [str(root / "src/main.rs"), str(root / "gone.txt")]})
+            )
             parts = several.split("\n---\n")
-            check(len(parts) == 2 and parts[0].startswith(f"{root / 'src/main.rs'}:\nfn main()"), f"multiple: {several}")
+            check(
+                len(parts) == 2 and parts[0].startswith(f"{root / 'src/main.rs'}:\nfn main()"), f"multiple: {several}"
+            )
             check(parts[1].startswith(f"{root / 'gone.txt'}: Error - "), f"multiple error: {parts[1]}")
             checks += 1
     shutil.rmtree(root, ignore_errors=True)

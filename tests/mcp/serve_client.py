@@ -19,6 +19,7 @@ Exits 0 when every check holds; prints the first difference otherwise.
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,8 +27,6 @@ from pathlib import Path
 from mcp import Client, ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-
-import shutil
 
 from client import SCRIPT, check, script_files
 
@@ -55,8 +54,9 @@ def lay_out(root):
 
 def session_answers(binary, root):
     lines = "".join(json.dumps({"tool": c["tool"], "args": c["args"]}) + "\n" for c in CALLS)
-    run = subprocess.run([binary, "session", "--root", str(root)], input=lines,
-                         capture_output=True, text=True, check=True)
+    run = subprocess.run(
+        [binary, "session", "--root", str(root)], input=lines, capture_output=True, text=True, check=True
+    )
     return [json.loads(line) for line in run.stdout.splitlines()]
 
 
@@ -71,16 +71,20 @@ def plain(result):
 
 def compare(index, answer, expected, how):
     call = CALLS[index]
-    check(answer == expected[index],
-          f"{how}, call {index + 1} ({call['tool']}):\n  served:  {answer}\n  session: {expected[index]}")
+    check(
+        answer == expected[index],
+        f"{how}, call {index + 1} ({call['tool']}):\n  served:  {answer}\n  session: {expected[index]}",
+    )
 
 
 async def modern(urls, root, token, expected):
     """The 2026-07-28 revision: no protocol session, the handle as an argument."""
     lay_out(root)
     async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http:
-        async with Client(streamable_http_client(urls[0], http_client=http)) as a, \
-                Client(streamable_http_client(urls[1], http_client=http)) as b:
+        async with (
+            Client(streamable_http_client(urls[0], http_client=http)) as a,
+            Client(streamable_http_client(urls[1], http_client=http)) as b,
+        ):
             handle = None
             for index, call in enumerate(CALLS):
                 client = (a, b)[index % 2]
@@ -92,8 +96,10 @@ async def modern(urls, root, token, expected):
                     check(handle in minted["text"], f"the first answer names the handle: {minted}")
                 check(raw["_meta"]["filetools/session"] == handle, f"the handle stays: {raw['_meta']}")
                 compare(index, answer, expected, "2026-07-28")
-            check("unchanged" in answer["content"][0]["text"].lower(),
-                  f"the second read is the dedup stub: {answer['content'][0]['text'][:200]}")
+            check(
+                "unchanged" in answer["content"][0]["text"].lower(),
+                f"the second read is the dedup stub: {answer['content'][0]['text'][:200]}",
+            )
 
 
 async def handshake(urls, root, token, expected):
@@ -101,8 +107,10 @@ async def handshake(urls, root, token, expected):
     lay_out(root)
     headers = {"Authorization": f"Bearer {token}"}
     async with create_mcp_http_client(headers=headers) as http:
-        async with streamable_http_client(urls[0], http_client=http) as (read_a, write_a), \
-                streamable_http_client(urls[1], http_client=http) as (read_b, write_b):
+        async with (
+            streamable_http_client(urls[0], http_client=http) as (read_a, write_a),
+            streamable_http_client(urls[1], http_client=http) as (read_b, write_b),
+        ):
             async with ClientSession(read_a, write_a) as a, ClientSession(read_b, write_b) as b:
                 init = await a.initialize()
                 check(init.protocol_version == "2025-11-25", f"negotiated {init.protocol_version}")

@@ -86,12 +86,10 @@ class Session:
 
     __slots__ = ("_native", "_turns", "tools", "__weakref__")
 
-    def __init__(self, native: _NativeSession, tools: "Tools") -> None:
+    def __init__(self, native: _NativeSession, tools: Tools) -> None:
         self._native = native
         # One FIFO lock per event loop: acall()s run in the order made.
-        self._turns: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]" = (
-            weakref.WeakKeyDictionary()
-        )
+        self._turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
         #: The tools this session was opened from.
         self.tools = tools
 
@@ -190,15 +188,15 @@ class Tools:
 
     def __init__(
         self,
-        root: Union[str, "os.PathLike[str]", None] = None,
+        root: Union[str, os.PathLike[str], None] = None,
         *,
         fs: Optional[FileSystem] = None,
         read_only: bool = False,
         config: Optional[Mapping[str, Any]] = None,
         memory_limit: Optional[int] = None,
         call_timeout: Optional[float] = None,
-        cache_dir: Union[str, "os.PathLike[str]", None] = None,
-        state_dir: Union[str, "os.PathLike[str]", None] = None,
+        cache_dir: Union[str, os.PathLike[str], None] = None,
+        state_dir: Union[str, os.PathLike[str], None] = None,
     ) -> None:
         if config is not None and not isinstance(config, Mapping):
             raise TypeError(f"config must be a mapping, not {type(config).__name__}")
@@ -211,7 +209,9 @@ class Tools:
         if call_timeout is not None and not (
             isinstance(call_timeout, (int, float)) and math.isfinite(call_timeout) and call_timeout >= _MIN_TIMEOUT
         ):
-            raise ValueError(f"call_timeout must be a number of seconds of at least {_MIN_TIMEOUT}, not {call_timeout!r}")
+            raise ValueError(
+                f"call_timeout must be a number of seconds of at least {_MIN_TIMEOUT}, not {call_timeout!r}"
+            )
         self._native = _NativeTools(
             root,
             fs=fs,

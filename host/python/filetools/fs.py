@@ -128,4 +128,3 @@ class FileSystem(Protocol):
         """Moves a node; the destination must not exist. A directory moves
         only with a precondition of kind ``"any"``."""
         ...
-

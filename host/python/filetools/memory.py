@@ -93,11 +93,7 @@ class MemoryFs:
     def files(self) -> Dict[str, bytes]:
         """Every file with its bytes, by path, in name order."""
         with self._lock:
-            return {
-                path: node.data
-                for path, node in sorted(self._nodes.items())
-                if isinstance(node, _File)
-            }
+            return {path: node.data for path, node in sorted(self._nodes.items()) if isinstance(node, _File)}
 
     # -- the FileSystem protocol ---------------------------------------------
 
@@ -229,5 +225,3 @@ class MemoryFs:
             holds = precondition.holds(len(current.data), current.mtime_ns, current.data)
         if not holds:
             raise Conflict(path)
-
-

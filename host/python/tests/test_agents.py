@@ -36,8 +36,6 @@ def make_root(path: Path) -> Path:
     return path
 
 
-
-
 def by_name(tools: List[FunctionTool]) -> Dict[str, FunctionTool]:
     return {tool.name: tool for tool in tools}
 

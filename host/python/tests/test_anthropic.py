@@ -78,12 +78,6 @@ class ScriptedApi:
         return self.client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages, tools=tools)
 
 
-
-
-
-
-
-
 def test_tools_reach_the_api_as_the_definitions_give_them(tmp_path: Path) -> None:
     for strict in (False, True):
         ft = anthropic_tools(make_root(tmp_path / f"root-{strict}"), strict=strict)

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 import filetools
-from conftest import png
 from filetools import FORMATS, FiletoolsError, ImageBlock, MemoryFs, TextBlock, Tools
 from filetools.fs import FileSystem
 
@@ -99,7 +98,15 @@ def test_definitions_come_in_every_format(project: Path) -> None:
     plain = tools.definitions()
     assert [d["name"] for d in plain] == ["read", "write", "edit", "undo"]
     assert "file_path" in plain[0]["input_schema"]["properties"]
-    assert FORMATS == ["mcp", "anthropic", "anthropic-strict", "openai", "openai-strict", "openai-responses", "openai-responses-strict"]
+    assert FORMATS == [
+        "mcp",
+        "anthropic",
+        "anthropic-strict",
+        "openai",
+        "openai-strict",
+        "openai-responses",
+        "openai-responses-strict",
+    ]
     for format in FORMATS:
         assert len(tools.definitions(format)) == 4, format
     assert tools.definitions("mcp")[0]["inputSchema"] == plain[0]["input_schema"]

@@ -44,7 +44,9 @@ def render(n: int, line: str, result) -> str:
     for block in result.content:
         if isinstance(block, ImageBlock):
             digest = hashlib.sha256(block.data).hexdigest()[:16]
-            out.append(f"<image {block.mime_type} {block.width}x{block.height}, {len(block.data)} bytes, sha256 {digest}>")
+            out.append(
+                f"<image {block.mime_type} {block.width}x{block.height}, {len(block.data)} bytes, sha256 {digest}>"
+            )
         else:
             out.append(block.text)
     return "\n".join(out) + "\n\n"

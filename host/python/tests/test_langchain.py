@@ -77,7 +77,10 @@ def test_an_edit_changes_the_file_on_disk(root: Path, tmp_path: Path) -> None:
     tools = by_name(langchain_tools(root))
     direct = twin(root, tmp_path)
     edit = {"file_path": "notes.txt", "old_string": "beta", "new_string": "BETA"}
-    assert tools["read"].invoke(call("read", {"file_path": "notes.txt"})).content == direct.call("read", {"file_path": "notes.txt"}).text
+    assert (
+        tools["read"].invoke(call("read", {"file_path": "notes.txt"})).content
+        == direct.call("read", {"file_path": "notes.txt"}).text
+    )
     message = tools["edit"].invoke(call("edit", edit, id="call_2"))
     expected = direct.call("edit", edit)
     assert (message.status, message.content) == ("success", expected.text)
@@ -197,4 +200,7 @@ def test_the_tools_take_a_session_or_tools() -> None:
 
 
 def test_import_filetools_costs_nothing_and_a_missing_sdk_names_its_package() -> None:
-    assert missing_sdk_message("langchain", "langchain_core") == "filetools.langchain needs LangChain's core package: pip install langchain-core\n"
+    assert (
+        missing_sdk_message("langchain", "langchain_core")
+        == "filetools.langchain needs LangChain's core package: pip install langchain-core\n"
+    )

@@ -236,4 +236,6 @@ def test_import_filetools_costs_nothing_and_a_missing_sdk_names_its_package() ->
         "for name in [m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'filetools.mcp'))]:\n"
         "    del sys.modules[name]\n"
     )
-    assert missing_sdk_message("mcp", "mcp", prelude) == "filetools.mcp needs the MCP Python SDK 2: pip install 'mcp>=2'\n"
+    assert (
+        missing_sdk_message("mcp", "mcp", prelude) == "filetools.mcp needs the MCP Python SDK 2: pip install 'mcp>=2'\n"
+    )

@@ -47,8 +47,6 @@ def make_root(path: Path) -> Path:
     return conftest.make_root(path, NOTES, "pic.png")
 
 
-
-
 def completion_json(calls: List[Any]) -> Dict[str, Any]:
     """A chat completion whose message calls each (name, arguments)."""
     tool_calls = [
@@ -109,10 +107,6 @@ class ScriptedApi:
 
     def respond(self, items: Any, tools: List[Any]) -> Response:
         return self.client.responses.create(model="gpt-5", input=items, tools=tools)
-
-
-
-
 
 
 # Chat Completions
@@ -262,7 +256,7 @@ def test_responses_results_answer_every_function_call(tmp_path: Path) -> None:
 
     api.respond([*response.output, *items], ft.responses_tools)
     sent = api.requests[1][1]["input"]
-    assert sent[len(output):] == items
+    assert sent[len(output) :] == items
     assert sent[3] == function_call(2, *CALLS[2])
 
 

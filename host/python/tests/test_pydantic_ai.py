@@ -176,4 +176,7 @@ def test_another_tool_set_gives_its_own_tools() -> None:
 
 
 def test_import_filetools_costs_nothing_and_a_missing_sdk_names_its_package() -> None:
-    assert missing_sdk_message("pydantic_ai", "pydantic_ai") == "filetools.pydantic_ai needs Pydantic AI: pip install pydantic-ai-slim\n"
+    assert (
+        missing_sdk_message("pydantic_ai", "pydantic_ai")
+        == "filetools.pydantic_ai needs Pydantic AI: pip install pydantic-ai-slim\n"
+    )

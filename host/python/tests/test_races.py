@@ -32,7 +32,7 @@ def edit_until_it_lands(session: Session, worker: int, n: int) -> int:
     line = f"line {worker}: "
     for tries in range(1, 200):
         text = session.call("read", {"file_path": "shared.txt"}).text
-        current = next(l.split("\t", 1)[1] for l in text.split("\n") if l.split("\t", 1)[-1].startswith(line))
+        current = next(row.split("\t", 1)[1] for row in text.split("\n") if row.split("\t", 1)[-1].startswith(line))
         result = session.edit("shared.txt", current, current + marker(worker, n) + " ")
         if not result.is_error:
             return tries
@@ -125,9 +125,13 @@ def test_asyncio_tasks_lose_no_change(backing, tmp_path: Path) -> None:
             for _ in range(200):
                 answer = await session.acall("read", {"file_path": "shared.txt"})
                 current = next(
-                    l.split("\t", 1)[1] for l in answer.text.split("\n") if l.split("\t", 1)[-1].startswith(line)
+                    row.split("\t", 1)[1] for row in answer.text.split("\n") if row.split("\t", 1)[-1].startswith(line)
                 )
-                edit = {"file_path": "shared.txt", "old_string": current, "new_string": current + marker(worker, n) + " "}
+                edit = {
+                    "file_path": "shared.txt",
+                    "old_string": current,
+                    "new_string": current + marker(worker, n) + " ",
+                }
                 if not (await session.acall("edit", edit)).is_error:
                     break
                 session.forget_outputs()

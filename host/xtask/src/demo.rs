@@ -19,7 +19,6 @@ const LOG_LINES: u64 = 200_000;
 const SHOW_BYTES: usize = 1200;
 
 pub fn run() -> Result<()> {
-    run::setup()?;
     let bin = run::release_cli()?;
     let root = run::root();
     let dir = root.join("target/demo");

@@ -7,38 +7,50 @@ mod package;
 mod python;
 mod run;
 
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
+use run::Need;
 
 const HELP: &str = "\
 cargo xtask <task>
 
-  setup     install what the build needs (the wasm32-wasip2 Rust target, clang and
-            wasi-libc for the grammars, the npm packages, Chromium for the browser tests)
-  demo      build the CLI and page through a large log and a minified JSON file
+Each task first installs what it needs and is missing (in brackets): the wasm32-wasip2
+Rust target and Debian's clang and wasi-libc for the component [build]; the npm package's
+locked dependencies [npm]; ruff in target/py-lint [ruff]; the Python MCP client in target/py
+[mcp client]; Deno and workerd from npm in target/ [deno, workerd]; Debian's redis-server
+[redis] and chromium [chromium].
+
+  setup     install everything any task needs [all of the above]
+  demo      build the CLI and page through a large log and a minified JSON file [build]
   test      run every test: unit, property, host integration, conformance, the npm
             package's (Node, both back ends, Deno, workerd, and the playground in headless
             Chromium), the Python package's (pytest, the wheel in a fresh venv), and the packed
             crates, npm package and wheel installed in scratch projects
+            [build, npm, mcp client, deno, workerd, redis, chromium]
   python    build the Python wheel, install it into a fresh venv (no Rust on the path) and
-            run the Python tests there (part of test)
-  lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings
+            run the Python tests there (part of test) [build, npm]
+  lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings; Biome over
+            the JavaScript (js/), ruff's lint and format checks over the Python
+            [build, npm, ruff]
   bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file, the
             performance table (each target beside its reference, with the ratio);
             then Node vs wasmtime per call and the npm package's size
-            (option: --targets for the performance table alone)
+            (option: --targets for the performance table alone) [build, npm, redis]
   stress    the reliability suite at full counts: racing writers, swapped-in FIFOs and
             devices, kill -9 during writes, protocol fuzz, a damaged cache, hostile files,
             root spellings
             (options: --bin PATH to measure another build, --seed N, --percent P, --only NAMES)
+            [build, npm]
   fuzz      the coverage-guided fuzz targets (argument parser, text pager, edit matcher,
             patch tool)
             on stable Rust (options: --seconds N per target, default 60; --only NAMES)
-  tokens    what outlines save on real files: ratios and the reach-a-symbol figure
-  imports   list the component's imports and check them against the allowed set
+            [nothing: the targets build natively, without the grammars]
+  tokens    what outlines save on real files: ratios and the reach-a-symbol figure [build]
+  imports   list the component's imports and check them against the allowed set [build]
   package   pack the crates (the component prebuilt inside), the npm package and the Python
-            wheel, and install each into a scratch project that reads and edits a file";
+            wheel, and install each into a scratch project that reads and edits a file
+            [build, npm]";
 
 fn main() -> ExitCode {
     let task = std::env::args().nth(1).unwrap_or_default();
@@ -59,24 +71,21 @@ fn dispatch(task: &str, rest: &[String]) -> Result<()> {
     if !rest.is_empty() && !matches!(task, "stress" | "fuzz" | "bench") {
         bail!("{task} takes no arguments");
     }
+    if let Some(needs) = needs(task) {
+        run::install(needs)?;
+    }
     match task {
-        "setup" => run::setup(),
+        "setup" => Ok(()),
         "demo" => demo::run(),
         "test" => test(),
         "lint" => lint(),
-        "python" => {
-            run::setup()?;
-            python::test().map(drop)
-        }
+        "python" => python::test().map(drop),
         "bench" => bench(rest),
         "stress" => stress(rest),
         "fuzz" => fuzz::run(rest),
         "tokens" => tokens(),
         "imports" => imports(),
-        "package" => {
-            run::setup()?;
-            package::run(None)
-        }
+        "package" => package::run(None),
         "" | "help" | "-h" | "--help" => {
             println!("{HELP}");
             Ok(())
@@ -85,8 +94,52 @@ fn dispatch(task: &str, rest: &[String]) -> Result<()> {
     }
 }
 
+/// What `task` installs, when missing, before it runs (the brackets in
+/// [`HELP`]); `None` for a name that is no task.
+fn needs(task: &str) -> Option<&'static [Need]> {
+    Some(match task {
+        "setup" => run::EVERYTHING,
+        // The component and nothing else: these build and run the host.
+        "demo" | "tokens" | "imports" => run::BUILD,
+        // Clippy builds the host, whose build builds the component, and
+        // checks the guest crates for wasm32-wasip2 (the grammars' C
+        // included); Biome comes with the npm packages.
+        "lint" => &[
+            Need::WasmTarget,
+            Need::GrammarToolchain,
+            Need::NodePackages,
+            Need::Ruff,
+        ],
+        // The component, and the npm packages: `package` and `stress`
+        // build the npm package with jco; one of `python`'s tests drives
+        // the wheel with the MCP TypeScript SDK from js/node_modules.
+        "python" | "package" | "stress" => {
+            &[Need::WasmTarget, Need::GrammarToolchain, Need::NodePackages]
+        }
+        // The serve benchmark keeps its sessions in a real Redis.
+        "bench" => &[
+            Need::WasmTarget,
+            Need::GrammarToolchain,
+            Need::NodePackages,
+            Need::Redis,
+        ],
+        "test" => &[
+            Need::WasmTarget,
+            Need::GrammarToolchain,
+            Need::NodePackages,
+            Need::McpClient,
+            Need::Deno,
+            Need::Workerd,
+            Need::Redis,
+            Need::Chromium,
+        ],
+        // Built natively without the grammars, so nothing to install.
+        "fuzz" => &[],
+        _ => return None,
+    })
+}
+
 fn test() -> Result<()> {
-    run::setup()?;
     // The session stores' tests need a real Redis server: missing, they fail.
     run::cargo_env(
         &["test", "--workspace"],
@@ -101,8 +154,35 @@ fn test() -> Result<()> {
 }
 
 fn lint() -> Result<()> {
-    run::setup()?;
     run::cargo(&["fmt", "--all", "--check"])?;
+    // The JavaScript: Biome's formatter and linter, as js/biome.jsonc sets
+    // them, changing nothing; a warning fails too.
+    let js = run::root().join("js");
+    run::status(
+        Command::new(js.join("node_modules/.bin/biome"))
+            .args(["ci", "--error-on-warnings", "."])
+            .current_dir(&js),
+    )
+    .context(
+        "Biome's checks of the JavaScript (`npx biome check --write .` in js/ applies its fixes)",
+    )?;
+    // The Python: ruff's lint rules and its formatter, as the top-level
+    // pyproject.toml sets them, changing nothing.
+    let ruff = run::ruff()?;
+    run::status(
+        Command::new(&ruff)
+            .args(["check", "--no-fix"])
+            .current_dir(run::root()),
+    )
+    .context(
+        "ruff's lint of the Python (`target/py-lint/bin/ruff check --fix` applies its fixes)",
+    )?;
+    run::status(
+        Command::new(&ruff)
+            .args(["format", "--check"])
+            .current_dir(run::root()),
+    )
+    .context("ruff's layout of the Python (`target/py-lint/bin/ruff format` applies it)")?;
     run::cargo(&[
         "clippy",
         "--workspace",
@@ -167,7 +247,6 @@ fn release_bin_with(name: &str, args: &[String], env: &[(&str, &str)]) -> Result
 /// The reliability suite at full counts against the release CLI (or the
 /// build `--bin` names), then nodeFs raced the same way (on a plain run).
 fn stress(args: &[String]) -> Result<()> {
-    run::setup()?;
     run::release_cli()?;
     release_bin_with("stress", args, &[])?;
     if args.is_empty() {
@@ -181,7 +260,6 @@ fn bench(args: &[String]) -> Result<()> {
     if args.iter().any(|a| a != "--targets") {
         bail!("bench takes only --targets");
     }
-    run::setup()?;
     // The benchmark times the release CLI beside it (`filetools mcp`), and
     // the npm package in Node for its performance table.
     run::release_cli()?;
@@ -207,7 +285,6 @@ fn tokens() -> Result<()> {
 }
 
 fn imports() -> Result<()> {
-    run::setup()?;
     run::cargo(&[
         "run",
         "--package",

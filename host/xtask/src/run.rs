@@ -16,8 +16,69 @@ pub fn root() -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from("."))
 }
 
+/// What a task can need on the machine, each installed by its function
+/// below when missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// The `wasm32-wasip2` Rust target the components are built for.
+    WasmTarget,
+    /// clang and wasi-libc, which compile the tree-sitter grammars (C) for
+    /// the component.
+    GrammarToolchain,
+    /// The npm package's locked dependencies in `js/node_modules` (jco, the
+    /// SDKs the tests drive, Biome).
+    NodePackages,
+    /// The Python MCP client and SDKs the MCP tests drive, in `target/py`.
+    McpClient,
+    /// ruff, the Python linter and formatter, in `target/py-lint`.
+    Ruff,
+    /// Deno, for the npm package's Deno tests.
+    Deno,
+    /// workerd, for the npm package's Worker tests.
+    Workerd,
+    /// `redis-server`, for the session store's tests and benchmark.
+    Redis,
+    /// Chromium, for the browser tests.
+    Chromium,
+}
+
+/// What builds the component: every task that builds the host, whose build
+/// builds the guest.
+pub const BUILD: &[Need] = &[Need::WasmTarget, Need::GrammarToolchain];
+
+/// Everything any task needs (what `cargo xtask setup` installs).
+pub const EVERYTHING: &[Need] = &[
+    Need::WasmTarget,
+    Need::GrammarToolchain,
+    Need::NodePackages,
+    Need::McpClient,
+    Need::Ruff,
+    Need::Deno,
+    Need::Workerd,
+    Need::Redis,
+    Need::Chromium,
+];
+
+/// Installs each of `needs` that is missing.
+pub fn install(needs: &[Need]) -> Result<()> {
+    for need in needs {
+        match need {
+            Need::WasmTarget => wasm_target()?,
+            Need::GrammarToolchain => grammar_toolchain()?,
+            Need::NodePackages => node_packages()?,
+            Need::McpClient => python_mcp_client()?,
+            Need::Ruff => ruff().map(drop)?,
+            Need::Deno => deno()?,
+            Need::Workerd => workerd()?,
+            Need::Redis => redis()?,
+            Need::Chromium => chromium()?,
+        }
+    }
+    Ok(())
+}
+
 /// Installs the wasm target when rustup lacks it.
-pub fn setup() -> Result<()> {
+fn wasm_target() -> Result<()> {
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .current_dir(root())
@@ -30,13 +91,7 @@ pub fn setup() -> Result<()> {
         println!("installing the {WASM_TARGET} Rust target");
         status(Command::new("rustup").args(["target", "add", WASM_TARGET]))?;
     }
-    grammar_toolchain()?;
-    node_packages()?;
-    python_mcp_client()?;
-    deno()?;
-    workerd()?;
-    redis()?;
-    chromium()
+    Ok(())
 }
 
 /// `redis-server`, for the tests of `filetools serve`'s shared session
@@ -111,25 +166,45 @@ fn npm_tool(dir: &str, spec: &str) -> Result<()> {
 /// The Python MCP client the MCP tests drive the server with, pinned in
 /// `tests/mcp/requirements.txt`, in a virtual environment inside `target/`.
 fn python_mcp_client() -> Result<()> {
-    let venv = root().join("target/py");
-    let requirements = root().join("tests/mcp/requirements.txt");
+    pinned_venv(
+        "target/py",
+        "tests/mcp/requirements.txt",
+        "the Python MCP client and the OpenAI and Anthropic SDKs",
+    )
+    .map(drop)
+}
+
+/// ruff, pinned in `host/python/lint-requirements.txt`, in a virtual
+/// environment inside `target/`; returns its path.
+pub fn ruff() -> Result<PathBuf> {
+    let venv = pinned_venv(
+        "target/py-lint",
+        "host/python/lint-requirements.txt",
+        "ruff, the Python linter and formatter",
+    )?;
+    Ok(venv.join("bin/ruff"))
+}
+
+/// A virtual environment at `dir` with the packages `requirements` pins
+/// (both relative to the workspace root), installed unless that list was
+/// installed there already; returns the environment's path.
+fn pinned_venv(dir: &str, requirements: &str, what: &str) -> Result<PathBuf> {
+    let venv = root().join(dir);
     let stamp = venv.join("installed.txt");
-    let wanted = std::fs::read_to_string(&requirements)?;
+    let wanted = std::fs::read_to_string(root().join(requirements))?;
     if std::fs::read_to_string(&stamp).is_ok_and(|had| had == wanted) {
-        return Ok(());
+        return Ok(venv);
     }
-    println!(
-        "installing the Python MCP client and the OpenAI and Anthropic SDKs (tests/mcp/requirements.txt) into target/py"
-    );
+    println!("installing {what} ({requirements}) into {dir}");
     status(Command::new("python3").arg("-m").arg("venv").arg(&venv))
-        .context("Python 3 with venv is needed for the MCP client tests")?;
+        .with_context(|| format!("Python 3 with venv is needed for {what}"))?;
     status(
         Command::new(venv.join("bin/pip"))
             .args(["install", "--quiet", "--disable-pip-version-check", "-r"])
-            .arg(&requirements),
+            .arg(root().join(requirements)),
     )?;
     std::fs::write(&stamp, wanted)?;
-    Ok(())
+    Ok(venv)
 }
 
 /// Runs `npm args…` in `js/`.
@@ -154,10 +229,15 @@ pub fn debug_dir() -> PathBuf {
         .join("debug")
 }
 
-/// The npm package's dependencies, as locked, when they are not installed.
+/// The npm package's dependencies, as locked, when they are not installed
+/// or the lock changed since they were (npm writes its own copy of the lock
+/// into `node_modules` as it installs).
 fn node_packages() -> Result<()> {
     let js = root().join("js");
-    if js.join("node_modules/.package-lock.json").is_file() {
+    let modified = |path: PathBuf| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let installed = modified(js.join("node_modules/.package-lock.json"));
+    let locked = modified(js.join("package-lock.json"));
+    if installed.is_some() && installed >= locked {
         return Ok(());
     }
     println!("installing the npm package's dependencies (npm ci)");

@@ -22,7 +22,10 @@ export async function resolveTools(toolsOrOptions) {
 
 /** The text blocks of `result`, joined as one string. */
 export function textOf(result) {
-  return result.content.filter((block) => block.type === 'text').map((block) => block.text).join('\n');
+  return result.content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join('\n');
 }
 
 /** The image blocks of `result`. */

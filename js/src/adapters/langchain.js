@@ -47,5 +47,7 @@ function definitions(filetools, strict) {
   if (!strict) {
     return filetools.schema('mcp');
   }
-  return filetools.schema('openai-strict').map(({ function: f }) => ({ name: f.name, description: f.description, inputSchema: f.parameters }));
+  return filetools
+    .schema('openai-strict')
+    .map(({ function: f }) => ({ name: f.name, description: f.description, inputSchema: f.parameters }));
 }

@@ -63,7 +63,10 @@ export async function openaiTools(toolsOrOptions, { strict = false } = {}) {
           type: 'function_call_output',
           call_id: call.call_id,
           output: images.length
-            ? [{ type: 'input_text', text: textOf(result) }, ...images.map((image) => ({ type: 'input_image', image_url: dataUrl(image) }))]
+            ? [
+                { type: 'input_text', text: textOf(result) },
+                ...images.map((image) => ({ type: 'input_image', image_url: dataUrl(image) })),
+              ]
             : textOf(result),
         });
       }

@@ -19,10 +19,18 @@ import type { MemoryFsNode, MemoryFsOptions } from 'agent-filetools';
 export async function anthropicRoundTrip(client: Anthropic, strict: boolean): Promise<Anthropic.Message> {
   const ft = await anthropicTools({ fs: memoryFs({ 'a.txt': 'a\n' }) }, { strict });
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'hi' }];
-  const response: Anthropic.Message = await client.messages.create({ model: 'm', max_tokens: 100, tools: ft.tools, messages });
+  const response: Anthropic.Message = await client.messages.create({
+    model: 'm',
+    max_tokens: 100,
+    tools: ft.tools,
+    messages,
+  });
   const [use] = response.content.filter((block) => block.type === 'tool_use');
   const one: Anthropic.ToolResultBlockParam = await ft.result(use);
-  messages.push({ role: 'assistant', content: response.content }, await ft.results(response), { role: 'user', content: [one] });
+  messages.push({ role: 'assistant', content: response.content }, await ft.results(response), {
+    role: 'user',
+    content: [one],
+  });
   return client.messages.create({ model: 'm', max_tokens: 100, tools: ft.tools, messages });
 }
 
@@ -39,18 +47,31 @@ export async function chatRoundTrip(client: OpenAI, strict: boolean): Promise<Op
 
 /** OpenAI Responses: a response's calls answered as the next request's input. */
 export async function responsesRoundTrip(client: OpenAI, strict: boolean): Promise<OpenAI.Responses.Response> {
-  const ft = await openaiTools({ fs: memoryFs({ 'a.txt': 'a\n' }), config: { tools: ['apply-patch', 'filetools'] } }, { strict });
+  const ft = await openaiTools(
+    { fs: memoryFs({ 'a.txt': 'a\n' }), config: { tools: ['apply-patch', 'filetools'] } },
+    { strict },
+  );
   const tools: OpenAI.Responses.Tool[] = ft.responsesTools;
   const response: OpenAI.Responses.Response = await client.responses.create({ model: 'm', tools, input: 'hi' });
   const input: OpenAI.Responses.ResponseInput = await ft.responsesResults(response);
-  const request: OpenAI.Responses.ResponseCreateParams = { model: 'm', tools, previous_response_id: response.id, input };
+  const request: OpenAI.Responses.ResponseCreateParams = {
+    model: 'm',
+    tools,
+    previous_response_id: response.id,
+    input,
+  };
   return client.responses.create({ ...request, stream: false });
 }
 
 /** The AI SDK: a ToolSet, and the output its tools show the model as a tool result part's. */
 export async function aiToolSet(): Promise<ToolSet> {
   const fs = memoryFs({ 'a.txt': 'a\n' });
-  const part: ToolResultPart = { type: 'tool-result', toolCallId: 't', toolName: 'read', output: modelOutput(await (await createTools({ fs })).read({ file_path: 'a.txt' })) };
+  const part: ToolResultPart = {
+    type: 'tool-result',
+    toolCallId: 't',
+    toolName: 'read',
+    output: modelOutput(await (await createTools({ fs })).read({ file_path: 'a.txt' })),
+  };
   void part;
   return aiTools({ fs });
 }

@@ -21,12 +21,16 @@ from __future__ import annotations
 from typing import Any, List, Mapping, Optional, Union
 
 try:
-    from agents import ApplyPatchOperation, ApplyPatchResult, ApplyPatchTool, FunctionTool
-    from agents import ToolOutputImage, ToolOutputText
+    from agents import (
+        ApplyPatchOperation,
+        ApplyPatchResult,
+        ApplyPatchTool,
+        FunctionTool,
+        ToolOutputImage,
+        ToolOutputText,
+    )
 except ImportError as error:  # pragma: no cover - exercised without the SDK
-    raise ImportError(
-        "filetools.agents needs the OpenAI Agents SDK: pip install openai-agents"
-    ) from error
+    raise ImportError("filetools.agents needs the OpenAI Agents SDK: pip install openai-agents") from error
 
 from .. import Session, ToolResult
 from .._adapters import Target, arguments_json, data_url, images, resolve_session

@@ -30,9 +30,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 try:
     from langchain_core.tools import StructuredTool, ToolException
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        "filetools.langchain needs LangChain's core package: pip install langchain-core"
-    ) from error
+    raise ImportError("filetools.langchain needs LangChain's core package: pip install langchain-core") from error
 
 from .. import Session, ToolResult
 from .._adapters import Target, resolve_session
