@@ -1,5 +1,5 @@
-//! The wit-bindgen glue, compiled only for wasm: exports `tools` over the
-//! imported `host-fs`. It converts types and nothing else; every rule lives in
+//! The wit-bindgen glue of the exports, compiled only for wasm: `tools`
+//! over the imported `host-fs` (the bindings are generated in `imports`). It converts types and nothing else; every rule lives in
 //! the plain modules.
 
 use std::cell::RefCell;
@@ -13,25 +13,9 @@ use crate::tools::schema::{Format, render};
 use crate::tools::session::Session;
 use crate::view::read::args::ReadArgs;
 
-/// The generated bindings, kept apart so lints on generated code stay here.
-#[expect(
-    clippy::same_length_and_capacity,
-    clippy::crate_in_macro_def,
-    reason = "wit-bindgen's generated list lifting"
-)]
-mod generated {
-    wit_bindgen::generate!({
-        path: "wit",
-        world: "filetools",
-        pub_export_macro: true,
-        default_bindings_module: "crate::component::generated",
-    });
-}
-
-use generated::exports::filetools::core::tools as wit;
-pub(crate) use generated::filetools::core::code;
-use generated::filetools::core::host_fs;
-use generated::filetools::core::types as wit_types;
+use crate::imports::generated::exports::filetools::core::tools as wit;
+use crate::imports::generated::filetools::core::host_fs;
+use crate::imports::generated::filetools::core::types as wit_types;
 
 /// [`HostFs`] over the imported interface.
 #[derive(Debug, Clone, Copy)]
@@ -143,11 +127,6 @@ impl HostFs for ImportedFs {
     fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
         host_fs::claim_unfinished().map_err(Into::into)
     }
-}
-
-/// The host's SHA-256 of `data`, when it offers one.
-pub(crate) fn host_sha256(data: &[u8]) -> Option<String> {
-    host_fs::sha256(data)
 }
 
 impl From<&Precondition> for host_fs::Precondition {
@@ -349,4 +328,4 @@ fn to_wit_generations(generations: Generations) -> wit::Generations {
     }
 }
 
-generated::export!(Component);
+crate::imports::generated::export!(Component);

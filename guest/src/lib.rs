@@ -31,6 +31,8 @@ pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 mod component;
+#[cfg(target_arch = "wasm32")]
+mod imports;
 #[cfg(test)]
 #[expect(clippy::format_collect, reason = "test inputs; speed does not matter")]
 mod scenarios;

@@ -58,9 +58,9 @@ use wasmtime::component::{Component, Linker};
 
 pub use engine::LoadSource;
 pub use filetools_core::change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
-pub use filetools_core::view::read::args::ReadArgs;
 pub use filetools_core::tools::definitions::{Annotations, Definition as ToolDefinition};
 pub use filetools_core::tools::schema::Format;
+pub use filetools_core::view::read::args::ReadArgs;
 pub use filetools_core::{Block, Config, HostFs, MemFs, ToolResult};
 pub use overlay::Overlay;
 pub use sandbox::Sandbox;

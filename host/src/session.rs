@@ -25,8 +25,8 @@ use crate::saved::{self, Delta, LOG_HEADER};
 use crate::{Definition, Inner};
 use filetools_core::ToolResult;
 use filetools_core::change::args::{EditArgs, UndoArgs, WriteArgs};
-use filetools_core::view::read::args::ReadArgs;
 use filetools_core::tools::schema::Format;
+use filetools_core::view::read::args::ReadArgs;
 
 /// One conversation's tools.
 pub struct Session {

@@ -15,17 +15,12 @@
 
 use std::alloc::{Layout, alloc, alloc_zeroed, dealloc, handle_alloc_error, realloc};
 use std::ffi::c_void;
-use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Once;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// Time one outline parse may take.
-pub const MAX_PARSE_TIME: Duration = Duration::from_secs(3);
-
-/// Bytes tree-sitter may hold during one parse.
-pub const MAX_PARSE_BYTES: usize = 96 * 1024 * 1024;
+use filetools_code_types::{MAX_PARSE_BYTES, MAX_PARSE_TIME, Stopped};
 
 /// Bytes before each allocation, holding its size (and keeping the
 /// alignment `malloc` gives).
@@ -33,32 +28,6 @@ const HEADER: usize = 16;
 
 /// Bytes tree-sitter holds now.
 static LIVE: AtomicUsize = AtomicUsize::new(0);
-
-/// Why a parse was stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stopped {
-    /// It took longer than `MAX_PARSE_TIME`.
-    Time,
-    /// It held more than `MAX_PARSE_BYTES`.
-    Memory,
-}
-
-impl fmt::Display for Stopped {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Stopped::Time => write!(
-                f,
-                "its parse was stopped after {} s",
-                MAX_PARSE_TIME.as_secs()
-            ),
-            Stopped::Memory => write!(
-                f,
-                "its parse was stopped at {} MiB of memory",
-                MAX_PARSE_BYTES >> 20
-            ),
-        }
-    }
-}
 
 /// The spending of one parse, checked at each progress report.
 #[derive(Debug)]

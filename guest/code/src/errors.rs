@@ -6,25 +6,10 @@
 
 use tree_sitter::Node;
 
-use std::fmt;
+use filetools_code_types::{Grammar, Stopped, SyntaxError};
 
-use crate::budget::{self, Stopped};
-use crate::{Grammar, grammar, parse};
-
-/// One place where a text does not parse.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SyntaxError {
-    /// 1-based line.
-    pub line: u64,
-    /// What is wrong there, e.g. `unexpected '}'`.
-    pub message: String,
-}
-
-impl fmt::Display for SyntaxError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
-}
+use crate::budget;
+use crate::{grammar, parse};
 
 /// Characters of a token quoted in a message.
 const MAX_TOKEN_CHARS: usize = 24;

@@ -10,7 +10,8 @@
 //! file never pays for them. The native core links this crate directly.
 //!
 //! ```
-//! use filetools_code::{Grammar, symbols};
+//! use filetools_code::symbols;
+//! use filetools_code_types::Grammar;
 //! let found = symbols(Grammar::Rust, "pub fn f() {}\n").unwrap().unwrap();
 //! assert_eq!((found[0].kind, found[0].name.as_str()), ("fn", "f"));
 //! ```
@@ -41,14 +42,11 @@ mod stdio_close;
 
 use tree_sitter::{Node, ParseOptions, Parser};
 
-use budget::Meter;
-pub use budget::Stopped;
-pub use errors::{SyntaxError, errors};
-pub use grammar::Grammar;
+use filetools_code_types::{Grammar, MAX_NESTING, Stopped};
 
-/// Deepest nesting an outline follows; deeper entries are left out, so a
-/// pathological file cannot exhaust the stack.
-pub const MAX_NESTING: usize = 48;
+use budget::Meter;
+pub use errors::errors;
+pub use grammar::built;
 
 /// One symbol of an outline, with its members.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

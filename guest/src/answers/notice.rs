@@ -15,7 +15,7 @@
 use std::fmt;
 
 use crate::memory::version::Version;
-use crate::view::outline::Stopped;
+use filetools_code_types::Stopped;
 
 /// What is known of a count that may have been cut short.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! not checked.
 //!
 //! ```
-//! use filetools_core::view::syntax::SyntaxError;
+//! use filetools_code_types::SyntaxError;
 //! use filetools_core::answers::syntax_note::SyntaxNote;
 //! let note = SyntaxNote::Broke {
 //!     language: "python",
@@ -20,8 +20,8 @@ use std::fmt;
 use serde_json::{Value, json};
 
 use crate::answers::notice::Size;
-use crate::view::outline::Stopped;
-use crate::view::syntax::SyntaxError;
+use filetools_code_types::Stopped;
+use filetools_code_types::SyntaxError;
 
 /// A syntax fact about a change.
 #[derive(Debug, Clone, PartialEq, Eq)]

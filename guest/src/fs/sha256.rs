@@ -29,7 +29,7 @@ pub fn sha256_hex(data: &[u8]) -> String {
 /// The host's SHA-256 of `data`, when it gives a well-formed one.
 #[cfg(target_family = "wasm")]
 fn host_sha256(data: &[u8]) -> Option<String> {
-    crate::component::host_sha256(data).filter(|digest| {
+    crate::imports::host_sha256(data).filter(|digest| {
         digest.len() == 64
             && digest
                 .bytes()

@@ -11,25 +11,10 @@
 //! assert!(errors(Language::Toml, "a = 1\n", 3).unwrap().unwrap().is_empty());
 //! ```
 
-use std::fmt;
-
 use crate::text::textfile::{line_count, line_of};
-use crate::view::outline::{Language, Stopped};
+use filetools_code_types::{Stopped, SyntaxError};
 
-/// One place where a text does not parse.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SyntaxError {
-    /// 1-based line.
-    pub line: u64,
-    /// What is wrong there, e.g. `unexpected '}'`.
-    pub message: String,
-}
-
-impl fmt::Display for SyntaxError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
-}
+use crate::view::outline::Language;
 
 /// Characters of a parser's own message kept.
 const MAX_MESSAGE_CHARS: usize = 80;

@@ -741,7 +741,7 @@ mod tests {
     fn the_syntax_note_names_the_shapes_way_back() {
         let note = crate::answers::syntax_note::SyntaxNote::Broke {
             language: "rust",
-            errors: vec![crate::view::syntax::SyntaxError {
+            errors: vec![filetools_code_types::SyntaxError {
                 line: 5,
                 message: "unexpected '}'".to_owned(),
             }],

@@ -22,6 +22,8 @@ mod tests;
 mod toml;
 mod yaml;
 
+use filetools_code_types::{MAX_NESTING, Stopped};
+
 pub use language::Language;
 pub use render::{Rendered, render};
 
@@ -70,12 +72,6 @@ impl Symbol {
         1 + self.children.iter().map(Symbol::depth).max().unwrap_or(0)
     }
 }
-
-/// Deepest nesting an outline follows; deeper entries are left out, so a
-/// pathological file cannot exhaust the stack.
-pub const MAX_NESTING: usize = 48;
-
-pub use code::Stopped;
 
 /// The outline of `text` in `language`, or `None` when the language has no
 /// structure to show (or its grammar is not in this build, or its parse

@@ -17,8 +17,9 @@ use crate::text::decode::Decoder;
 use crate::text::encoding::Encoding;
 use crate::text::textfile::{Style, line_count};
 use crate::view::image::read_all;
-use crate::view::outline::{self, Language, Rendered, Stopped, Symbol};
+use crate::view::outline::{self, Language, Rendered, Symbol};
 use crate::view::read::args::ReadArgs;
+use filetools_code_types::Stopped;
 
 /// Lines shown from the top of a file without structure.
 pub const HEAD_LINES: u64 = 60;
