@@ -1,20 +1,14 @@
-//! Generated bindings for the `filetools` world, and `host-fs` implemented on
-//! the store's state over what it is served from (a sandbox or a plugged-in
-//! file system). Conversions between the sandbox's
-//! types and the generated ones live here and nowhere else.
+//! The bindings generated from `wit/`: the tools' world, whose instance a
+//! session calls, and the grammars' world, whose instance serves the tools'
+//! `code` import. Both worlds use the `code-types` interface, and the
+//! grammars' bindings take its types from the tools' (bindgen's `with`), so
+//! a parse's answer passes from one instance to the other as it is. Every
+//! conversion between the core's types and the generated ones lives here
+//! and nowhere else.
 
-use wasmtime::component::ResourceTable;
-use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
-
-use crate::code::{CodeComponent, CodeInstance, ParseLimits};
-use crate::journal::{Held, Journal};
-use crate::limiter::MemoryCap;
-use crate::sandbox::{Deadline, KeptOpen};
-use crate::served::{ForCall, Served};
-use filetools_core::{self as core, HostFs as _};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use filetools_core as core;
+use filetools_core::change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
+use filetools_core::view::read::args::ReadArgs;
 
 wasmtime::component::bindgen!({
     path: "wit",
@@ -25,180 +19,21 @@ wasmtime::component::bindgen!({
     },
 });
 
+/// The grammars' world, with the types of `code-types` the tools' world
+/// has.
+pub(crate) mod grammars {
+    wasmtime::component::bindgen!({
+        path: "wit",
+        world: "filetools-code",
+        with: {
+            "filetools:core/code-types": crate::bindings::filetools::core::code_types,
+        },
+    });
+}
+
 pub(crate) use self::exports::filetools::core::tools as wit;
-use self::filetools::core::code;
 use self::filetools::core::host_fs;
-use self::filetools::core::types::{self as wit_types, DirEntry, FileKind, FsError, Metadata};
-
-/// Everything one store holds.
-pub(crate) struct StoreState {
-    pub wasi: WasiCtx,
-    pub table: ResourceTable,
-    pub served: Served,
-    pub limits: MemoryCap,
-    /// When the current call must stop: guest code at the next epoch tick
-    /// past it, host work between pieces.
-    pub deadline: Deadline,
-    /// Set by another thread to stop the current call at the next tick.
-    pub cancel: Option<Arc<AtomicBool>>,
-    /// The file the current call reads, kept open between its chunks.
-    pub kept: KeptOpen,
-    /// Where intent records of changes of several files are kept.
-    pub journal: Arc<Journal>,
-    /// The record the current call holds.
-    pub change: Option<Held>,
-    /// Whether the current call has begun changing files: from then on,
-    /// host work is not cut off by the deadline, guest code only by the
-    /// far later one [`CHANGE_GRACE`] sets, and not by a cancel.
-    pub changing: bool,
-    /// The call's time limit, to set that later deadline from.
-    pub call_timeout: Duration,
-    /// The grammars' component, and this session's instance of it once a
-    /// call parsed code.
-    pub code: CodeSlot,
-    /// Whether `sha256` answers (see `Builder::host_sha256`).
-    pub host_sha256: bool,
-}
-
-/// Where a session's parses run: the tools' grammars, instantiated at the
-/// first parse of any session, and the cap of that instance's memory.
-#[derive(Debug)]
-pub(crate) struct CodeSlot {
-    pub component: Arc<CodeComponent>,
-    pub memory_limit: usize,
-}
-
-/// How many times the call's time limit a call that has begun changing
-/// files may run before it is stopped all the same (a guest that loops):
-/// the record it holds then lets the next call put its files back.
-pub(crate) const CHANGE_GRACE: u32 = 10;
-
-impl StoreState {
-    /// The file system as the current call may use it.
-    fn fs(&self) -> ForCall<'_> {
-        let deadline = if self.changing {
-            Deadline::NEVER
-        } else {
-            self.deadline
-        };
-        self.served.for_call(deadline, &self.kept)
-    }
-
-    /// The call begins changing files (see [`StoreState::changing`]).
-    fn begin_changing(&mut self) {
-        if !self.changing {
-            self.changing = true;
-            self.deadline = Deadline::at(Instant::now() + self.call_timeout * CHANGE_GRACE);
-        }
-    }
-
-    /// A change's outcome, noting that the call has begun changing files
-    /// when it succeeded.
-    fn changed<T>(&mut self, outcome: Result<T, core::FsError>) -> Result<T, FsError> {
-        if outcome.is_ok() {
-            self.begin_changing();
-        }
-        outcome.map_err(Into::into)
-    }
-
-    /// The call is over: a record it still holds is let go, for the next
-    /// call to claim.
-    pub fn call_over(&mut self) {
-        self.change = None;
-        self.changing = false;
-    }
-}
-
-impl StoreState {
-    /// Runs `parse` on the tools' instance of the grammars, within the
-    /// current call's limits; a failure over the memory cap counts as the
-    /// session's own (the answer names the limit).
-    fn parse<T>(
-        &mut self,
-        parse: impl FnOnce(&mut CodeInstance, ParseLimits) -> wasmtime::Result<T>,
-    ) -> wasmtime::Result<T> {
-        let call = ParseLimits {
-            deadline: self.deadline,
-            cancel: self.cancel.clone(),
-            changing: self.changing,
-        };
-        let code = Arc::clone(&self.code.component);
-        code.parse(self.code.memory_limit, |instance| parse(instance, call))
-            .map_err(|(err, refused)| {
-                if refused {
-                    self.limits.refuse();
-                }
-                err
-            })
-    }
-}
-
-impl code::Host for StoreState {
-    fn outline(
-        &mut self,
-        language: String,
-        text: String,
-    ) -> wasmtime::Result<Result<Option<Vec<code::Symbol>>, code::Stopped>> {
-        let found = self.parse(|instance, call| instance.outline(call, &language, &text))?;
-        Ok(found
-            .map(|symbols| {
-                symbols.map(|symbols| {
-                    symbols
-                        .into_iter()
-                        .map(|s| code::Symbol {
-                            kind: s.kind,
-                            name: s.name,
-                            visibility: s.visibility,
-                            start: s.start,
-                            end: s.end,
-                            depth: s.depth,
-                        })
-                        .collect()
-                })
-            })
-            .map_err(stopped))
-    }
-
-    fn syntax_errors(
-        &mut self,
-        language: String,
-        text: String,
-        max: u32,
-    ) -> wasmtime::Result<Result<Option<Vec<code::SyntaxError>>, code::Stopped>> {
-        let found =
-            self.parse(|instance, call| instance.syntax_errors(call, &language, &text, max))?;
-        Ok(found
-            .map(|errors| {
-                errors.map(|errors| {
-                    errors
-                        .into_iter()
-                        .map(|e| code::SyntaxError {
-                            line: e.line,
-                            message: e.message,
-                        })
-                        .collect()
-                })
-            })
-            .map_err(stopped))
-    }
-}
-
-/// The grammars' component's `stopped` as the tools' import has it.
-fn stopped(why: crate::code::Stopped) -> code::Stopped {
-    match why {
-        crate::code::Stopped::Time => code::Stopped::Time,
-        crate::code::Stopped::Memory => code::Stopped::Memory,
-    }
-}
-
-impl WasiView for StoreState {
-    fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView {
-            ctx: &mut self.wasi,
-            table: &mut self.table,
-        }
-    }
-}
+use self::filetools::core::types::{DirEntry, FileKind, FsError, Metadata};
 
 impl From<core::FileKind> for FileKind {
     fn from(kind: core::FileKind) -> Self {
@@ -225,6 +60,16 @@ impl From<core::Metadata> for Metadata {
             created_ns: meta.created_ns,
             accessed_ns: meta.accessed_ns,
             mode: meta.mode,
+        }
+    }
+}
+
+impl From<core::DirEntry> for DirEntry {
+    fn from(entry: core::DirEntry) -> Self {
+        Self {
+            name: entry.name,
+            kind: entry.kind.into(),
+            size: entry.size,
         }
     }
 }
@@ -280,97 +125,57 @@ impl From<wit::ToolResult> for core::ToolResult {
     }
 }
 
-impl wit_types::Host for StoreState {}
-
-impl host_fs::Host for StoreState {
-    fn stat(&mut self, path: String) -> Result<Metadata, FsError> {
-        self.fs().stat(&path).map(Into::into).map_err(Into::into)
-    }
-
-    fn read(&mut self, path: String, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
-        self.fs().read(&path, offset, len).map_err(Into::into)
-    }
-
-    fn list_dir(&mut self, path: String) -> Result<Vec<DirEntry>, FsError> {
-        let entries = self.fs().list_dir(&path).map_err(FsError::from)?;
-        Ok(entries
-            .into_iter()
-            .map(|e| DirEntry {
-                name: e.name,
-                kind: e.kind.into(),
-                size: e.size,
-            })
-            .collect())
-    }
-
-    fn write_file(
-        &mut self,
-        path: String,
-        data: Vec<u8>,
-        precondition: host_fs::Precondition,
-    ) -> Result<Metadata, FsError> {
-        let outcome = self.fs().write_file(&path, &data, &precondition.into());
-        self.changed(outcome).map(Into::into)
-    }
-
-    fn remove_file(
-        &mut self,
-        path: String,
-        precondition: host_fs::Precondition,
-    ) -> Result<(), FsError> {
-        let outcome = self.fs().remove_file(&path, &precondition.into());
-        self.changed(outcome)
-    }
-
-    fn create_dir(&mut self, path: String) -> Result<(), FsError> {
-        self.fs().create_dir(&path).map_err(Into::into)
-    }
-
-    fn rename(
-        &mut self,
-        source: String,
-        destination: String,
-        precondition: host_fs::Precondition,
-    ) -> Result<Metadata, FsError> {
-        let outcome = self
-            .fs()
-            .rename(&source, &destination, &precondition.into());
-        self.changed(outcome).map(Into::into)
-    }
-
-    fn begin_change(&mut self, intent: Vec<u8>) -> Result<(), FsError> {
-        if self.served.read_only() {
-            return Err(FsError::ReadOnly);
-        }
-        // A record the call claimed and could not settle is let go, for
-        // a later call.
-        self.change = None;
-        self.change = Some(self.journal.begin(&intent)?);
-        self.begin_changing();
-        Ok(())
-    }
-
-    fn end_change(&mut self) -> Result<(), FsError> {
-        match self.change.take() {
-            Some(held) => held.end().map_err(Into::into),
-            None => Ok(()),
+impl From<&ReadArgs> for wit::ReadArgs {
+    fn from(args: &ReadArgs) -> Self {
+        Self {
+            file_path: args.file_path.clone(),
+            offset: args.offset,
+            limit: args.limit,
+            char_offset: args.char_offset,
+            pages: args.pages.clone(),
+            symbol: args.symbol.clone(),
+            encoding: args.encoding.clone(),
         }
     }
+}
 
-    fn sha256(&mut self, data: Vec<u8>) -> Option<String> {
-        // The native hash uses the CPU's SHA instructions where it has them.
-        self.host_sha256.then(|| core::digest::sha256_hex(&data))
-    }
-
-    fn claim_unfinished(&mut self) -> Result<Option<Vec<u8>>, FsError> {
-        if self.served.read_only() || self.change.is_some() {
-            return Ok(None);
+impl From<&WriteArgs> for wit::WriteArgs {
+    fn from(args: &WriteArgs) -> Self {
+        Self {
+            file_path: args.file_path.clone(),
+            content: args.content.clone(),
+            encoding: args.encoding.clone(),
+            expect: args.expect.clone(),
         }
-        let Some((held, record)) = self.journal.claim()? else {
-            return Ok(None);
-        };
-        self.change = Some(held);
-        self.begin_changing();
-        Ok(Some(record))
+    }
+}
+
+impl From<&EditOp> for wit::EditOp {
+    fn from(op: &EditOp) -> Self {
+        Self {
+            old_string: op.old_string.clone(),
+            new_string: op.new_string.clone(),
+            replace_all: op.replace_all,
+        }
+    }
+}
+
+impl From<&EditArgs> for wit::EditArgs {
+    fn from(args: &EditArgs) -> Self {
+        Self {
+            file_path: args.file_path.clone(),
+            edits: args.edits.iter().map(Into::into).collect(),
+            encoding: args.encoding.clone(),
+            expect: args.expect.clone(),
+        }
+    }
+}
+
+impl From<&UndoArgs> for wit::UndoArgs {
+    fn from(args: &UndoArgs) -> Self {
+        Self {
+            file_path: args.file_path.clone(),
+            expect: args.expect.clone(),
+        }
     }
 }

@@ -32,7 +32,7 @@
 //!   that finds the same identity maps the file without reading it. Any
 //!   change to the file, in place or by a rename, changes that identity
 //!   (the change time cannot be set back), so the digest is checked again.
-//! - Artifacts and digests are written by [`crate::store::replace`]: whole,
+//! - Artifacts and digests are written by [`crate::private_file::replace`]: whole,
 //!   `0600`, renamed into place, never modified in place — a process that
 //!   has one mapped keeps its version.
 //!
@@ -54,7 +54,7 @@ use xxhash_rust::xxh3::Xxh3;
 
 use crate::engine::{LoadSource, precompiled, sha256_hex};
 use crate::private_dir::{self, Places};
-use crate::store;
+use crate::private_file;
 
 /// Hex digits of the component's SHA-256 in a cache file's name.
 const CACHE_KEY_HEX_DIGITS: usize = 24;
@@ -149,7 +149,7 @@ impl Cache {
                 return None;
             }
             // Not recorded only costs the next start the check again.
-            let _ = store::replace_in(&self.dir, &checked_name(name), identity.as_bytes());
+            let _ = private_file::replace_in(&self.dir, &checked_name(name), identity.as_bytes());
         }
         let path = self.path_of(&file, name);
         // SAFETY: the file was written by `Component::serialize` with this
@@ -206,10 +206,10 @@ impl Cache {
 
     /// Stores the artifact, then its digest.
     fn store(&self, name: &OsStr, bytes: &[u8]) -> std::io::Result<()> {
-        store::replace_in(&self.dir, name, bytes)?;
+        private_file::replace_in(&self.dir, name, bytes)?;
         let digest = xxhash_rust::xxh3::xxh3_128(bytes);
         let line = format!("{DIGEST_TAG} {digest:032x} {}\n", bytes.len());
-        store::replace_in(&self.dir, &digest_name(name), line.as_bytes())
+        private_file::replace_in(&self.dir, &digest_name(name), line.as_bytes())
     }
 }
 

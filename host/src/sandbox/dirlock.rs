@@ -22,7 +22,8 @@ use rustix::fd::OwnedFd;
 use rustix::fs::{FlockOperation, Mode, OFlags};
 use rustix::io::Errno;
 
-use super::{Deadline, fs_error};
+use super::fs_error;
+use crate::limits::Deadline;
 
 /// How long a change waits for another process's change in the same
 /// directory before it gives up: each holds the lock for one exchange and

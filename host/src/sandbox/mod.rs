@@ -17,7 +17,6 @@
 //!
 //! Host work within a call stops at the call's [`Deadline`].
 
-mod deadline;
 mod dirlock;
 mod names;
 mod node;
@@ -38,7 +37,7 @@ use cap_std::fs::{
 };
 use filetools_core::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 
-pub use deadline::Deadline;
+use crate::limits::Deadline;
 
 /// Maps an I/O error onto the `host-fs` error it means.
 #[expect(

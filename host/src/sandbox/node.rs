@@ -21,7 +21,8 @@ use filetools_core::{FileKind, FsError, Precondition};
 use rustix::fs::{Mode, OFlags};
 use sha2::{Digest as _, Sha256};
 
-use super::{Deadline, fs_error};
+use super::fs_error;
+use crate::limits::Deadline;
 
 /// Bytes hashed per step of a verification; the deadline is checked between.
 const HASH_PIECE_BYTES: usize = 64 * 1024;

@@ -36,7 +36,8 @@ use rustix::io::Errno;
 use super::node::{self, Identity, Node};
 use super::resolve::Target;
 use super::temp::{self, Perms, Plan, Temp};
-use super::{Deadline, Sandbox, dirlock, fs_error};
+use super::{Sandbox, dirlock, fs_error};
+use crate::limits::Deadline;
 
 /// Writes `data` over the target while `precondition` holds; returns the
 /// new file's metadata.

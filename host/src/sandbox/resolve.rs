@@ -19,7 +19,8 @@ use std::path::{Component, Path, PathBuf};
 use cap_std::fs::Dir;
 use filetools_core::FsError;
 
-use super::{Deadline, Sandbox, fs_error};
+use super::{Sandbox, fs_error};
+use crate::limits::Deadline;
 
 /// Symlinks followed in one path before it is refused as a loop.
 const MAX_LINKS: usize = 40;

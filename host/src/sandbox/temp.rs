@@ -32,7 +32,8 @@ use filetools_core::FsError;
 use rustix::fs::{AtFlags, Mode, OFlags};
 use rustix::io::Errno;
 
-use super::{Deadline, fs_error};
+use super::fs_error;
+use crate::limits::Deadline;
 
 /// Bytes written per step; the deadline is checked between.
 const WRITE_PIECE_BYTES: usize = 1024 * 1024;

@@ -144,7 +144,7 @@ impl StateFile {
             }
             _ => {
                 let log = session.save_log()?;
-                self.lock = filetools::store::replace_locked(&self.path, log.as_bytes())
+                self.lock = filetools::private_file::replace_locked(&self.path, log.as_bytes())
                     .with_context(context)?;
                 self.log_lines = Some(1);
             }

@@ -255,7 +255,7 @@ impl SessionStore for DirStore {
             (Update::Append(log) | Update::Replace(log), _) => {
                 let mut whole = version_line(version);
                 whole.push_str(log);
-                crate::store::replace(&self.path(key, "log"), whole.as_bytes())
+                crate::private_file::replace(&self.path(key, "log"), whole.as_bytes())
                     .context("writing a session's log")?;
             }
         }

@@ -14,7 +14,7 @@
 //! # fn main() -> std::io::Result<()> {
 //! let dir = std::env::temp_dir().join(format!("filetools-store-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir)?;
-//! filetools::store::replace(&dir.join("state.json"), b"{}")?;
+//! filetools::private_file::replace(&dir.join("state.json"), b"{}")?;
 //! assert_eq!(std::fs::read(dir.join("state.json"))?, b"{}");
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok(())
@@ -30,7 +30,7 @@ use cap_std::fs::Dir;
 use filetools_core::FsError;
 use rustix::fs::AtFlags;
 
-use crate::sandbox::Deadline;
+use crate::limits::Deadline;
 use crate::sandbox::temp::{self, Perms, Plan};
 
 /// Replaces (or creates) the file at `path` with `bytes`, atomically, as a

@@ -11,11 +11,12 @@ use std::sync::Arc;
 
 use filetools_core::{DirEntry, FsError, HostFs, Metadata, Precondition};
 
-use crate::sandbox::{Bounded, Deadline, KeptOpen, Sandbox};
+use crate::limits::Deadline;
+use crate::sandbox::{Bounded, KeptOpen, Sandbox};
 
 /// A file system a session can be served from.
 #[derive(Clone)]
-pub(crate) enum Served {
+pub(crate) enum Backend {
     /// A root directory.
     Sandbox(Arc<Sandbox>),
     /// A file system the program gave; `read_only` refuses every change
@@ -28,11 +29,11 @@ pub(crate) enum Served {
     },
 }
 
-impl std::fmt::Debug for Served {
+impl std::fmt::Debug for Backend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Served::Sandbox(sandbox) => f.debug_tuple("Sandbox").field(&sandbox.root()).finish(),
-            Served::Custom { read_only, .. } => f
+            Backend::Sandbox(sandbox) => f.debug_tuple("Sandbox").field(&sandbox.root()).finish(),
+            Backend::Custom { read_only, .. } => f
                 .debug_struct("Custom")
                 .field("read_only", read_only)
                 .finish_non_exhaustive(),
@@ -49,29 +50,29 @@ pub(crate) enum ForCall<'a> {
     Custom(&'a (dyn HostFs + Send + Sync), bool),
 }
 
-impl Served {
+impl Backend {
     /// The file system for a call that must end by `deadline`, keeping the
     /// file it reads open in `kept`.
     pub fn for_call<'a>(&'a self, deadline: Deadline, kept: &'a KeptOpen) -> ForCall<'a> {
         match self {
-            Served::Sandbox(sandbox) => ForCall::Sandbox(sandbox.for_call(deadline, kept)),
-            Served::Custom { fs, read_only } => ForCall::Custom(fs.as_ref(), *read_only),
+            Backend::Sandbox(sandbox) => ForCall::Sandbox(sandbox.for_call(deadline, kept)),
+            Backend::Custom { fs, read_only } => ForCall::Custom(fs.as_ref(), *read_only),
         }
     }
 
     /// Whether every change is refused.
     pub fn read_only(&self) -> bool {
         match self {
-            Served::Sandbox(sandbox) => sandbox.is_read_only(),
-            Served::Custom { read_only, .. } => *read_only,
+            Backend::Sandbox(sandbox) => sandbox.is_read_only(),
+            Backend::Custom { read_only, .. } => *read_only,
         }
     }
 
     /// The root directory, when a directory is served.
     pub fn root(&self) -> Option<&Path> {
         match self {
-            Served::Sandbox(sandbox) => Some(sandbox.root()),
-            Served::Custom { .. } => None,
+            Backend::Sandbox(sandbox) => Some(sandbox.root()),
+            Backend::Custom { .. } => None,
         }
     }
 }

@@ -8,76 +8,73 @@
 //! heap grown) instead of paying a fresh instance's page faults.
 //!
 //! Each parse runs under the calling session's limits: the memory cap of a
-//! session (for the instance), the call's deadline and cancel. When it
-//! traps, the error stops the session's call and the instance is dropped;
-//! the next parse makes a new one.
+//! session (for the instance), the call's deadline and cancel
+//! ([`CallLimits`]). When it traps, the error stops the session's call and
+//! the instance is dropped; the next parse makes a new one. What passes
+//! between the two instances needs no conversion: the grammars' bindings
+//! take the `code-types` types from the tools' (see [`crate::bindings`]).
 
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use wasmtime::component::{Component, Linker, ResourceTable};
 use wasmtime::{Engine, Result, Store};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
-use crate::limiter::MemoryCap;
-use crate::sandbox::Deadline;
-use crate::session::tick;
-
-mod generated {
-    wasmtime::component::bindgen!({
-        path: "wit",
-        world: "filetools-code",
-    });
-}
-
-pub(crate) use generated::exports::filetools::core::code::{Stopped, Symbol, SyntaxError};
-use generated::{FiletoolsCode, FiletoolsCodePre};
+use crate::bindings::filetools::core::code_types::{Grammar, OutlineEntry, Stopped, SyntaxError};
+use crate::bindings::grammars::{FiletoolsCode, FiletoolsCodePre};
+use crate::limits::{CallLimits, Deadline, MemoryCap, tick};
 
 /// Loads the component once per [`Tools`](crate::Tools), when first needed.
-pub(crate) struct CodeComponent {
+pub(crate) struct Grammars {
     engine: Engine,
     load: Box<dyn Fn() -> anyhow::Result<Component> + Send + Sync>,
-    pre: OnceLock<Result<FiletoolsCodePre<CodeState>, String>>,
+    pre: OnceLock<Result<FiletoolsCodePre<GrammarsState>, String>>,
+    /// The cap of the instance's memory: a session's.
+    memory_limit: usize,
     /// The instance every session parses with, made at the first parse.
-    instance: Mutex<Option<CodeInstance>>,
+    instance: Mutex<Option<GrammarsInstance>>,
 }
 
-impl std::fmt::Debug for CodeComponent {
+impl std::fmt::Debug for Grammars {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CodeComponent")
+        f.debug_struct("Grammars")
             .field("loaded", &self.pre.get().is_some())
             .finish_non_exhaustive()
     }
 }
 
-impl CodeComponent {
-    /// The component `load` gives, for `engine`, loaded at its first use.
+impl Grammars {
+    /// The component `load` gives, for `engine`, loaded at its first use;
+    /// its instance's memory capped at `memory_limit`.
     pub(crate) fn new(
         engine: Engine,
+        memory_limit: usize,
         load: impl Fn() -> anyhow::Result<Component> + Send + Sync + 'static,
     ) -> Self {
         Self {
             engine,
             load: Box::new(load),
             pre: OnceLock::new(),
+            memory_limit,
             instance: Mutex::new(None),
         }
     }
 
-    /// Runs `parse` on the shared instance (made first, capped at
-    /// `memory_limit`, when there is none). When it fails, the instance is
-    /// dropped, and the error comes with whether the instance had been
-    /// refused memory.
+    /// Runs `parse` on the shared instance (made first when there is none)
+    /// within the limits of the `call` that asked. When it fails, the
+    /// instance is dropped, and the error comes with whether the instance
+    /// had been refused memory.
     pub(crate) fn parse<T>(
         &self,
-        memory_limit: usize,
-        parse: impl FnOnce(&mut CodeInstance) -> Result<T>,
+        call: CallLimits,
+        parse: impl FnOnce(&mut GrammarsInstance) -> Result<T>,
     ) -> std::result::Result<T, (wasmtime::Error, bool)> {
         let mut slot = self.instance.lock().unwrap_or_else(PoisonError::into_inner);
         if slot.is_none() {
-            *slot = Some(self.instantiate(memory_limit).map_err(|err| (err, false))?);
+            *slot = Some(self.instantiate().map_err(|err| (err, false))?);
         }
         let instance = slot.as_mut().expect("made above");
+        instance.limit(call);
         match parse(instance) {
             Ok(found) => Ok(found),
             Err(err) => {
@@ -93,12 +90,12 @@ impl CodeComponent {
         self.pre.get().is_some_and(Result::is_ok)
     }
 
-    fn pre(&self) -> Result<&FiletoolsCodePre<CodeState>> {
+    fn pre(&self) -> Result<&FiletoolsCodePre<GrammarsState>> {
         self.pre
             .get_or_init(|| {
-                let prepare = || -> anyhow::Result<FiletoolsCodePre<CodeState>> {
+                let prepare = || -> anyhow::Result<FiletoolsCodePre<GrammarsState>> {
                     let component = (self.load)()?;
-                    let mut linker = Linker::<CodeState>::new(&self.engine);
+                    let mut linker = Linker::<GrammarsState>::new(&self.engine);
                     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
                     Ok(FiletoolsCodePre::new(linker.instantiate_pre(&component)?)?)
                 };
@@ -122,41 +119,34 @@ impl CodeComponent {
             .collect())
     }
 
-    /// A new instance, in a store of its own capped at `memory_limit`.
-    fn instantiate(&self, memory_limit: usize) -> Result<CodeInstance> {
-        let state = CodeState {
+    /// A new instance, in a store of its own.
+    fn instantiate(&self) -> Result<GrammarsInstance> {
+        let state = GrammarsState {
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),
-            limits: MemoryCap::new(memory_limit),
-            call: ParseLimits {
-                deadline: Deadline::NEVER,
-                cancel: None,
-                changing: false,
-            },
+            limits: MemoryCap::new(self.memory_limit),
+            call: CallLimits::until(Deadline::NEVER),
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
-        store.epoch_deadline_callback(|ctx| {
-            let call = &ctx.data().call;
-            tick(call.changing, call.cancel.as_deref(), call.deadline)
-        });
+        store.epoch_deadline_callback(|ctx| tick(&ctx.data().call));
         store.set_epoch_deadline(1);
         let code = self.pre()?.instantiate(&mut store)?;
         store.data_mut().limits.ready();
-        Ok(CodeInstance { store, code })
+        Ok(GrammarsInstance { store, code })
     }
 }
 
 /// What the grammars' store holds.
-pub(crate) struct CodeState {
+pub(crate) struct GrammarsState {
     wasi: WasiCtx,
     table: ResourceTable,
     limits: MemoryCap,
     /// The limits of the call the current parse runs for.
-    call: ParseLimits,
+    call: CallLimits,
 }
 
-impl WasiView for CodeState {
+impl WasiView for GrammarsState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
         WasiCtxView {
             ctx: &mut self.wasi,
@@ -165,57 +155,47 @@ impl WasiView for CodeState {
     }
 }
 
-/// The limits of the call a parse runs for: its deadline, its cancel flag
-/// and whether it has begun changing files.
-#[derive(Debug, Clone)]
-pub(crate) struct ParseLimits {
-    pub deadline: Deadline,
-    pub cancel: Option<Arc<AtomicBool>>,
-    pub changing: bool,
-}
+impl crate::bindings::filetools::core::code_types::Host for GrammarsState {}
 
-/// One session's instance of the grammars.
-pub(crate) struct CodeInstance {
-    store: Store<CodeState>,
+/// The instance of the grammars the sessions of one `Tools` share.
+pub(crate) struct GrammarsInstance {
+    store: Store<GrammarsState>,
     code: FiletoolsCode,
 }
 
-impl CodeInstance {
-    fn limit(&mut self, call: ParseLimits) {
+impl GrammarsInstance {
+    /// Puts the next parse under the limits of `call`.
+    fn limit(&mut self, call: CallLimits) {
         let state = self.store.data_mut();
         state.call = call;
         state.limits.clear();
     }
 
     /// Whether the last parse went over the memory cap.
-    pub(crate) fn refused_memory(&self) -> bool {
+    fn refused_memory(&self) -> bool {
         self.store.data().limits.refused()
     }
 
-    /// The outline of `text` in `language`.
+    /// The outline of `text` in `grammar`.
     pub(crate) fn outline(
         &mut self,
-        call: ParseLimits,
-        language: &str,
+        grammar: Grammar,
         text: &str,
-    ) -> Result<Result<Option<Vec<Symbol>>, Stopped>> {
-        self.limit(call);
+    ) -> Result<Result<Option<Vec<OutlineEntry>>, Stopped>> {
         self.code
             .filetools_core_code()
-            .call_outline(&mut self.store, language, text)
+            .call_outline(&mut self.store, grammar, text)
     }
 
-    /// The first `max` syntax errors of `text` in `language`.
+    /// The first `max` syntax errors of `text` in `grammar`.
     pub(crate) fn syntax_errors(
         &mut self,
-        call: ParseLimits,
-        language: &str,
+        grammar: Grammar,
         text: &str,
         max: u32,
     ) -> Result<Result<Option<Vec<SyntaxError>>, Stopped>> {
-        self.limit(call);
         self.code
             .filetools_core_code()
-            .call_syntax_errors(&mut self.store, language, text, max)
+            .call_syntax_errors(&mut self.store, grammar, text, max)
     }
 }

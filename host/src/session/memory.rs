@@ -1,0 +1,148 @@
+//! [`Memory`]: the session's memory as the host keeps it between calls —
+//! taken in from each call's checkpoint (the ledger, dedup records and
+//! repairs each time, the history only when it changed), handed back to a
+//! fresh instance after a trap, and written out as a state log.
+
+use std::collections::HashMap;
+
+use crate::bindings::wit;
+use crate::state_log::Delta;
+
+/// The session's memory as of its last call that returned.
+#[derive(Debug)]
+pub(super) struct Memory {
+    /// The checkpoint's core; `None` before the first.
+    pub core: Option<String>,
+    /// Every ledger record, as JSON, by path.
+    pub records: HashMap<String, String>,
+    /// Every file's history entries, as JSON, by path.
+    pub entries: HashMap<String, String>,
+    /// The history's newest sequence number.
+    pub seq: u64,
+    /// The content of the versions the entries name, by SHA-256.
+    pub versions: HashMap<String, Vec<u8>>,
+    /// The generations held of the live instance's ledger and history
+    /// (0: none).
+    pub held: wit::Generations,
+    /// Whether a trap cost the session its memory (a checkpoint that could
+    /// not be resumed), so that a saved state would be a poorer one.
+    pub lost: bool,
+    /// What changed since the last line of a state log was made.
+    pub pending: Delta,
+    /// Whether a state log is kept: until then `pending` holds only the
+    /// last call's changes.
+    pub logging: bool,
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Self {
+            core: None,
+            records: HashMap::new(),
+            entries: HashMap::new(),
+            seq: 0,
+            versions: HashMap::new(),
+            held: wit::Generations {
+                ledger: 0,
+                history: 0,
+            },
+            lost: false,
+            pending: Delta::default(),
+            logging: false,
+        }
+    }
+}
+
+impl Memory {
+    /// Takes in a checkpoint: the core, and what changed in the ledger and
+    /// the history. Returns the bytes it carried.
+    pub(super) fn take(&mut self, checkpoint: wit::Checkpoint) -> usize {
+        let mut bytes = checkpoint.core.len();
+        if !self.logging {
+            self.pending = Delta::default();
+        }
+        let pending = &mut self.pending;
+        pending.core = Some(checkpoint.core.clone());
+        self.core = Some(checkpoint.core);
+        self.held = checkpoint.generations;
+        if let Some(change) = checkpoint.ledger {
+            for path in change.removed {
+                self.records.remove(&path);
+                pending.records.insert(path, None);
+            }
+            for (path, record) in change.changed {
+                bytes += path.len() + record.len();
+                pending.records.insert(path.clone(), Some(record.clone()));
+                self.records.insert(path, record);
+            }
+        }
+        if let Some(change) = checkpoint.history {
+            self.seq = change.seq;
+            pending.seq = Some(change.seq);
+            for path in change.removed {
+                self.entries.remove(&path);
+                pending.entries.insert(path, None);
+            }
+            for (path, entries) in change.changed {
+                bytes += path.len() + entries.len();
+                pending.entries.insert(path.clone(), Some(entries.clone()));
+                self.entries.insert(path, entries);
+            }
+            for sha256 in change.dropped {
+                self.versions.remove(&sha256);
+                pending.versions.insert(sha256, None);
+            }
+            for version in change.added {
+                bytes += version.data.len();
+                pending
+                    .versions
+                    .insert(version.sha256.clone(), Some(Delta::version(&version.data)));
+                self.versions.insert(version.sha256, version.data);
+            }
+        }
+        bytes
+    }
+
+    /// Everything held, as one change from nothing.
+    pub(super) fn whole(&self) -> Delta {
+        let some = |map: &HashMap<String, String>| {
+            map.iter()
+                .map(|(key, value)| (key.clone(), Some(value.clone())))
+                .collect()
+        };
+        Delta {
+            core: self.core.clone(),
+            records: some(&self.records),
+            entries: some(&self.entries),
+            seq: Some(self.seq),
+            versions: self
+                .versions
+                .iter()
+                .map(|(sha256, data)| (sha256.clone(), Some(Delta::version(data))))
+                .collect(),
+        }
+    }
+
+    /// Everything held, as `resume` takes it.
+    pub(super) fn kept(&self, core: &str) -> wit::KeptMemory {
+        let pairs = |map: &HashMap<String, String>| {
+            map.iter()
+                .map(|(path, json)| (path.clone(), json.clone()))
+                .collect()
+        };
+        wit::KeptMemory {
+            core: core.to_owned(),
+            records: pairs(&self.records),
+            entries: pairs(&self.entries),
+            seq: self.seq,
+            versions: self
+                .versions
+                .iter()
+                .map(|(sha256, data)| wit::KeptVersion {
+                    sha256: sha256.clone(),
+                    data: data.clone(),
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! [`StoreState`]: everything one session's store holds — the file system
+//! it is served from, the current call's limits, the journal of changes of
+//! several files, the grammars — and the imports of the tools' instance
+//! served from it: `host-fs` on the session's file system, `code` on the
+//! grammars' shared instance, each within the current call's limits.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use filetools_core::{self as core, HostFs as _};
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+use crate::backend::{Backend, ForCall};
+use crate::bindings::filetools::core::code_types::{Grammar, OutlineEntry, Stopped, SyntaxError};
+use crate::bindings::filetools::core::types::{self as wit_types, DirEntry, FsError, Metadata};
+use crate::bindings::filetools::core::{code, host_fs};
+use crate::grammars::{Grammars, GrammarsInstance};
+use crate::journal::{Held, Journal};
+use crate::limits::{CHANGE_GRACE, CallLimits, Deadline, MemoryCap};
+use crate::sandbox::KeptOpen;
+
+/// Everything one store holds.
+pub(crate) struct StoreState {
+    pub wasi: WasiCtx,
+    pub table: ResourceTable,
+    /// The file system the session is served from.
+    pub backend: Backend,
+    /// The cap of the instance's memory.
+    pub limits: MemoryCap,
+    /// The current call's limits: guest code stops at the next epoch tick
+    /// past its deadline (or once cancelled), host work between pieces.
+    /// Once it has begun changing files, host work is not cut off by the
+    /// deadline, guest code only by the far later one [`CHANGE_GRACE`]
+    /// sets, and not by a cancel.
+    pub call: CallLimits,
+    /// The file the current call reads, kept open between its chunks.
+    pub kept: KeptOpen,
+    /// Where intent records of changes of several files are kept.
+    pub journal: Arc<Journal>,
+    /// The record the current call holds.
+    pub change: Option<Held>,
+    /// The call's time limit, to set that later deadline from.
+    pub call_timeout: Duration,
+    /// The grammars, instantiated at the first parse of any session.
+    pub grammars: Arc<Grammars>,
+    /// Whether `sha256` answers (see `Builder::host_sha256`).
+    pub host_sha256: bool,
+}
+
+impl StoreState {
+    /// The file system as the current call may use it.
+    fn fs(&self) -> ForCall<'_> {
+        let deadline = if self.call.changing {
+            Deadline::NEVER
+        } else {
+            self.call.deadline
+        };
+        self.backend.for_call(deadline, &self.kept)
+    }
+
+    /// The call begins changing files (see [`StoreState::call`]).
+    fn begin_changing(&mut self) {
+        if !self.call.changing {
+            self.call.changing = true;
+            self.call.deadline = Deadline::at(Instant::now() + self.call_timeout * CHANGE_GRACE);
+        }
+    }
+
+    /// A change's outcome, noting that the call has begun changing files
+    /// when it succeeded.
+    fn changed<T>(&mut self, outcome: Result<T, core::FsError>) -> Result<T, FsError> {
+        if outcome.is_ok() {
+            self.begin_changing();
+        }
+        outcome.map_err(Into::into)
+    }
+
+    /// A call begins: it must end by `deadline`.
+    pub fn call_begins(&mut self, deadline: Deadline) {
+        self.call.deadline = deadline;
+        self.limits.clear();
+    }
+
+    /// The call is over: a record it still holds is let go, for the next
+    /// call to claim.
+    pub fn call_over(&mut self) {
+        self.change = None;
+        self.call.changing = false;
+    }
+
+    /// Runs `parse` on the grammars' instance, within the current call's
+    /// limits; a failure over the memory cap counts as the session's own
+    /// (the answer names the limit).
+    fn parse<T>(
+        &mut self,
+        parse: impl FnOnce(&mut GrammarsInstance) -> wasmtime::Result<T>,
+    ) -> wasmtime::Result<T> {
+        let grammars = Arc::clone(&self.grammars);
+        grammars
+            .parse(self.call.clone(), parse)
+            .map_err(|(err, refused)| {
+                if refused {
+                    self.limits.refuse();
+                }
+                err
+            })
+    }
+}
+
+impl code::Host for StoreState {
+    fn outline(
+        &mut self,
+        grammar: Grammar,
+        text: String,
+    ) -> wasmtime::Result<Result<Option<Vec<OutlineEntry>>, Stopped>> {
+        self.parse(|instance| instance.outline(grammar, &text))
+    }
+
+    fn syntax_errors(
+        &mut self,
+        grammar: Grammar,
+        text: String,
+        max: u32,
+    ) -> wasmtime::Result<Result<Option<Vec<SyntaxError>>, Stopped>> {
+        self.parse(|instance| instance.syntax_errors(grammar, &text, max))
+    }
+}
+
+impl crate::bindings::filetools::core::code_types::Host for StoreState {}
+
+impl WasiView for StoreState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+impl wit_types::Host for StoreState {}
+
+impl host_fs::Host for StoreState {
+    fn stat(&mut self, path: String) -> Result<Metadata, FsError> {
+        self.fs().stat(&path).map(Into::into).map_err(Into::into)
+    }
+
+    fn read(&mut self, path: String, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+        self.fs().read(&path, offset, len).map_err(Into::into)
+    }
+
+    fn list_dir(&mut self, path: String) -> Result<Vec<DirEntry>, FsError> {
+        let entries = self.fs().list_dir(&path).map_err(FsError::from)?;
+        Ok(entries.into_iter().map(Into::into).collect())
+    }
+
+    fn write_file(
+        &mut self,
+        path: String,
+        data: Vec<u8>,
+        precondition: host_fs::Precondition,
+    ) -> Result<Metadata, FsError> {
+        let outcome = self.fs().write_file(&path, &data, &precondition.into());
+        self.changed(outcome).map(Into::into)
+    }
+
+    fn remove_file(
+        &mut self,
+        path: String,
+        precondition: host_fs::Precondition,
+    ) -> Result<(), FsError> {
+        let outcome = self.fs().remove_file(&path, &precondition.into());
+        self.changed(outcome)
+    }
+
+    fn create_dir(&mut self, path: String) -> Result<(), FsError> {
+        self.fs().create_dir(&path).map_err(Into::into)
+    }
+
+    fn rename(
+        &mut self,
+        source: String,
+        destination: String,
+        precondition: host_fs::Precondition,
+    ) -> Result<Metadata, FsError> {
+        let outcome = self
+            .fs()
+            .rename(&source, &destination, &precondition.into());
+        self.changed(outcome).map(Into::into)
+    }
+
+    fn begin_change(&mut self, intent: Vec<u8>) -> Result<(), FsError> {
+        if self.backend.read_only() {
+            return Err(FsError::ReadOnly);
+        }
+        // A record the call claimed and could not settle is let go, for
+        // a later call.
+        self.change = None;
+        self.change = Some(self.journal.begin(&intent)?);
+        self.begin_changing();
+        Ok(())
+    }
+
+    fn end_change(&mut self) -> Result<(), FsError> {
+        match self.change.take() {
+            Some(held) => held.end().map_err(Into::into),
+            None => Ok(()),
+        }
+    }
+
+    fn sha256(&mut self, data: Vec<u8>) -> Option<String> {
+        // The native hash uses the CPU's SHA instructions where it has them.
+        self.host_sha256
+            .then(|| core::fs::sha256::sha256_hex(&data))
+    }
+
+    fn claim_unfinished(&mut self) -> Result<Option<Vec<u8>>, FsError> {
+        if self.backend.read_only() || self.change.is_some() {
+            return Ok(None);
+        }
+        let Some((held, record)) = self.journal.claim()? else {
+            return Ok(None);
+        };
+        self.change = Some(held);
+        self.begin_changing();
+        Ok(Some(record))
+    }
+}
