@@ -6,6 +6,43 @@
 //! as the `filetools:core` WebAssembly component, whose only way to files is
 //! the imported `host-fs` interface.
 //!
+//! ## Layers
+//!
+//! The modules form layers, from the model's call down to the host's
+//! files. A module uses its own layer and the layers below it, never one
+//! above; the root re-exports by name what hosts use ([`Session`],
+//! [`MemFs`], the [`HostFs`] types, [`Config`], [`ToolResult`]) and
+//! nothing else. `tests/layers.rs` reads every `crate::` path of the code
+//! (tests aside) and fails on one that goes up, names no layer, or closes a
+//! cycle between files of different folders.
+//!
+//! 1. `component` (wasm only): the exports of the component — sessions of
+//!    the `tools` interface — over the imported `host-fs`.
+//! 2. [`tools`]: the tools as the model calls them — a [`Session`], the raw
+//!    arguments checked, the definitions and schemas, the tool sets and the
+//!    vendors' shapes.
+//! 3. [`change`]: the guarded changes — write, edit, undo, insert, patch,
+//!    notebook cells — their typed arguments, the guard, the atomic commit
+//!    and the all-or-nothing change of several files.
+//! 4. [`view`]: what a read shows, by kind of file — text paged under the
+//!    caps, outlines, images, PDFs, notebooks, listings.
+//! 5. [`paths`]: from what the model sends to a file — the path mapped
+//!    into the workspace, repaired, or refused by name.
+//! 6. [`answers`]: everything the model reads back, rendered from typed
+//!    outcomes — results, notices, reports, refusals, errors — with the
+//!    tool names and the quoting of what the model sent.
+//! 7. [`memory`]: what a session remembers between calls — the ledger of
+//!    reads, the history for undo, the texts last seen, their checkpoints.
+//! 8. [`fs`]: the host's files as the guest sees them — the [`HostFs`]
+//!    trait, [`MemFs`], a recording file system, SHA-256.
+//! 9. [`text`]: text without files — encodings, decoding, a file's style,
+//!    folding for tolerant matching, diffs, base64.
+//! 10. [`config`]: every cap and switch of a session, with its default,
+//!     and the names of the tool sets.
+//! 11. `imports` (wasm only): the bindings generated from `wit/`, with
+//!     the two imports the layers above call directly — the host's SHA-256
+//!     and the grammars' parses.
+//!
 //! ```
 //! use filetools_core::{MemFs, Session};
 //! let fs = MemFs::new();
@@ -18,7 +55,6 @@
 //! );
 //! ```
 
-// The layers, from the model's call down to the host's files.
 pub mod answers;
 pub mod change;
 pub mod config;

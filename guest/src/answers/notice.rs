@@ -237,7 +237,7 @@ pub enum Notice {
         /// Its estimated tokens.
         tokens: u64,
         /// What follows instead of the whole text.
-        shown: Shown,
+        shown: Overview,
     },
     /// What ends an outline: how much of it was shown and how to read an
     /// entry (SPEC R5).
@@ -260,7 +260,7 @@ pub enum Notice {
 
 /// What a read of a file too large to show whole shows instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Shown {
+pub enum Overview {
     /// Its outline, in this language or format.
     Outline(&'static str),
     /// Its first and last lines.
@@ -345,16 +345,16 @@ impl fmt::Display for Notice {
                     Size(*size)
                 )?;
                 match shown {
-                    Shown::Outline(language) => write!(
+                    Overview::Outline(language) => write!(
                         f,
                         "Its {language} outline follows, each entry with its [first:last] lines.]"
                     ),
-                    Shown::HeadTail {
+                    Overview::HeadTail {
                         head,
                         tail,
                         stopped: None,
                     } => write!(f, "Its first {head} and last {tail} lines follow.]"),
-                    Shown::HeadTail {
+                    Overview::HeadTail {
                         head,
                         tail,
                         stopped: Some((language, why)),
@@ -495,6 +495,32 @@ impl fmt::Display for Size {
         } else {
             write!(f, "{whole}.{tenths} {}", UNITS[unit])
         }
+    }
+}
+
+/// The header of a read by symbol: the entry's name and its lines, shown
+/// below it as they stand, without line numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryHeader<'a> {
+    /// The entry's qualified name.
+    pub name: &'a str,
+    /// Its first line.
+    pub first: u64,
+    /// Its last line.
+    pub last: u64,
+    /// Lines in the file.
+    pub total: Total,
+}
+
+impl fmt::Display for EntryHeader<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let EntryHeader {
+            name,
+            first,
+            last,
+            total,
+        } = self;
+        write!(f, "[{name}: lines {first}-{last} of {total}]")
     }
 }
 
@@ -649,31 +675,5 @@ mod tests {
         assert_eq!(Size(1536).to_string(), "1.5 KiB");
         assert_eq!(Size(1 << 30).to_string(), "1 GiB");
         assert_eq!(Size(600_000).to_string(), "585 KiB");
-    }
-}
-
-/// The header of a read by symbol: the entry's name and its lines, shown
-/// below it as they stand, without line numbers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntryHeader<'a> {
-    /// The entry's qualified name.
-    pub name: &'a str,
-    /// Its first line.
-    pub first: u64,
-    /// Its last line.
-    pub last: u64,
-    /// Lines in the file.
-    pub total: Total,
-}
-
-impl fmt::Display for EntryHeader<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let EntryHeader {
-            name,
-            first,
-            last,
-            total,
-        } = self;
-        write!(f, "[{name}: lines {first}-{last} of {total}]")
     }
 }

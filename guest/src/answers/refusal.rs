@@ -56,9 +56,9 @@ impl fmt::Display for Change {
     }
 }
 
-/// Why a change of a file that moved since the model's view was refused.
+/// Why a change of a file that changed since the model's view was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Moved {
+pub enum Unmerged {
     /// The change is not merged (merging is off, or the change is not
     /// one of text): the model redoes it against the file now.
     NotMerged,
@@ -162,13 +162,13 @@ pub enum Refusal {
         change: Change,
     },
     /// The file changed since the model's view; the answer shows how.
-    Moved {
+    ChangedSinceView {
         /// The path as sent.
         path: String,
         /// The tool refused.
         tool: Tool,
         /// Why the change did not land.
-        why: Moved,
+        why: Unmerged,
         /// What changed, as a diff of the view against the file now.
         diff: String,
         /// The file's version now.
@@ -400,12 +400,12 @@ impl Refusal {
         match self {
             Refusal::NotRead { .. } => "not_read",
             Refusal::Conflict { .. }
-            | Refusal::Moved {
-                why: Moved::Expected(_),
+            | Refusal::ChangedSinceView {
+                why: Unmerged::Expected(_),
                 ..
             }
             | Refusal::Unexpected { .. } => "conflict",
-            Refusal::Stale { .. } | Refusal::Moved { .. } => "stale",
+            Refusal::Stale { .. } | Refusal::ChangedSinceView { .. } => "stale",
             Refusal::PartialView { .. } => "partial_view",
             Refusal::GutterContent { .. } | Refusal::StubContent { .. } => "display_text",
             Refusal::TooLarge { .. } => "too_large",
@@ -430,9 +430,9 @@ impl Refusal {
     /// now and the one expected (SPEC V2).
     pub fn facts(&self) -> Option<Value> {
         match self {
-            Refusal::Moved { why, version, .. } => {
+            Refusal::ChangedSinceView { why, version, .. } => {
                 let mut facts = json!({"version": version.to_string()});
-                if let Moved::Expected(expected) = why {
+                if let Unmerged::Expected(expected) = why {
                     facts["expected"] = json!(expected.to_string());
                 }
                 Some(facts)
@@ -476,34 +476,34 @@ impl Refusal {
     }
 }
 
-/// The refusal of a change to `path`, which moved since the model's view:
+/// The refusal of a change to `path`, which changed since the model's view:
 /// why, then the diff, then the way forward.
-fn moved(
+fn changed_since_view(
     f: &mut fmt::Formatter<'_>,
     path: &str,
     tool: &str,
-    why: Moved,
+    why: Unmerged,
     diff: &str,
     version: Version,
 ) -> fmt::Result {
     match why {
-        Moved::NotMerged => write!(
+        Unmerged::NotMerged => write!(
             f,
             "Error: {path} changed since your view; nothing was written."
         )?,
-        Moved::Overlap => write!(
+        Unmerged::Overlap => write!(
             f,
             "Error: your {tool} touches lines of {path} changed since your view (or next to them); nothing was written."
         )?,
-        Moved::Unmatched => write!(
+        Unmerged::Unmatched => write!(
             f,
             "Error: {path} changed since your view, and your {tool}'s text no longer matches one place; nothing was written."
         )?,
-        Moved::Whole => write!(
+        Unmerged::Whole => write!(
             f,
             "Error: {path} changed since your view; write replaces the whole file and does not merge; nothing was written."
         )?,
-        Moved::Expected(expected) => write!(
+        Unmerged::Expected(expected) => write!(
             f,
             "Error: {path} is at version {version}, not {expected}; nothing was written."
         )?,
@@ -513,7 +513,7 @@ fn moved(
         " Lines changed, as they are now (version {version}):\n{diff}\n"
     )?;
     match why {
-        Moved::Whole => f.write_str("Write it again with them in, or use edit."),
+        Unmerged::Whole => f.write_str("Write it again with them in, or use edit."),
         _ => write!(f, "Redo the {tool} against them."),
     }
 }
@@ -558,13 +558,13 @@ impl fmt::Display for Refusal {
                     tool.name()
                 ),
             },
-            Refusal::Moved {
+            Refusal::ChangedSinceView {
                 path,
                 tool,
                 why,
                 diff,
                 version,
-            } => moved(f, path, tool.name(), *why, diff, *version),
+            } => changed_since_view(f, path, tool.name(), *why, diff, *version),
             Refusal::Unexpected {
                 path,
                 tool,

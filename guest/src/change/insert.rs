@@ -24,7 +24,7 @@ use serde_json::json;
 
 use crate::answers::error::ToolError;
 use crate::answers::error::insert::PastTheEnd;
-use crate::answers::refusal::Moved;
+use crate::answers::refusal::Unmerged;
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
 use crate::change::batch;
@@ -78,13 +78,13 @@ pub(crate) fn run<F: HostFs + ?Sized>(
     expect: Option<&str>,
 ) -> Result<ToolResult, ToolError> {
     let loaded = rewrite::load_existing(ctx, target, path, Tool::Edit, expect)?;
-    // On a file that moved since the model's view, its line numbers are
+    // On a file that changed since the model's view, its line numbers are
     // the view's: the gap moves with the lines around it (SPEC V4).
     let after = match &loaded.behind {
         Some(behind) => match Since::new(&behind.view, &loaded.file.text).moved_gap(after) {
             Some(moved) if ctx.config.merge && behind.expected.is_none() => moved,
-            Some(_) => return Err(loaded.refused(ctx, Tool::Edit, Moved::NotMerged)),
-            None => return Err(loaded.refused(ctx, Tool::Edit, Moved::Overlap)),
+            Some(_) => return Err(loaded.refused(ctx, Tool::Edit, Unmerged::NotMerged)),
+            None => return Err(loaded.refused(ctx, Tool::Edit, Unmerged::Overlap)),
         },
         None => after,
     };

@@ -23,14 +23,14 @@ const TRAILER_BYTES: usize = 64 + 1;
 
 /// One content of a file, by size and digest.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Version {
+pub(crate) struct ContentDigest {
     /// Bytes.
     pub size: u64,
     /// Lower-case hex SHA-256.
     pub sha256: String,
 }
 
-impl Version {
+impl ContentDigest {
     /// The version `bytes` are.
     pub fn of(bytes: &[u8]) -> Self {
         Self {
@@ -48,7 +48,7 @@ pub(crate) struct Planned {
     /// What the file holds before (`None`: it does not exist).
     pub before: Option<Vec<u8>>,
     /// What the step leaves (`None`: the file is removed).
-    pub after: Option<Version>,
+    pub after: Option<ContentDigest>,
 }
 
 /// An intended change of several files.
@@ -69,7 +69,7 @@ impl Intent {
                 rel: step.rel.clone(),
                 before: step.before.clone(),
                 after: match &step.after {
-                    After::Bytes { bytes, .. } => Some(Version::of(bytes)),
+                    After::Bytes { bytes, .. } => Some(ContentDigest::of(bytes)),
                     After::Nothing => None,
                 },
             })
@@ -139,7 +139,7 @@ impl Intent {
             };
             let after = match file.get("after")? {
                 Value::Null => None,
-                version => Some(Version {
+                version => Some(ContentDigest {
                     size: version.get("size")?.as_u64()?,
                     sha256: version.get("sha256")?.as_str()?.to_owned(),
                 }),
@@ -167,12 +167,12 @@ mod tests {
                 Planned {
                     rel: "a.txt".into(),
                     before: Some(b"old a\n".to_vec()),
-                    after: Some(Version::of(b"new a\n")),
+                    after: Some(ContentDigest::of(b"new a\n")),
                 },
                 Planned {
                     rel: "dir/new.txt".into(),
                     before: None,
-                    after: Some(Version::of(b"")),
+                    after: Some(ContentDigest::of(b"")),
                 },
                 Planned {
                     rel: "gone.txt".into(),

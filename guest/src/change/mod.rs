@@ -14,8 +14,11 @@
 //! its `intent` with the host so that `recover` can finish one a kill cut off.
 
 pub mod args;
+pub(crate) mod basis;
 pub(crate) mod batch;
 pub(crate) mod cells;
+#[cfg(test)]
+mod changed_since_tests;
 pub(crate) mod commit;
 pub(crate) mod context;
 pub mod echo;
@@ -25,10 +28,7 @@ pub mod hunks;
 pub mod insert;
 pub(crate) mod intent;
 #[cfg(test)]
-mod legacy_tests;
-pub(crate) mod moved;
-#[cfg(test)]
-mod moved_tests;
+mod legacy_encoding_tests;
 pub mod patch;
 pub(crate) mod recover;
 pub(crate) mod rewrite;

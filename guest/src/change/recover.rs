@@ -16,7 +16,7 @@ use crate::answers::tool::Tool;
 use crate::change::batch::{self, After, Step};
 use crate::change::context::Ctx;
 use crate::change::guard;
-use crate::change::intent::{Intent, Planned, Version};
+use crate::change::intent::{ContentDigest, Intent, Planned};
 use crate::fs::host::{FileKind, FileStamp, FsError, HostFs, Precondition};
 use crate::memory::fingerprint::Fingerprint;
 
@@ -37,7 +37,7 @@ pub(crate) enum Fate {
     /// It held the new version and got its old one back.
     Restored,
     /// Someone changed it since: left as found.
-    Moved(String),
+    ChangedSince(String),
     /// It held the new version, and putting the old one back failed.
     Stuck(String),
 }
@@ -135,8 +135,10 @@ fn settle<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent) -> Recovery
             .iter()
             .map(|n| match n {
                 Now::After(_) | Now::Both => Fate::Changed,
-                Now::Before => Fate::Moved("as before the change; put back since".to_owned()),
-                Now::Else(what) => Fate::Moved(what.clone()),
+                Now::Before => {
+                    Fate::ChangedSince("as before the change; put back since".to_owned())
+                }
+                Now::Else(what) => Fate::ChangedSince(what.clone()),
             })
             .collect();
         (Outcome::LandedThenChanged, fates)
@@ -156,7 +158,7 @@ fn settle<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent) -> Recovery
                     }
                     Err(err) => Fate::Stuck(err.to_string()),
                 },
-                Now::Else(what) => Fate::Moved(what.clone()),
+                Now::Else(what) => Fate::ChangedSince(what.clone()),
             })
             .collect();
         let whole = fates
@@ -184,7 +186,7 @@ fn settle<F: HostFs + ?Sized>(ctx: &mut Ctx<'_, F>, intent: &Intent) -> Recovery
 
 /// Where `file` stands now.
 fn look<F: HostFs + ?Sized>(ctx: &Ctx<'_, F>, file: &Planned) -> Now {
-    let before = file.before.as_deref().map(Version::of);
+    let before = file.before.as_deref().map(ContentDigest::of);
     let meta = match ctx.fs.stat(&file.rel) {
         Ok(meta) if meta.kind == FileKind::File => meta,
         Ok(meta) => return Now::Else(format!("now {}", meta.kind.describe())),
@@ -203,7 +205,7 @@ fn look<F: HostFs + ?Sized>(ctx: &Ctx<'_, F>, file: &Planned) -> Now {
     let Ok(current) = guard::load(ctx.fs, &file.rel, &file.rel, meta, chunk, keep) else {
         return Now::Else("could not be read".to_owned());
     };
-    let now = Version {
+    let now = ContentDigest {
         size: current.len,
         sha256: current.sha256,
     };
@@ -219,7 +221,7 @@ fn look<F: HostFs + ?Sized>(ctx: &Ctx<'_, F>, file: &Planned) -> Now {
 
 /// Gives `file`, which holds the change's new version, its old one back.
 fn put_back<F: HostFs + ?Sized>(fs: &F, file: &Planned) -> Result<(), FsError> {
-    let holding_new = |after: &Version| {
+    let holding_new = |after: &ContentDigest| {
         Precondition::Matches(FileStamp {
             size: after.size,
             mtime_ns: 0,
@@ -380,7 +382,7 @@ impl Fate {
             Fate::Changed => "holds the change".to_owned(),
             Fate::Untouched => "as before the change (never reached)".to_owned(),
             Fate::Restored => "restored to its content from before the change".to_owned(),
-            Fate::Moved(what) => format!("{what}; left as found"),
+            Fate::ChangedSince(what) => format!("{what}; left as found"),
             Fate::Stuck(why) => format!("holds the change; putting it back failed ({why})"),
         }
     }
@@ -391,7 +393,7 @@ impl Fate {
             Fate::Changed => "changed",
             Fate::Untouched => "untouched",
             Fate::Restored => "restored",
-            Fate::Moved(_) => "changed_since",
+            Fate::ChangedSince(_) => "changed_since",
             Fate::Stuck(_) => "stuck",
         }
     }

@@ -7,13 +7,13 @@
 //! [`Step`] for [`crate::change::batch`].
 
 use crate::answers::error::ToolError;
-use crate::answers::refusal::{Moved, Refusal};
+use crate::answers::refusal::{Refusal, Unmerged};
 use crate::answers::tool::Tool;
 use crate::change::args::checked_version;
+use crate::change::basis::{self, Basis, Behind, Merged};
 use crate::change::batch::{After, Step};
 use crate::change::context::Ctx;
 use crate::change::guard::{self, Current};
-use crate::change::moved::{self, Basis, Behind, Merged};
 use crate::fs::host::{HostFs, Metadata};
 use crate::memory::ledger::{Coverage, Record};
 use crate::memory::version::Version;
@@ -43,7 +43,7 @@ pub(crate) struct Loaded {
     pub file: TextFile,
     /// What the session knew of it, when that is this version.
     pub record: Option<Record>,
-    /// The model's view, when the file moved since (SPEC V4).
+    /// The model's view, when the file changed since (SPEC V4).
     pub behind: Option<Behind>,
 }
 
@@ -98,7 +98,7 @@ pub(crate) fn load<F: HostFs + ?Sized>(
     let file =
         TextFile::decode_as(bytes, ctx.encoding).map_err(|err| Refusal::not_text(path, err))?;
     let required = seen == Seen::Required;
-    let (record, behind) = match moved::basis(
+    let (record, behind) = match basis::basis(
         ctx,
         rel,
         path,
@@ -106,10 +106,10 @@ pub(crate) fn load<F: HostFs + ?Sized>(
         tool,
         expect,
         required,
-        moved::decoder(&file),
+        basis::decoder(&file),
     )? {
         Basis::Fresh(record) => (record, None),
-        Basis::Moved(behind) => (None, Some(behind)),
+        Basis::Changed(behind) => (None, Some(behind)),
     };
     Ok(Loaded {
         rel: rel.to_owned(),
@@ -138,7 +138,7 @@ impl Loaded {
     }
 
     /// Lands the change of this file's text into `next` by `tool`: when
-    /// the file moved since the model's view, merged with that change
+    /// the file changed since the model's view, merged with that change
     /// (what the model is told of it), or refused with what changed.
     pub fn land<F: HostFs + ?Sized>(
         &self,
@@ -152,29 +152,29 @@ impl Loaded {
         let texts = (self.file.text.as_str(), next);
         let (rel, path) = (self.rel.as_str(), self.path.as_str());
         let style = self.file.style;
-        moved::merge(ctx, rel, path, tool, behind, &self.current, texts, style).map(Some)
+        basis::merge(ctx, rel, path, tool, behind, &self.current, texts, style).map(Some)
     }
 
     /// The refusal of a change by `tool` that does not merge, when the
-    /// file moved since the model's view.
+    /// file changed since the model's view.
     pub fn unmerged<F: HostFs + ?Sized>(
         &self,
         ctx: &mut Ctx<'_, F>,
         tool: Tool,
     ) -> Result<(), ToolError> {
         match self.behind {
-            Some(_) => Err(self.refused(ctx, tool, Moved::NotMerged)),
+            Some(_) => Err(self.refused(ctx, tool, Unmerged::NotMerged)),
             None => Ok(()),
         }
     }
 
     /// The refusal of a change by `tool` for `why`, with what changed
-    /// since the model's view (only when the file moved since).
+    /// since the model's view (only when the file changed since).
     pub fn refused<F: HostFs + ?Sized>(
         &self,
         ctx: &mut Ctx<'_, F>,
         tool: Tool,
-        why: Moved,
+        why: Unmerged,
     ) -> ToolError {
         let Some(behind) = &self.behind else {
             return ToolError::Refused(Refusal::Conflict {
@@ -184,7 +184,7 @@ impl Loaded {
         };
         let now = self.file.text.as_str();
         let (rel, path, style) = (self.rel.as_str(), self.path.as_str(), self.file.style);
-        moved::refuse(ctx, rel, path, tool, why, behind, &self.current, now, style)
+        basis::refuse(ctx, rel, path, tool, why, behind, &self.current, now, style)
     }
 
     /// The step that writes `text` (already in the file's line ends) over

@@ -32,7 +32,7 @@ pub(crate) struct Since {
 
 /// What the model was shown of a [`Since`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Shown {
+pub(crate) struct ShownDiff {
     /// The diff, one unified hunk per place, then a line naming the
     /// places left out; empty when nothing differs.
     pub text: String,
@@ -61,13 +61,13 @@ impl Since {
     /// lines as they are now, numbered (see [`block`]), within about a
     /// quarter of the output budget; a place with a line over the line
     /// cap, or past the budget, is named by its lines instead.
-    pub fn render(&self, now: &str, config: &Config) -> Shown {
+    pub fn render(&self, now: &str, config: &Config) -> ShownDiff {
         self.render_theirs(now, config, &[])
     }
 
     /// [`Since::render`] leaving out the places `ours` marks: the model's
     /// own change, which it knows; they count as shown.
-    pub fn render_theirs(&self, now: &str, config: &Config, ours: &[bool]) -> Shown {
+    pub fn render_theirs(&self, now: &str, config: &Config, ours: &[bool]) -> ShownDiff {
         let new = lines(now);
         let budget = usize::try_from(config.budget_bytes() / 4).unwrap_or(usize::MAX);
         let max_chars = usize::try_from(config.max_line_chars).unwrap_or(usize::MAX);
@@ -124,7 +124,7 @@ impl Since {
             .filter(|(n, _)| ours.get(*n) != Some(&true))
             .map(|(_, h)| h.new_len)
             .sum();
-        Shown {
+        ShownDiff {
             text: text.trim_end_matches('\n').to_owned(),
             places: shown,
             lines,

@@ -13,16 +13,16 @@
 use serde_json::json;
 
 use crate::answers::error::ToolError;
-use crate::answers::refusal::{Change, Moved, Refusal};
+use crate::answers::refusal::{Change, Refusal, Unmerged};
 use crate::answers::report::{Kept, Report};
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
 use crate::change::args::{WriteArgs, checked_version};
+use crate::change::basis::{self, Basis};
 use crate::change::commit::{Commit, Replaced, commit};
 use crate::change::context::Ctx;
 use crate::change::echo;
 use crate::change::guard;
-use crate::change::moved::{self, Basis};
 use crate::change::syntax_check;
 use crate::config::Config;
 use crate::fs::host::{HostFs, Metadata, Precondition};
@@ -191,7 +191,7 @@ fn replace<F: HostFs + ?Sized>(
 
 /// What a replacement of `rel` (now `current`, decoded as `old`) stands
 /// on: the session's record of it, when that is of this version. Refused
-/// when the file moved since the model's view (a whole-file replacement
+/// when the file changed since the model's view (a whole-file replacement
 /// never merges, SPEC V4: the model is shown what changed), when `expect`
 /// names another version, and — without `expect`, whose version is the
 /// evidence — when not every line was seen.
@@ -203,17 +203,17 @@ fn standing<F: HostFs + ?Sized>(
     expect: Option<Version>,
 ) -> Result<Option<Record>, ToolError> {
     let decode = |bytes: &[u8]| TextFile::decode(bytes).ok().map(|f| f.text);
-    let basis = moved::basis(ctx, rel, path, current, Tool::Write, expect, true, decode)?;
+    let basis = basis::basis(ctx, rel, path, current, Tool::Write, expect, true, decode)?;
     let record = match (basis, old) {
         (Basis::Fresh(record), _) => record,
-        (Basis::Moved(behind), Some(old)) => {
-            let (why, text, style) = (Moved::Whole, old.text.as_str(), old.style);
+        (Basis::Changed(behind), Some(old)) => {
+            let (why, text, style) = (Unmerged::Whole, old.text.as_str(), old.style);
             let tool = Tool::Write;
-            return Err(moved::refuse(
+            return Err(basis::refuse(
                 ctx, rel, path, tool, why, &behind, current, text, style,
             ));
         }
-        (Basis::Moved(_), None) => {
+        (Basis::Changed(_), None) => {
             let (tool, change) = (Tool::Write, Change::Content);
             return Err(Refusal::Stale {
                 path: path.to_owned(),

@@ -226,7 +226,7 @@ impl History {
 
     /// Records that what stands at `path` was moved there from `from`;
     /// `after` is its fingerprint and size (zeros for a directory).
-    pub fn push_moved(&mut self, path: &str, from: &str, after: (u64, u64), cap: u64) {
+    pub fn push_renamed(&mut self, path: &str, from: &str, after: (u64, u64), cap: u64) {
         let before = Before::MovedFrom {
             path: from.to_owned(),
         };

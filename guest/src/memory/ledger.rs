@@ -275,7 +275,7 @@ pub struct Ledger {
     /// what it holds.
     #[serde(skip)]
     stamps: Stamps,
-    /// Views of records replaced or removed since the session last took
+    /// Views of records replaced or rechanged since the session last took
     /// them: `(path, view)`.
     #[serde(skip)]
     released: Vec<(String, View)>,
@@ -292,12 +292,12 @@ impl PartialEq for Ledger {
 impl Eq for Ledger {}
 
 /// What changed in a ledger since a generation: the records that changed,
-/// and the paths whose records were removed since.
+/// and the paths whose records were rechanged since.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LedgerChange {
     /// Changed records, as JSON, by path.
     pub changed: Vec<(String, String)>,
-    /// Paths whose records were removed since.
+    /// Paths whose records were rechanged since.
     pub removed: Vec<String>,
 }
 
@@ -415,7 +415,7 @@ impl Ledger {
         }
     }
 
-    /// The views of the records replaced or removed since the last call.
+    /// The views of the records replaced or rechanged since the last call.
     pub(crate) fn take_released(&mut self) -> Vec<(String, View)> {
         std::mem::take(&mut self.released)
     }

@@ -6,7 +6,7 @@
 pub mod fingerprint;
 pub mod history;
 pub mod ledger;
+pub(crate) mod seen;
 pub(crate) mod stamps;
 pub mod state;
 pub mod version;
-pub(crate) mod views;

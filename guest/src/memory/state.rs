@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::memory::history::{History, HistoryChange};
 use crate::memory::ledger::{Ledger, LedgerChange};
-use crate::memory::views::ViewIndex;
+use crate::memory::seen::Seen;
 
 /// The version of the saved form this build writes and reads.
 pub const STATE_VERSION: u32 = 1;
@@ -48,7 +48,7 @@ pub struct State {
     pub recent_edits: Vec<RecentEdit>,
     /// The order and size of the views the ledger keeps.
     #[serde(skip)]
-    pub(crate) views: ViewIndex,
+    pub(crate) views: Seen,
 }
 
 /// Edits remembered to recognise a repeat.
@@ -69,7 +69,7 @@ pub struct RecentEdit {
 
 /// Refuses a saved state of another version, by name.
 fn check_version(text: &str) -> Result<(), String> {
-    let version: Version =
+    let version: FormatVersion =
         serde_json::from_str(text).map_err(|err| format!("invalid session state: {err}"))?;
     if version.version == STATE_VERSION {
         Ok(())
@@ -171,7 +171,7 @@ pub struct Kept {
 }
 
 #[derive(Deserialize)]
-struct Version {
+struct FormatVersion {
     version: u32,
 }
 
@@ -252,7 +252,7 @@ impl State {
             history,
             repairs: core.repairs,
             recent_edits: Vec::new(),
-            views: ViewIndex::default(),
+            views: Seen::default(),
         };
         Ok(state.reindexed_views())
     }

@@ -6,6 +6,7 @@
 //! the core's operations. Everything below this layer is reached from here.
 
 pub mod args;
+mod call;
 pub mod definitions;
 pub mod schema;
 pub(crate) mod session;

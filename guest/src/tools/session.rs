@@ -29,16 +29,14 @@ use crate::change::context::Ctx;
 use crate::change::guard;
 use crate::change::{edit, recover, undo, write};
 use crate::config::Config;
-use crate::config::ToolSet;
 use crate::fs::host::HostFs;
 use crate::fs::recording::Recording;
 use crate::memory::ledger::ReadKey;
 use crate::memory::state::{Checkpoint, Generations, Kept, State};
 use crate::memory::version::Version;
 use crate::paths::repair::{self, Target};
-use crate::tools::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
+use crate::view::by_kind;
 use crate::view::pdf::PdfCache;
-use crate::view::read;
 use crate::view::read::args::ReadArgs;
 use crate::view::read::args::named_encoding;
 
@@ -114,16 +112,10 @@ impl<F: HostFs> Session<F> {
         Ok(())
     }
 
-    /// Runs `tool` with the model's raw JSON arguments: a tool of one of
-    /// the sets the config names.
-    pub fn call(&mut self, tool: &str, arguments: &str) -> ToolResult {
-        self.entered(|session| session.dispatch(tool, arguments))
-    }
-
     /// Runs one call: first, when this is not a call within a call, every
     /// change of several files a kill or a stopped call cut off is finished
     /// or taken back, and the answer begins with what was done.
-    fn entered(&mut self, call: impl FnOnce(&mut Self) -> ToolResult) -> ToolResult {
+    pub(super) fn entered(&mut self, call: impl FnOnce(&mut Self) -> ToolResult) -> ToolResult {
         if self.inside {
             return call(self);
         }
@@ -141,36 +133,11 @@ impl<F: HostFs> Session<F> {
         recover::told(result, &recovered)
     }
 
-    /// [`Session::call`] within the call.
-    fn dispatch(&mut self, tool: &str, arguments: &str) -> ToolResult {
-        let known = match ToolSet::owning(&self.config, tool) {
-            Some(ToolSet::TextEditor) => return text_editor::call(self, arguments),
-            Some(ToolSet::ApplyPatch) => return apply_patch::call(self, arguments),
-            Some(ToolSet::McpFilesystem) => return mcp_filesystem::call(self, tool, arguments),
-            Some(ToolSet::Notebook) => return notebook::call(self, arguments),
-            Some(ToolSet::Filetools) => Tool::from_name(tool),
-            None => None,
-        };
-        let Some(known) = known else {
-            self.state.calls += 1;
-            return ToolResult::error(
-                &ToolError::UnknownTool {
-                    name: tool.to_owned(),
-                    known: ToolSet::names(&self.config),
-                },
-                None,
-            );
-        };
-        let parsed = match known {
-            Tool::Read => ReadArgs::from_json(arguments).map(|a| self.read(&a)),
-            Tool::Write => WriteArgs::from_json(arguments).map(|a| self.write(&a)),
-            Tool::Edit => EditArgs::from_json(arguments).map(|a| self.edit(&a)),
-            Tool::Undo => UndoArgs::from_json(arguments).map(|a| self.undo(&a)),
-        };
-        parsed.unwrap_or_else(|err| {
-            self.state.calls += 1;
-            ToolResult::error(&err, None)
-        })
+    /// A call refused before it reached a tool (an unknown tool, arguments
+    /// that do not parse): it counts as a call, and its answer is `err`.
+    pub(super) fn refused(&mut self, err: &ToolError) -> ToolResult {
+        self.state.calls += 1;
+        ToolResult::error(err, None)
     }
 
     /// `read` with typed arguments. An unchanged repeat of the previous read
@@ -243,7 +210,7 @@ impl<F: HostFs> Session<F> {
     fn read_checked(&mut self, args: &ReadArgs) -> Result<ToolResult, ToolError> {
         named_encoding(Tool::Read, args.encoding.as_deref())?;
         let (target, meta) =
-            read::target(&self.config, &self.fs, &args.file_path, &self.state.repairs)?;
+            by_kind::target(&self.config, &self.fs, &args.file_path, &self.state.repairs)?;
         if target.respelled() {
             self.state
                 .repairs
@@ -292,7 +259,7 @@ impl<F: HostFs> Session<F> {
             return Ok(noted(ToolResult::from_text(text, metadata), &target));
         }
         let (result, shown) =
-            read::dispatch(&self.config, &self.fs, args, &rel, meta, &mut self.pdf)?;
+            by_kind::dispatch(&self.config, &self.fs, args, &rel, meta, &mut self.pdf)?;
         if let Some(mut shown) = shown {
             let text = shown.text.take();
             self.state

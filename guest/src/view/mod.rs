@@ -5,6 +5,7 @@
 //! [`pdf`]s and [`notebook`]s are rendered for the model. `raw` gives a
 //! file's text without line numbers, for the tools that show it so.
 
+pub mod by_kind;
 pub mod image;
 pub(crate) mod listing;
 pub mod notebook;

@@ -95,7 +95,7 @@ impl fmt::Display for Cut {
 }
 
 /// The text a read shows, and what it knows of the file.
-struct Shown {
+struct RawText {
     text: String,
     cut: Option<Cut>,
     /// The lines shown, when their numbers are known.
@@ -217,7 +217,7 @@ fn forward<F: HostFs + ?Sized>(
     first: u64,
     count: Option<u64>,
     budget: usize,
-) -> Result<Shown, FsError> {
+) -> Result<RawText, FsError> {
     let mut cursor = Cursor::new(fs, rel, config.chunk_bytes).with_decoder(decoder);
     // As for `read`: only a file an edit could load is fingerprinted.
     if meta.size <= config.max_edit_bytes {
@@ -290,7 +290,7 @@ fn forward<F: HostFs + ?Sized>(
         _ if at_end => Some(cursor.lines_begun()),
         _ => None,
     };
-    Ok(Shown {
+    Ok(RawText {
         text,
         cut,
         lines: (shown > 0).then(|| (start + 1, start + shown)),
@@ -313,7 +313,7 @@ fn backward<F: HostFs + ?Sized>(
     encoding: Encoding,
     n: u64,
     budget: usize,
-) -> Result<Shown, FsError> {
+) -> Result<RawText, FsError> {
     let chunk = config.chunk_bytes.max(1);
     let nth = usize::try_from(n.max(1) - 1).unwrap_or(usize::MAX);
     let mut pos = size;
@@ -378,7 +378,7 @@ fn backward<F: HostFs + ?Sized>(
     } else {
         (None, None)
     };
-    Ok(Shown {
+    Ok(RawText {
         text,
         cut,
         lines,

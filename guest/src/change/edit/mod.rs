@@ -26,15 +26,15 @@ mod view;
 use serde_json::json;
 
 use crate::answers::error::ToolError;
-use crate::answers::refusal::{At, Moved, Refusal};
+use crate::answers::refusal::{At, Refusal, Unmerged};
 use crate::answers::report::{Report, Tolerance};
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
 use crate::change::args::{EditArgs, EditOp, checked_version};
+use crate::change::basis::Merged;
 use crate::change::commit::{Commit, Replaced, commit};
 use crate::change::context::Ctx;
 use crate::change::guard::{self, Current};
-use crate::change::moved::Merged;
 use crate::change::rewrite::{self, Loaded, Seen};
 use crate::change::syntax_check::{self, refuse_broken};
 use crate::change::write::{answer, create};
@@ -108,11 +108,11 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         path,
         record.as_ref().map(|r| r.seen.clone()).unwrap_or_default(),
     );
-    // On a file that moved since the model's view, text that no longer
+    // On a file that changed since the model's view, text that no longer
     // matches one place is shown what changed (SPEC V4).
     let applied = match applied {
         Err(Refusal::NoMatch { .. } | Refusal::Ambiguous { .. }) if loaded.behind.is_some() => {
-            return Err(loaded.refused(ctx, Tool::Edit, Moved::Unmatched));
+            return Err(loaded.refused(ctx, Tool::Edit, Unmerged::Unmatched));
         }
         applied => applied?,
     };

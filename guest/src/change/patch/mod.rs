@@ -31,7 +31,7 @@ use serde_json::json;
 use crate::answers::error::ToolError;
 use crate::answers::error::patch::PatchError;
 use crate::answers::quote::quoted;
-use crate::answers::refusal::{Moved, Refusal};
+use crate::answers::refusal::{Refusal, Unmerged};
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
 use crate::change::batch::{self, After, Step};
@@ -280,7 +280,7 @@ fn plan<F: HostFs + ?Sized>(
                 Err(PatchError::NotFound { .. } | PatchError::Ambiguous { .. })
                     if loaded.behind.is_some() =>
                 {
-                    return Err(loaded.refused(ctx, Tool::Edit, Moved::Unmatched));
+                    return Err(loaded.refused(ctx, Tool::Edit, Unmerged::Unmatched));
                 }
                 changed => changed?,
             };

@@ -7,8 +7,8 @@
 //! factor to multiply coordinates by.
 //!
 //! ```
-//! use filetools_core::view::image::Shown;
-//! let shown = Shown { format: "PNG", width: 4000, height: 3000, bytes: 2_400_000,
+//! use filetools_core::view::image::ShownImage;
+//! let shown = ShownImage { format: "PNG", width: 4000, height: 3000, bytes: 2_400_000,
 //!     shown_width: 1238, shown_height: 928, shown_bytes: 310_000, quality: Some(85), upright_turned: false };
 //! assert_eq!(shown.to_string(), "[image: PNG 4000x3000, 2.2 MiB; shown at 1238x928 as JPEG (quality 85, 302 KiB); multiply coordinates in it by 3.23 for the original]");
 //! ```
@@ -33,7 +33,7 @@ use decode::Undecoded;
 
 /// What the model is told about an image it is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shown {
+pub struct ShownImage {
     /// The file's format, e.g. `PNG`.
     pub format: &'static str,
     /// Upright width of the original.
@@ -54,7 +54,7 @@ pub struct Shown {
     pub upright_turned: bool,
 }
 
-impl fmt::Display for Shown {
+impl fmt::Display for ShownImage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -121,7 +121,7 @@ pub(crate) enum Fitted {
     /// Shown: what to tell, and the block to send.
     Shown {
         /// The sentence beside it.
-        shown: Shown,
+        shown: ShownImage,
         /// The image block.
         block: Block,
     },
@@ -156,7 +156,7 @@ pub(crate) fn fit(config: &Config, data: Vec<u8>, mime: &str) -> Result<Fitted, 
     let edge = usize::try_from(config.max_image_edge).unwrap_or(usize::MAX);
     let pixels = usize::try_from(config.max_image_pixels).unwrap_or(usize::MAX);
     let fits = width <= edge && height <= edge && width * height <= pixels;
-    let mut shown = Shown {
+    let mut shown = ShownImage {
         format,
         width,
         height,

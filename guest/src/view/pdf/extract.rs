@@ -171,7 +171,7 @@ struct Text {
     out: String,
     /// Height of the last text shown, on the page.
     last_y: Option<f32>,
-    /// Whether the text position moved since the last text shown.
+    /// Whether the text position changed since the last text shown.
     moved: bool,
     /// Operators met so far, forms included.
     operations: usize,

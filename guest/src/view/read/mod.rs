@@ -1,10 +1,12 @@
-//! The `read` tool for text files (SPEC §3): resolves the path, refuses what
-//! is not a regular file before opening it, builds the page and renders it
+//! The `read` tool for text files (SPEC §3): builds the page and renders it
 //! with numbered lines (`N<TAB>text`) and a footer that always says where the
-//! view ends and what to call next.
+//! view ends and what to call next. Notebooks and PDFs are paged by it too,
+//! once rendered as text; which files reach it is decided by
+//! [`crate::view::by_kind`].
 //!
 //! ```
-//! use filetools_core::view::read::{args::ReadArgs, read};
+//! use filetools_core::view::by_kind::read;
+//! use filetools_core::view::read::args::ReadArgs;
 //! use filetools_core::{Config, MemFs};
 //! let fs = MemFs::new();
 //! fs.add_file("a.txt", b"one\ntwo\nthree\n");
@@ -18,7 +20,7 @@ pub(crate) mod capture;
 pub(crate) mod cursor;
 pub(crate) mod cut;
 pub(crate) mod gutter;
-mod outline;
+pub(crate) mod outline;
 mod page;
 #[cfg(test)]
 mod proptests;
@@ -28,34 +30,26 @@ mod tests;
 #[cfg(test)]
 pub(crate) mod testutil;
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use crate::answers::error::ToolError;
-use crate::answers::error::symbol::SymbolError;
 use crate::answers::notice::{Decoding, EntryHeader, Next, Notice, Total};
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
 use crate::config::Config;
-use crate::fs::host::{FileKind, HostFs, Metadata};
+use crate::fs::host::{HostFs, Metadata};
 use crate::fs::memory::MemFs;
 use crate::memory::ledger::Observation;
 use crate::memory::version::Version;
-use crate::paths::repair::{self, Target};
 use crate::text::decode::Decoder;
 use crate::text::detect::{DETECT_SAMPLE_BYTES, Detection};
 use crate::text::encoding::Encoding;
 use crate::text::textfile::{LineEnding, Style};
-use crate::view::image;
-use crate::view::listing;
-use crate::view::notebook;
-use crate::view::pdf;
-use crate::view::pdf::PdfCache;
 use crate::view::read::args::ReadArgs;
 use crate::view::read::args::named_encoding;
-use crate::view::sniff::{Kind, SNIFF_BYTES, sniff};
+use crate::view::sniff::SNIFF_BYTES;
 use cursor::Cursor;
 use gutter::Gutter;
 use page::{Outcome, Request};
@@ -97,36 +91,6 @@ struct ReadMeta {
     version: Option<String>,
 }
 
-/// Runs `read` and renders its result; failures become error results.
-pub fn read<F: HostFs + ?Sized>(config: &Config, fs: &F, args: &ReadArgs) -> ToolResult {
-    let mut pdf = PdfCache::default();
-    target(config, fs, &args.file_path, &BTreeMap::new())
-        .and_then(|(target, meta)| dispatch(config, fs, args, &target.rel, meta, &mut pdf))
-        .map_or_else(
-            |err| ToolResult::error(&err, Some(&args.file_path)),
-            |(result, _)| result,
-        )
-}
-
-/// Where `path` leads (repaired, see [`crate::paths::repair`]), with its metadata;
-/// refuses what does not exist or is neither a regular file nor a directory
-/// before anything is opened.
-pub(crate) fn target<F: HostFs + ?Sized>(
-    config: &Config,
-    fs: &F,
-    path: &str,
-    remembered: &BTreeMap<String, String>,
-) -> Result<(Target, Metadata), ToolError> {
-    let (target, meta) = repair::existing(config, fs, path, remembered)?;
-    match meta.kind {
-        FileKind::File | FileKind::Directory => Ok((target, meta)),
-        kind => Err(ToolError::NotRegular {
-            path: path.to_owned(),
-            kind,
-        }),
-    }
-}
-
 /// The encoding the read named, once checked (the session refuses an
 /// unknown one before the read starts).
 pub(crate) fn given_encoding(args: &ReadArgs) -> Option<Encoding> {
@@ -141,85 +105,6 @@ pub(crate) fn given_encoding(args: &ReadArgs) -> Option<Encoding> {
 pub(crate) fn first_fetch(config: &Config) -> u32 {
     let detect = u32::try_from(DETECT_SAMPLE_BYTES).unwrap_or(u32::MAX);
     config.chunk_bytes.max(SNIFF_BYTES).max(detect)
-}
-
-/// Reads `rel` by what it is: a directory is listed, a file is sniffed by
-/// its first bytes and shown as text, or described in one line when it is
-/// binary (SPEC R15, R16). Says what was shown, for the ledger.
-pub(crate) fn dispatch<F: HostFs + ?Sized>(
-    config: &Config,
-    fs: &F,
-    args: &ReadArgs,
-    rel: &str,
-    meta: Metadata,
-    pdf: &mut PdfCache,
-) -> Result<(ToolResult, Option<Observation>), ToolError> {
-    if meta.kind == FileKind::Directory {
-        if args.symbol.is_some() {
-            return Err(ToolError::Symbol(SymbolError::NoOutline {
-                path: args.file_path.clone(),
-                why: "a directory".to_owned(),
-            }));
-        }
-        return Ok((listing::list(config, fs, args, rel)?, None));
-    }
-    let fetched = fs
-        .read(rel, 0, first_fetch(config))
-        .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
-    let head = &fetched[..fetched.len().min(SNIFF_BYTES as usize)];
-    let kind = sniff(head);
-    if let Some(symbol) = &args.symbol {
-        if kind != Kind::Text {
-            return Err(ToolError::Symbol(SymbolError::NoOutline {
-                path: args.file_path.clone(),
-                why: "not a text file".to_owned(),
-            }));
-        }
-        let (result, seen) = symbol::read(config, fs, args, symbol, rel, meta, head)?;
-        return Ok((result, Some(seen)));
-    }
-    match kind {
-        Kind::Text => {
-            if notebook::looks_like(head)
-                && let Some((result, seen)) = notebook::read(config, fs, args, rel, meta)?
-            {
-                return Ok((result, Some(seen)));
-            }
-            if let Some((result, seen)) = outline::instead(config, fs, args, rel, meta, head)? {
-                return Ok((result, Some(seen)));
-            }
-            read_target(config, fs, args, rel, meta, Some(fetched)).map(|(r, o)| (r, Some(o)))
-        }
-        Kind::Image(mime) => {
-            let shown = image::show(config, fs, &args.file_path, rel, mime, meta)?;
-            Ok((shown, Some(Observation::whole(meta))))
-        }
-        // No byte of it was shown, so it is not recorded: a read of a
-        // binary never lets a change replace it (SPEC R15, W2).
-        Kind::Binary(mime) => Ok((
-            binary(config, rel, mime, meta, args.encoding.is_some()),
-            None,
-        )),
-        Kind::Pdf => pdf::read(config, fs, args, rel, meta, pdf).map(|(r, o)| (r, Some(o))),
-    }
-}
-
-/// The one line a binary file gets (SPEC R15).
-/// An `encoding` the read named (`encoded`) does not make it text.
-fn binary(config: &Config, rel: &str, mime: &str, meta: Metadata, encoded: bool) -> ToolResult {
-    let text = Notice::Binary {
-        mime: mime.to_owned(),
-        size: meta.size,
-        encoded,
-    }
-    .to_string();
-    let metadata = serde_json::json!({
-        "kind": "binary",
-        "path": rel,
-        "mime_type": mime,
-        "size": meta.size,
-    });
-    fact(config, text, metadata)
 }
 
 /// An answer of one sentence and no content (a binary described, a PDF too

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::{given_encoding, read_target};
 use crate::answers::error::ToolError;
-use crate::answers::notice::{Notice, Shown};
+use crate::answers::notice::{Notice, Overview};
 use crate::answers::result::ToolResult;
 use crate::config::Config;
 use crate::fs::host::{HostFs, Metadata};
@@ -111,7 +111,7 @@ fn structure(
         lines,
         size: meta.size,
         tokens,
-        shown: Shown::Outline(language.name()),
+        shown: Overview::Outline(language.name()),
     }
     .to_string();
     answer.push('\n');
@@ -217,7 +217,7 @@ fn head_and_tail<F: HostFs + ?Sized>(
         lines,
         size: meta.size,
         tokens: config.estimate_tokens(meta.size),
-        shown: Shown::HeadTail {
+        shown: Overview::HeadTail {
             head: HEAD_LINES,
             tail: TAIL_LINES,
             stopped,

@@ -72,7 +72,7 @@ fn page_back(content: &str, config: &Config) -> Result<String, TestCaseError> {
     for _ in 0..10_000 {
         let mut args = range(Some(offset), None);
         args.file_path = "f.txt".into();
-        let result = super::read(config, &fs, &args);
+        let result = crate::view::by_kind::read(config, &fs, &args);
         prop_assert!(!result.is_error);
         prop_assert!(result.text().len() as u64 <= config.budget_bytes());
         for (number, text) in shown_lines(&result) {
@@ -84,7 +84,7 @@ fn page_back(content: &str, config: &Config) -> Result<String, TestCaseError> {
             while cut && char_offset > 0 {
                 let mut w = window(number, char_offset);
                 w.file_path = "f.txt".into();
-                let part = super::read(config, &fs, &w);
+                let part = crate::view::by_kind::read(config, &fs, &w);
                 prop_assert!(part.text().len() as u64 <= config.budget_bytes());
                 if part.metadata["lines_shown"] == 0 {
                     break;
@@ -135,7 +135,7 @@ proptest! {
         fs.add_file("f.txt", content.as_bytes());
         let mut args = range(Some(offset), Some(1));
         args.file_path = "f.txt".into();
-        let result = super::read(&config, &fs, &args);
+        let result = crate::view::by_kind::read(&config, &fs, &args);
         let lines = content.split_inclusive('\n').count() as u64;
         let total = result.metadata["total_lines"].as_u64();
         prop_assert!(total.is_none() || total == Some(lines), "{:?} lines, {}", total, result.text());
@@ -154,7 +154,7 @@ proptest! {
         fs.add_file("f.txt", content.as_bytes());
         let mut args = range(None, None);
         args.file_path = "f.txt".into();
-        let result = super::read(&config, &fs, &args);
+        let result = crate::view::by_kind::read(&config, &fs, &args);
         let normalized = content.replace("\r\n", "\n");
         let originals: Vec<&str> = normalized.split('\n').collect();
         for (number, shown) in shown_lines(&result) {

@@ -365,7 +365,7 @@ fn special_files_are_refused_before_reading() {
             file_path: path.into(),
             ..ReadArgs::default()
         };
-        let result = super::read(&config, &fs, &args);
+        let result = crate::view::by_kind::read(&config, &fs, &args);
         assert!(result.is_error, "{path}");
         assert_eq!(result.text(), expected);
     }
@@ -383,7 +383,7 @@ fn absolute_paths_inside_the_root_work() {
         file_path: "/work/p/src/a.txt".into(),
         ..ReadArgs::default()
     };
-    let result = super::read(&config, &fs, &args);
+    let result = crate::view::by_kind::read(&config, &fs, &args);
     assert_eq!(
         result.text(),
         "1\tx\n[lines 1-1 of 1; end of file]\n[version 5c86dd76b239dbde-2]"
@@ -484,7 +484,7 @@ fn reads_of(content: &[u8]) -> (String, Vec<(u64, u32)>) {
         file_path: "f.txt".into(),
         ..ReadArgs::default()
     };
-    let text = super::read(&paging(), &fs, &args).text();
+    let text = crate::view::by_kind::read(&paging(), &fs, &args).text();
     (text, fs.reads.into_inner())
 }
 

@@ -45,7 +45,7 @@ fn read_each_chunk(content: &[u8], args: &ReadArgs, config: &Config) -> ToolResu
             chunk_bytes: chunk,
             ..config.clone()
         };
-        let result = super::read(&config, &fs, &args);
+        let result = crate::view::by_kind::read(&config, &fs, &args);
         match &first {
             None => first = Some(result),
             Some(expected) => assert_eq!(&result, expected, "chunk size {chunk} differs"),

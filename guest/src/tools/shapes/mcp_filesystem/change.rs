@@ -192,7 +192,9 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
                 let cap = ctx.config.history_bytes;
                 let after = (current.fingerprint, current.len);
                 ctx.state.ledger.remove(&from.rel);
-                ctx.state.history.push_moved(&to.rel, &from.rel, after, cap);
+                ctx.state
+                    .history
+                    .push_renamed(&to.rel, &from.rel, after, cap);
             }
             if let Some(bytes) = &current.bytes {
                 let record = ctx.state.ledger.remove(&from.rel);
@@ -224,7 +226,7 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
             let cap = ctx.config.history_bytes;
             ctx.state
                 .history
-                .push_moved(&to.rel, &from.rel, (0, 0), cap);
+                .push_renamed(&to.rel, &from.rel, (0, 0), cap);
         }
         let text = format!("Successfully moved {source} to {destination}");
         Ok(ToolResult::from_text(text, json!({})))

@@ -10,9 +10,9 @@ use crate::fs::host::{FileKind, HostFs};
 use crate::memory::ledger::ReadKey;
 use crate::tools::session::Session;
 use crate::tools::shapes::args::Args;
+use crate::view::by_kind::target;
 use crate::view::raw::{self, Part};
 use crate::view::read::args::ReadArgs;
-use crate::view::read::target;
 
 /// `read_text_file`: the text, whole or its head or tail.
 pub(super) fn text<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {

@@ -1,6 +1,6 @@
 //! What a change of an existing file builds on (SPEC W2, V2–V4): the file
 //! as the session last saw it, the version `expect` names, or — when the
-//! file moved since the model's view and the session keeps that view — the
+//! file changed since the model's view and the session keeps that view — the
 //! view, so the change is either merged with the other writer's (a change
 //! of text away from theirs) or refused with what changed. A refusal
 //! catches the session up: its record and view become the file as it is
@@ -8,7 +8,7 @@
 //! at once.
 
 use crate::answers::error::ToolError;
-use crate::answers::refusal::{Moved, Refusal};
+use crate::answers::refusal::{Refusal, Unmerged};
 use crate::answers::tool::Tool;
 use crate::change::context::Ctx;
 use crate::change::guard::Current;
@@ -25,11 +25,11 @@ pub(crate) enum Basis {
     /// The file is as the session last saw it (its record, when it has
     /// one of this version) or as `expect` named.
     Fresh(Option<Record>),
-    /// The file moved since the model's view.
-    Moved(Behind),
+    /// The file changed since the model's view.
+    Changed(Behind),
 }
 
-/// The model's view of a file that moved since.
+/// The model's view of a file that changed since.
 #[derive(Debug, Clone)]
 pub(crate) struct Behind {
     /// The text the model saw.
@@ -75,7 +75,7 @@ pub(crate) fn basis<F: HostFs + ?Sized>(
         if let Some(record) = at_expected
             && let Some(view) = view()
         {
-            return Ok(Basis::Moved(Behind {
+            return Ok(Basis::Changed(Behind {
                 view,
                 record: record.clone(),
                 expected: Some(expected),
@@ -103,7 +103,7 @@ pub(crate) fn basis<F: HostFs + ?Sized>(
         return Ok(Basis::Fresh(Some(record.clone())));
     };
     match view() {
-        Some(view) => Ok(Basis::Moved(Behind {
+        Some(view) => Ok(Basis::Changed(Behind {
             view,
             record: record.clone(),
             expected: None,
@@ -129,7 +129,7 @@ pub(crate) fn refuse<F: HostFs + ?Sized>(
     rel: &str,
     path: &str,
     tool: Tool,
-    why: Moved,
+    why: Unmerged,
     behind: &Behind,
     current: &Current,
     now: &str,
@@ -161,10 +161,10 @@ pub(crate) fn refuse<F: HostFs + ?Sized>(
         shown.text
     };
     let why = match behind.expected {
-        Some(expected) => Moved::Expected(expected),
+        Some(expected) => Unmerged::Expected(expected),
         None => why,
     };
-    Refusal::Moved {
+    Refusal::ChangedSinceView {
         path: path.to_owned(),
         tool,
         why,
@@ -205,7 +205,7 @@ impl Merged {
     }
 }
 
-/// Lands a change from `now` to `next` of a file that moved since
+/// Lands a change from `now` to `next` of a file that changed since
 /// `behind.view` when it touches none of the places that changed and merging
 /// is on; otherwise the refusal with what changed.
 #[expect(
@@ -227,9 +227,9 @@ pub(crate) fn merge<F: HostFs + ?Sized>(
     let clash = Since::new(&behind.view, now).overlaps(&mine);
     if !ctx.config.merge || behind.expected.is_some() || clash {
         let why = if ctx.config.merge && clash {
-            Moved::Overlap
+            Unmerged::Overlap
         } else {
-            Moved::NotMerged
+            Unmerged::NotMerged
         };
         return Err(refuse(
             ctx, rel, path, tool, why, behind, current, now, style,

@@ -1,4 +1,4 @@
-//! A file that moved since the model's view, through every tool (SPEC
+//! A file that changed since the model's view, through every tool (SPEC
 //! V1–V5): versions in answers, `expect`, what-changed refusals and
 //! three-way edits.
 

@@ -15,19 +15,19 @@ use crate::memory::state::State;
 /// The order views were kept in and the bytes they hold; rebuilt from the
 /// ledger when a state is restored.
 #[derive(Debug, Clone, Default)]
-pub struct ViewIndex {
+pub struct Seen {
     order: BTreeSet<(u64, String)>,
     bytes: u64,
 }
 
 /// Indexes are derived data: states are equal whatever their index.
-impl PartialEq for ViewIndex {
+impl PartialEq for Seen {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl Eq for ViewIndex {}
+impl Eq for Seen {}
 
 /// Bytes compared per block by [`same_bytes`].
 const COMPARE_BLOCK: usize = 256;
@@ -117,7 +117,7 @@ impl State {
     /// The state with its view index rebuilt, and records whose view the
     /// history does not hold stripped of it.
     pub(crate) fn reindexed_views(mut self) -> Self {
-        let mut index = ViewIndex::default();
+        let mut index = Seen::default();
         let mut missing = Vec::new();
         for (path, view) in self.ledger.views() {
             match self.history.view(&view.sha256) {

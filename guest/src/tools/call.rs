@@ -1,0 +1,48 @@
+//! [`Session::call`]: a model's raw call, routed to the tool set of the
+//! session's config that offers the tool — the core's `read`, `write`,
+//! `edit` and `undo` with their arguments checked, or a vendor's shape,
+//! which translates it onto the same operations.
+
+use crate::answers::error::ToolError;
+use crate::answers::result::ToolResult;
+use crate::answers::tool::Tool;
+use crate::change::args::{EditArgs, UndoArgs, WriteArgs};
+use crate::config::ToolSet;
+use crate::fs::host::HostFs;
+use crate::tools::session::Session;
+use crate::tools::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
+use crate::view::read::args::ReadArgs;
+
+impl<F: HostFs> Session<F> {
+    /// Runs `tool` with the model's raw JSON arguments: a tool of one of
+    /// the sets the config names.
+    pub fn call(&mut self, tool: &str, arguments: &str) -> ToolResult {
+        self.entered(|session| session.dispatch(tool, arguments))
+    }
+
+    /// [`Session::call`] within the call.
+    fn dispatch(&mut self, tool: &str, arguments: &str) -> ToolResult {
+        let known = match ToolSet::owning(self.config(), tool) {
+            Some(ToolSet::TextEditor) => return text_editor::call(self, arguments),
+            Some(ToolSet::ApplyPatch) => return apply_patch::call(self, arguments),
+            Some(ToolSet::McpFilesystem) => return mcp_filesystem::call(self, tool, arguments),
+            Some(ToolSet::Notebook) => return notebook::call(self, arguments),
+            Some(ToolSet::Filetools) => Tool::from_name(tool),
+            None => None,
+        };
+        let Some(known) = known else {
+            let unknown = ToolError::UnknownTool {
+                name: tool.to_owned(),
+                known: ToolSet::names(self.config()),
+            };
+            return self.refused(&unknown);
+        };
+        let parsed = match known {
+            Tool::Read => ReadArgs::from_json(arguments).map(|a| self.read(&a)),
+            Tool::Write => WriteArgs::from_json(arguments).map(|a| self.write(&a)),
+            Tool::Edit => EditArgs::from_json(arguments).map(|a| self.edit(&a)),
+            Tool::Undo => UndoArgs::from_json(arguments).map(|a| self.undo(&a)),
+        };
+        parsed.unwrap_or_else(|err| self.refused(&err))
+    }
+}
