@@ -54,6 +54,7 @@
 //!     "1\talpha\n[lines 1-1 of 2; continue with offset=2]\n[version f5b0de433497dee6-11]"
 //! );
 //! ```
+#![deny(missing_docs)]
 
 pub mod answers;
 pub mod change;

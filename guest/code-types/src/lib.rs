@@ -15,6 +15,7 @@
 //! assert_eq!(Grammar::named("tsx"), Some(Grammar::Tsx));
 //! assert_eq!(Stopped::Time.to_string(), "its parse was stopped after 3 s");
 //! ```
+#![deny(missing_docs)]
 
 use std::fmt;
 use std::time::Duration;

@@ -15,6 +15,7 @@
 //! let found = symbols(Grammar::Rust, "pub fn f() {}\n").unwrap().unwrap();
 //! assert_eq!((found[0].kind, found[0].name.as_str()), ("fn", "f"));
 //! ```
+#![deny(missing_docs)]
 
 pub mod budget;
 #[cfg(any(feature = "lang-c", feature = "lang-cpp"))]

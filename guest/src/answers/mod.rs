@@ -1,9 +1,10 @@
 //! Everything the model reads back, rendered from typed outcomes in one
 //! place each: the [`result`] shape (content blocks, error flag, metadata),
 //! the sentences about a read ([`notice`]), a change ([`report`]), a refused
-//! change ([`refusal`]), any other failure ([`error`]) and a call that
-//! trapped ([`trapped`]); images travel as [`base64`], metadata with its keys
-//! [`sorted`].
+//! change ([`refusal`]), any other failure ([`error`], by area), a syntax
+//! check ([`syntax_note`]) and a call that trapped ([`trapped`]). The tools'
+//! names and the schemas errors quote are in [`tool`], the quoting of what
+//! the model sent in [`quote`], and metadata keeps its keys [`sorted`].
 
 pub mod error;
 pub mod notice;

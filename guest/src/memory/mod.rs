@@ -1,7 +1,8 @@
 //! What a session remembers between calls: the [`ledger`] of what was read
-//! (with each file's [`fingerprint`] and [`digest`]), the [`history`] of
-//! replaced versions for undo, and their saved and checkpointed form
-//! ([`state`]), checkpointed by what changed (`stamps`).
+//! (with each file's [`fingerprint`] and [`version`]), the [`history`] of
+//! replaced versions for undo, the texts the model last saw (`seen`), and
+//! their saved and checkpointed form ([`state`]), checkpointed by what
+//! changed (`stamps`).
 
 pub mod fingerprint;
 pub mod history;

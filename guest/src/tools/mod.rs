@@ -1,9 +1,10 @@
-//! The tools as the model calls them: [`crate::tools::session::Session`] takes a call by
-//! name with raw JSON arguments, [`args`] checks them (aliases, numeric
-//! strings, `null` as absent), and [`definitions`] and [`schema`] describe
-//! the tools to the model in each API's form. [`sets`] names the tool sets
-//! a session may offer; [`shapes`] translates each vendor's tool shape onto
-//! the core's operations. Everything below this layer is reached from here.
+//! The tools as the model calls them, the top layer: a [`Session`](crate::Session)
+//! holds one conversation's memory over one file system and takes typed
+//! calls; `call` routes a raw call to the tool set that offers it; [`args`]
+//! checks raw arguments (aliases, numeric strings, `null` as absent);
+//! [`definitions`] and [`schema`] describe the tools to the model in each
+//! API's form; [`sets`] says what each tool set offers; [`shapes`] translates
+//! each vendor's tool shape onto the guarded operations below.
 
 pub mod args;
 mod call;

@@ -1,9 +1,10 @@
-//! What a `read` shows, by kind of file: [`sniff`] tells the kind from the
-//! first bytes, [`decode`] turns text of any encoding into UTF-8 as it
-//! streams, [`read`] pages it under the caps (or gives an [`outline`] of a
-//! large file); directories are listed (`listing`), and [`image`]s,
-//! [`pdf`]s and [`notebook`]s are rendered for the model. `raw` gives a
-//! file's text without line numbers, for the tools that show it so.
+//! What a `read` shows, by kind of file: [`by_kind`] repairs the path and
+//! sends each file where it belongs, by what [`sniff`] tells from its first
+//! bytes; [`read`] pages text under the caps (or gives an [`outline`] of a
+//! large file, or one entry by symbol); directories are listed (`listing`),
+//! and [`image`]s, [`pdf`]s and [`notebook`]s are rendered for the model.
+//! `raw` gives a file's text without line numbers, for the tools that show it
+//! so, and [`syntax`] says whether a text parses.
 
 pub mod by_kind;
 pub mod image;
