@@ -1,6 +1,6 @@
 //! The wasmtime engine, its epoch ticker, and the embedded component with
 //! its SHA-256 (computed at build time, the key of its precompiled form in
-//! the [cache](crate::cache)) and its machine code, precompiled at build
+//! the on-disk cache) and its machine code, precompiled at build
 //! time for the machine that built it.
 
 use std::borrow::Cow;

@@ -18,7 +18,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
 use super::gate::{self, Gate, Refusal};
-use super::handler::Handler;
+use super::mcp_calls::Handler;
 use super::workspaces::Workspaces;
 
 pub(super) type Mcp = StreamableHttpService<Handler, LocalSessionManager>;

@@ -22,8 +22,8 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use tokio::sync::Semaphore;
 
 mod gate;
-mod handle;
-mod handler;
+mod session_handle;
+mod mcp_calls;
 mod http;
 mod mcp_sessions;
 mod sessions;
@@ -31,7 +31,7 @@ pub mod store;
 mod workspaces;
 
 pub use gate::{Gate, MIN_TOKEN_CHARS, Tokens};
-pub use handler::{META_KEY, SESSION_HEADER};
+pub use mcp_calls::{META_KEY, SESSION_HEADER};
 pub use sessions::Limits;
 pub use store::SessionStore;
 pub use workspaces::{MakeTools, Roots};
@@ -92,7 +92,7 @@ pub fn run(options: Options, listening: impl FnOnce(SocketAddr)) -> Result<()> {
             .await
             .with_context(|| format!("listening on {}", options.listen))?;
         listening(listener.local_addr()?);
-        let shared = Arc::new(handler::Shared {
+        let shared = Arc::new(mcp_calls::Shared {
             sessions: sessions::Sessions::new(
                 Arc::clone(&options.store),
                 options.limits,
@@ -120,7 +120,7 @@ pub fn run(options: Options, listening: impl FnOnce(SocketAddr)) -> Result<()> {
         config.session_store = Some(Arc::new(mcp_sessions::Handshakes(Arc::clone(
             &options.store,
         ))));
-        let handler = handler::Handler { shared };
+        let handler = mcp_calls::Handler { shared };
         let mcp = rmcp::transport::StreamableHttpService::new(
             move || Ok(handler.clone()),
             Arc::new(LocalSessionManager::default()),

@@ -7,6 +7,7 @@
 
 mod changes;
 mod cli;
+mod contract;
 mod kinds;
 mod mcp;
 mod mcp_protocol;
@@ -14,7 +15,7 @@ mod outlines;
 mod reliability;
 mod sandbox;
 mod serve;
-mod served;
+mod backends;
 mod sessions;
 
 use std::path::{Path, PathBuf};

@@ -121,7 +121,7 @@ pub fn open(spec: &str, ttl: Duration) -> Result<Box<dyn SessionStore>> {
 /// A fresh lease token: unguessable, so one holder cannot release
 /// another's lease.
 fn lease_token() -> Result<Lease> {
-    let bytes = super::handle::random_bytes::<8>()?;
+    let bytes = super::session_handle::random_bytes::<8>()?;
     Ok(Lease(u64::from_le_bytes(bytes)))
 }
 

@@ -86,7 +86,7 @@ fn leases_take_turns(store: &dyn SessionStore, key: &str) {
 }
 
 fn promises(store: &dyn SessionStore) {
-    let key = format!("ws/{}", crate::serve::handle::mint().unwrap());
+    let key = format!("ws/{}", crate::serve::session_handle::mint().unwrap());
     saves_compare_and_set(store, &key);
     leases_take_turns(store, &key);
 }

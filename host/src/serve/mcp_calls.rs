@@ -16,7 +16,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
-use super::handle;
+use super::session_handle;
 use super::sessions::{Call, Known, Sessions};
 use super::workspaces::Workspace;
 use crate::{Block, ToolResult};
@@ -68,7 +68,7 @@ fn header(context: &RequestContext<RoleServer>, name: &str) -> Option<String> {
 
 /// A handle a client named: minted here, or bound to an MCP session.
 fn named_well(handle: &str) -> bool {
-    handle::well_formed(handle)
+    session_handle::well_formed(handle)
         || handle.strip_prefix("mcp-").is_some_and(|id| {
             !id.is_empty()
                 && id.len() <= MAX_MCP_SESSION_ID_BYTES
@@ -119,14 +119,14 @@ impl ServerHandler for Handler {
                 None => match header(&context, "mcp-session-id").filter(|_| handshaken(&context)) {
                     Some(id) => (format!("mcp-{id}"), Known::Fresh),
                     None => (
-                        handle::mint()
+                        session_handle::mint()
                             .map_err(|e| ErrorData::internal_error(format!("{e:#}"), None))?,
                         Known::Fresh,
                     ),
                 },
             },
         };
-        let minted = known == Known::Fresh && handle.starts_with(handle::PREFIX);
+        let minted = known == Known::Fresh && handle.starts_with(session_handle::PREFIX);
         let arguments = Value::Object(arguments).to_string();
         let cancel = Arc::new(AtomicBool::new(false));
         let call = {

@@ -1,0 +1,128 @@
+//! The WIT package's version moves with its text (docs/architecture.md,
+//! *The contract*): `wit/versions.txt` lists every version with the digest
+//! of its text, and a change of the text under a version already listed
+//! fails here. The built component imports the version `wit/world.wit`
+//! names.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest as _, Sha256};
+
+/// The WIT package of the workspace.
+fn wit() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit")
+}
+
+/// The version `world.wit`'s package line names.
+fn version() -> String {
+    let world = std::fs::read_to_string(wit().join("world.wit")).unwrap();
+    let line = world
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("package filetools:core@"))
+        .expect("world.wit names the package filetools:core with its version");
+    line.trim_end_matches(';').to_owned()
+}
+
+/// The SHA-256 of the package's text: every `.wit` file by name, its
+/// package line left out, so the digest is of the contract and not of
+/// its version.
+fn digest() -> String {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(wit())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "wit"))
+        .collect();
+    files.sort();
+    let mut hash = Sha256::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        hash.update(file.file_name().unwrap().as_encoded_bytes());
+        hash.update(b"\n");
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("package ")) {
+            hash.update(line.as_bytes());
+            hash.update(b"\n");
+        }
+    }
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `major.minor.patch` as numbers, for ordering.
+fn numbers(version: &str) -> (u64, u64, u64) {
+    let mut parts = version.split('.').map(|p| p.parse::<u64>().unwrap());
+    let triple = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
+    assert!(parts.next().is_none(), "{version} is major.minor.patch");
+    triple
+}
+
+/// The lines of `versions.txt`: `(version, digest)`, oldest first.
+fn listed() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(wit().join("versions.txt")).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (version, digest) = l.split_once(' ').expect("`VERSION DIGEST` per line");
+            (version.to_owned(), digest.trim().to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn the_wit_text_changes_only_with_its_version() {
+    let (version, digest) = (version(), digest());
+    let listed = listed();
+    if std::env::var_os("FILETOOLS_BLESS").is_some()
+        && !listed.iter().any(|(v, _)| *v == version)
+    {
+        let path = wit().join("versions.txt");
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text.push_str(&format!("{version} {digest}\n"));
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    let (last_version, last_digest) = listed.last().expect("versions.txt lists a version");
+    assert!(
+        *last_version == version,
+        "wit/world.wit names {version}, but wit/versions.txt ends at {last_version}: \
+         record the new version with FILETOOLS_BLESS=1 cargo test -p agent-filetools --test host contract"
+    );
+    assert!(
+        *last_digest == digest,
+        "the WIT text changed, but its version is still {version}: a host built for it would link \
+         and then fail (or misread) at the first call. Raise the version in wit/world.wit (the rule \
+         is in docs/architecture.md, *The contract*), then record it with FILETOOLS_BLESS=1 cargo \
+         test -p agent-filetools --test host contract"
+    );
+    let mut seen = BTreeSet::new();
+    for pair in listed.windows(2) {
+        assert!(
+            numbers(&pair[0].0) < numbers(&pair[1].0),
+            "versions.txt goes up: {} then {}",
+            pair[0].0,
+            pair[1].0
+        );
+    }
+    for (version, digest) in &listed {
+        assert!(seen.insert(digest), "{version} has the text of an earlier version");
+    }
+}
+
+#[test]
+fn the_component_imports_the_contract_at_its_version() {
+    let version = version();
+    let tools = filetools::Tools::builder()
+        .fs(std::sync::Mutex::new(filetools::MemFs::new()))
+        .build()
+        .unwrap();
+    let ours: Vec<String> = tools
+        .component_imports()
+        .into_iter()
+        .filter(|name| name.starts_with("filetools:"))
+        .collect();
+    assert!(!ours.is_empty());
+    for name in &ours {
+        assert!(name.ends_with(&format!("@{version}")), "{name} is not at {version}");
+    }
+    assert!(ours.iter().any(|n| n.starts_with("filetools:core/host-fs@")));
+    assert!(ours.iter().any(|n| n.starts_with("filetools:core/code@")));
+}
