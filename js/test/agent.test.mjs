@@ -1,5 +1,6 @@
-// The README's agent example runs: the scripted model reads the file, edits
-// it through the tools, and the file on disk is fixed.
+// The agent example of js/README.md (examples/agent.mjs) runs: the scripted
+// model reads the file, edits it through the tools, and the file on disk is
+// fixed.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';

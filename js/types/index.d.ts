@@ -122,7 +122,7 @@ export interface Tools {
 
 export interface CreateToolsOptions {
   fs: FileSystem;
-  /** The session config (README, "Configuration"): an object or JSON text. */
+  /** The session config (docs/guide.md, "Configuration"): an object or JSON text. */
   config?: Record<string, unknown> | string;
 }
 
