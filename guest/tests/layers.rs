@@ -396,7 +396,7 @@ fn items(blank: &str) -> Vec<Item> {
         if depth == 0 && c == b'#' && bytes.get(i + 1) == Some(&b'[') {
             let end = matching(bytes, i + 1);
             let attribute = &blank[i..end];
-            if attribute.starts_with("#[cfg") && words(attribute).any(|w| w == "test") {
+            if attribute.starts_with("#[cfg(") && words(attribute).any(|w| w == "test") {
                 test = true;
             }
             i = end;

@@ -149,7 +149,7 @@ impl Builder {
         self
     }
 
-    /// Where precompiled components are cached (default: see the README); a
+    /// Where precompiled components are cached (default: see docs/reliability.md, *The precompiled cache*); a
     /// directory others may write, or one inside the root, is refused.
     #[must_use]
     pub fn cache_dir(mut self, dir: impl AsRef<Path>) -> Self {
@@ -159,7 +159,7 @@ impl Builder {
     }
 
     /// Where the records of changes under way are kept (default: see the
-    /// README's *Changes cut off*): a change of several files writes one
+    /// docs/reliability.md, *Changes cut off*): a change of several files writes one
     /// there before its first step, so that a change a kill cut off is
     /// put back by the next process on the same root. A directory others
     /// may write, or one inside the root, is refused: the records are then
@@ -179,8 +179,8 @@ impl Builder {
     }
 
     /// Compile the component with Cranelift's inlining, within and across
-    /// its core modules. Off by default: it does not pay (README
-    /// "Performance" has the figures), and the machine code built into the
+    /// its core modules. Off by default: it does not pay (docs/performance.md
+    /// has the figures), and the machine code built into the
     /// binary is for the default, so this compiles at the first start.
     #[must_use]
     pub fn compiler_inlining(mut self, on: bool) -> Self {
@@ -387,7 +387,7 @@ impl Tools {
     }
 
     /// Why no precompiled-component cache is used, when one was wanted and
-    /// every place for it was refused (see the README's *Cache* section):
+    /// every place for it was refused (see docs/reliability.md, *The precompiled cache*):
     /// a sentence for the user, who should fix the directory.
     pub fn cache_refusal(&self) -> Option<&str> {
         self.shared.cache_refusal.as_deref()

@@ -9,7 +9,9 @@
 //! file systems again on the opened file; this check needs no host at all.
 //!
 //! ```
-//! use filetools_core::{Config, paths::danger::{Danger, dangerous}};
+//! use filetools_core::Config;
+//! use filetools_core::answers::error::path::Danger;
+//! use filetools_core::paths::danger::dangerous;
 //! let config = Config::default();
 //! let zero = dangerous(&config, "/dev/../dev/./zero").unwrap();
 //! assert_eq!((zero.named.as_str(), zero.kind), ("/dev/zero", Danger::Device));

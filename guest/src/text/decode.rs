@@ -7,7 +7,8 @@
 //! replaced.
 //!
 //! ```
-//! use filetools_core::text::decode::{Decoder, Encoding};
+//! use filetools_core::text::decode::Decoder;
+//! use filetools_core::text::encoding::Encoding;
 //! let mut decoder = Decoder::new();
 //! let mut text = String::new();
 //! decoder.feed(&[0xEF, 0xBB], &mut text);

@@ -107,7 +107,7 @@ impl Server {
     /// Serves the client on this process's stdin and stdout until it
     /// disconnects (see [`Server::serve_io`]). Pipes, as MCP clients give a
     /// server, are driven by the runtime's own reactor: no thread hand-off
-    /// per message, which halves the server's cost per small call (README,
+    /// per message, which halves the server's cost per small call (docs/performance.md,
     /// "Benchmarks").
     pub fn serve_stdio(self) -> Result<()> {
         let runtime = tokio::runtime::Builder::new_current_thread()

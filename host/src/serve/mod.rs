@@ -1,6 +1,5 @@
 //! `filetools serve`: the tools as an MCP server over Streamable HTTP, for
-//! many clients, workspaces and replicas (see the README's "Run it as a
-//! service").
+//! many clients, workspaces and replicas (see docs/service.md).
 //!
 //! - Clients on the 2025 revisions get an `Mcp-Session-Id`; its handshake
 //!   is kept in the session store, so any replica takes the next request.
@@ -22,10 +21,10 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use tokio::sync::Semaphore;
 
 mod gate;
-mod session_handle;
-mod mcp_calls;
 mod http;
+mod mcp_calls;
 mod mcp_sessions;
+mod session_handle;
 mod sessions;
 pub mod store;
 mod workspaces;

@@ -39,7 +39,10 @@ fn digest() -> String {
         let text = std::fs::read_to_string(&file).unwrap();
         hash.update(file.file_name().unwrap().as_encoded_bytes());
         hash.update(b"\n");
-        for line in text.lines().filter(|l| !l.trim_start().starts_with("package ")) {
+        for line in text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("package "))
+        {
             hash.update(line.as_bytes());
             hash.update(b"\n");
         }
@@ -50,7 +53,11 @@ fn digest() -> String {
 /// `major.minor.patch` as numbers, for ordering.
 fn numbers(version: &str) -> (u64, u64, u64) {
     let mut parts = version.split('.').map(|p| p.parse::<u64>().unwrap());
-    let triple = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
+    let triple = (
+        parts.next().unwrap(),
+        parts.next().unwrap(),
+        parts.next().unwrap(),
+    );
     assert!(parts.next().is_none(), "{version} is major.minor.patch");
     triple
 }
@@ -71,9 +78,7 @@ fn listed() -> Vec<(String, String)> {
 fn the_wit_text_changes_only_with_its_version() {
     let (version, digest) = (version(), digest());
     let listed = listed();
-    if std::env::var_os("FILETOOLS_BLESS").is_some()
-        && !listed.iter().any(|(v, _)| *v == version)
-    {
+    if std::env::var_os("FILETOOLS_BLESS").is_some() && !listed.iter().any(|(v, _)| *v == version) {
         let path = wit().join("versions.txt");
         let mut text = std::fs::read_to_string(&path).unwrap();
         text.push_str(&format!("{version} {digest}\n"));
@@ -103,7 +108,10 @@ fn the_wit_text_changes_only_with_its_version() {
         );
     }
     for (version, digest) in &listed {
-        assert!(seen.insert(digest), "{version} has the text of an earlier version");
+        assert!(
+            seen.insert(digest),
+            "{version} has the text of an earlier version"
+        );
     }
 }
 
@@ -121,8 +129,14 @@ fn the_component_imports_the_contract_at_its_version() {
         .collect();
     assert!(!ours.is_empty());
     for name in &ours {
-        assert!(name.ends_with(&format!("@{version}")), "{name} is not at {version}");
+        assert!(
+            name.ends_with(&format!("@{version}")),
+            "{name} is not at {version}"
+        );
     }
-    assert!(ours.iter().any(|n| n.starts_with("filetools:core/host-fs@")));
+    assert!(
+        ours.iter()
+            .any(|n| n.starts_with("filetools:core/host-fs@"))
+    );
     assert!(ours.iter().any(|n| n.starts_with("filetools:core/code@")));
 }

@@ -5,6 +5,7 @@
     reason = "a test fails loudly on an unexpected error"
 )]
 
+mod backends;
 mod changes;
 mod cli;
 mod contract;
@@ -15,7 +16,6 @@ mod outlines;
 mod reliability;
 mod sandbox;
 mod serve;
-mod backends;
 mod sessions;
 
 use std::path::{Path, PathBuf};

@@ -4,7 +4,8 @@
 //! the tool's schema, never guessed.
 //!
 //! ```
-//! use filetools_core::tools::args::{Tool, WriteArgs};
+//! use filetools_core::answers::tool::Tool;
+//! use filetools_core::change::args::WriteArgs;
 //! let args = WriteArgs::from_json(r#"{"file_path": "a.txt", "content": "hi\n"}"#).unwrap();
 //! assert_eq!(args.content, "hi\n");
 //! assert_eq!(Tool::from_name("edit"), Some(Tool::Edit));

@@ -49,7 +49,7 @@ pub enum Command {
 /// The config and memory of the session a command opens.
 #[derive(Debug, clap::Args)]
 pub struct Limits {
-    /// Session config as a JSON object, e.g. '{"max_lines": 500}' (README,
+    /// Session config as a JSON object, e.g. '{"max_lines": 500}' (docs/guide.md,
     /// "Configuration").
     #[arg(long, value_name = "JSON")]
     pub config: Option<String>,

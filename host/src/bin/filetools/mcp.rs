@@ -1,5 +1,5 @@
 //! `filetools mcp --root DIR`: the tools to an MCP client over stdio (see
-//! the README's "MCP" section for the client configuration). With
+//! docs/mcp.md for the client configuration). With
 //! `--state FILE` the session outlives the process.
 
 use std::process::ExitCode;

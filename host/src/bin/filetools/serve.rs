@@ -1,5 +1,5 @@
-//! `filetools serve`: the tools over Streamable HTTP (see the README's
-//! "Run it as a service").
+//! `filetools serve`: the tools over Streamable HTTP (see
+//! docs/service.md).
 
 use std::net::SocketAddr;
 use std::process::ExitCode;

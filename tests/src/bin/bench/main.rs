@@ -1,4 +1,4 @@
-//! `cargo xtask bench`: the numbers the foundation promises (README
+//! `cargo xtask bench`: the numbers the foundation promises (docs/performance.md,
 //! "Benchmarks"), measured in one run and printed as a table.
 //!
 //! - per-call time of a 100 KB read, wasmtime host vs native core (ratio);

@@ -1,4 +1,4 @@
-//! The performance table (README "Performance"): each figure an agent waits
+//! The performance table (docs/performance.md, "The performance table"): each figure an agent waits
 //! on, measured in this run beside the reference it is held against, with
 //! the ratio and the target. Tool calls are timed as an agent makes them,
 //! in a running session of the wasmtime host; the shell references as an
@@ -521,7 +521,7 @@ fn function_row(root: &Path) -> Result<Row> {
 
 pub(crate) fn print(rows: &[Row]) {
     println!(
-        "performance targets (README \"Performance\"): tool calls in a running wasmtime session, shell commands as processes; median (min–max)\n"
+        "performance targets (docs/performance.md): tool calls in a running wasmtime session, shell commands as processes; median (min–max)\n"
     );
     println!("| what | filetools | reference | ratio | target | met |");
     println!("|---|---|---|---|---|---|");

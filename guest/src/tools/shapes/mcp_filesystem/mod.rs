@@ -8,7 +8,8 @@
 //! checked against changes made meanwhile, moves never replace. Every
 //! answer's `structuredContent` is the reference's, `{content: <the text>}`
 //! (an image's blocks for `read_media_file`), under the reference's output
-//! schemas. How each tool differs from the reference is said in the README.
+//! schemas. How each tool differs from the reference is said in docs/guide.md
+//! (*Tool sets*, *MCP filesystem*), and briefly in the README's table.
 //!
 //! ```
 //! use filetools_core::{MemFs, Session};
