@@ -1,23 +1,7 @@
-/** @module Interface filetools:core/code@0.1.0 **/
-export function outline(language: string, text: string): Array<Symbol> | undefined;
-export function syntaxErrors(language: string, text: string, max: number): Array<SyntaxError> | undefined;
-export interface SyntaxError {
-  line: bigint,
-  message: string,
-}
-/**
- * # Variants
- * 
- * ## `"time"`
- * 
- * ## `"memory"`
- */
-export type Stopped = 'time' | 'memory';
-export interface Symbol {
-  kind: string,
-  name: string,
-  visibility?: string,
-  start: bigint,
-  end: bigint,
-  depth: number,
-}
+/** @module Interface filetools:core/code@0.2.0 **/
+export function outline(grammar: Grammar, text: string): Array<OutlineEntry> | undefined;
+export function syntaxErrors(grammar: Grammar, text: string, max: number): Array<SyntaxError> | undefined;
+export type Grammar = import('./filetools-core-code-types.js').Grammar;
+export type SyntaxError = import('./filetools-core-code-types.js').SyntaxError;
+export type Stopped = import('./filetools-core-code-types.js').Stopped;
+export type OutlineEntry = import('./filetools-core-code-types.js').OutlineEntry;

@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/host-fs@0.1.0 **/
+/** @module Interface filetools:core/host-fs@0.2.0 **/
 export function stat(path: string): Metadata;
 export function read(path: string, offset: bigint, len: number): Uint8Array;
 export function listDir(path: string): Array<DirEntry>;

@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/types@0.1.0 **/
+/** @module Interface filetools:core/types@0.2.0 **/
 export type FsError = FsErrorNotFound | FsErrorPermissionDenied | FsErrorIsADirectory | FsErrorNotADirectory | FsErrorOutsideSandbox | FsErrorReadOnly | FsErrorConflict | FsErrorIo;
 export interface FsErrorNotFound {
   tag: 'not-found',
