@@ -1,11 +1,11 @@
 //! What bounds one call, in one place. Guest code is stopped at the next
 //! epoch tick once the call's [`Deadline`] has passed or it was cancelled
-//! ([`tick`]); host work done on the call's behalf checks the same deadline
+//! (`tick`); host work done on the call's behalf checks the same deadline
 //! between pieces; a call that has begun changing files is cut off only by
-//! a far later deadline ([`CHANGE_GRACE`]), never halfway between its
-//! steps; a store's memory is capped ([`MemoryCap`]). A parse in the
+//! a far later deadline (`CHANGE_GRACE`), never halfway between its
+//! steps; a store's memory is capped (`MemoryCap`). A parse in the
 //! grammars' component runs under the limits of the call that asked for it
-//! ([`CallLimits`]), in a store of its own.
+//! (`CallLimits`), in a store of its own.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -5,6 +5,7 @@
 //! names.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest as _, Sha256};
@@ -47,7 +48,7 @@ fn digest() -> String {
             hash.update(b"\n");
         }
     }
-    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    filetools_core::fs::sha256::hex(&hash.finalize())
 }
 
 /// `major.minor.patch` as numbers, for ordering.
@@ -81,7 +82,7 @@ fn the_wit_text_changes_only_with_its_version() {
     if std::env::var_os("FILETOOLS_BLESS").is_some() && !listed.iter().any(|(v, _)| *v == version) {
         let path = wit().join("versions.txt");
         let mut text = std::fs::read_to_string(&path).unwrap();
-        text.push_str(&format!("{version} {digest}\n"));
+        writeln!(text, "{version} {digest}").unwrap();
         std::fs::write(&path, text).unwrap();
         return;
     }

@@ -4,8 +4,9 @@
 
 #![no_main]
 
-use filetools_core::args::{EditArgs, ReadArgs, UndoArgs, WriteArgs};
-use filetools_core::error::ToolError;
+use filetools_core::answers::error::ToolError;
+use filetools_core::change::args::{EditArgs, UndoArgs, WriteArgs};
+use filetools_core::view::read::args::ReadArgs;
 use libfuzzer_sys::fuzz_target;
 
 /// The longest refusal of the argument parser: the schema it quotes and two

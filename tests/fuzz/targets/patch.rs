@@ -11,9 +11,9 @@
 
 #![no_main]
 
-use filetools_core::patch::parse::{FileOp, parse_created, parse_diff, parse_envelope};
-use filetools_core::patch::scope::narrow;
-use filetools_core::patch::seek::seek;
+use filetools_core::change::patch::parse::{FileOp, parse_created, parse_diff, parse_envelope};
+use filetools_core::change::patch::scope::narrow;
+use filetools_core::change::patch::seek::seek;
 use filetools_core::{MemFs, Session};
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
