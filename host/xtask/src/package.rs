@@ -1,6 +1,7 @@
 //! `cargo xtask package`: the publishable packages, and a check that each
-//! works once installed. The crates `agent-filetools-code`,
-//! `agent-filetools-core` and `agent-filetools` are packed with the prebuilt
+//! works once installed. The crates `agent-filetools-code-types`,
+//! `agent-filetools-code`, `agent-filetools-core` and `agent-filetools` are
+//! packed with the prebuilt
 //! components inside the last (so users need no wasm target, clang or
 //! wasi-libc), unpacked into
 //! a scratch Rust project that depends on them, built, and run on a real
@@ -17,7 +18,8 @@ use crate::python;
 use crate::run::{self, root, status};
 
 /// The crates published, in dependency order.
-const CRATES: [&str; 3] = [
+const CRATES: [&str; 4] = [
+    "agent-filetools-code-types",
     "agent-filetools-code",
     "agent-filetools-core",
     "agent-filetools",
@@ -153,12 +155,13 @@ fn install_crates(packed: &[PathBuf]) -> Result<()> {
         format!(
             "[package]\nname = \"scratch\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [dependencies]\nagent-filetools = \"{version}\"\nanyhow = \"1\"\n\n\
-             [patch.crates-io]\nagent-filetools = {{ path = {} }}\nagent-filetools-core = {{ path = {} }}\nagent-filetools-code = {{ path = {} }}\n\n\
+             [patch.crates-io]\nagent-filetools = {{ path = {} }}\nagent-filetools-core = {{ path = {} }}\nagent-filetools-code = {{ path = {} }}\nagent-filetools-code-types = {{ path = {} }}\n\n\
              [workspace]\n\n\
              [profile.dev]\ndebug = false\n",
             path_of("agent-filetools"),
             path_of("agent-filetools-core"),
             path_of("agent-filetools-code"),
+            path_of("agent-filetools-code-types"),
         ),
     )?;
     std::fs::write(dir.join("src/main.rs"), SCRATCH_MAIN)?;
