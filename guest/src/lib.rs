@@ -10,9 +10,10 @@
 //!
 //! The modules form layers, from the model's call down to the host's
 //! files. A module uses its own layer and the layers below it, never one
-//! above; the root re-exports by name what hosts use ([`Session`],
-//! [`MemFs`], the [`HostFs`] types, [`Config`], [`ToolResult`]) and
-//! nothing else. `tests/layers.rs` reads every `crate::` path of the code
+//! above; the root re-exports by name what hosts use — [`Session`] and its
+//! typed arguments, [`ToolResult`], the [`HostFs`] types and [`MemFs`],
+//! [`Config`], [`Format`] and [`Definition`], [`Version`], [`sha256_hex`] —
+//! and no module. `tests/layers.rs` reads every `crate::` path of the code
 //! (tests aside) and fails on one that goes up, names no layer, or closes a
 //! cycle between files of different folders.
 //!
@@ -75,7 +76,13 @@ mod imports;
 mod scenarios;
 
 pub use answers::result::{Block, ToolResult};
-pub use config::Config;
+pub use change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
+pub use config::{Config, ToolSet};
 pub use fs::host::{DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
 pub use fs::memory::MemFs;
+pub use fs::sha256::sha256_hex;
+pub use memory::version::Version;
+pub use tools::definitions::{Annotations, Definition};
+pub use tools::schema::Format;
 pub use tools::session::Session;
+pub use view::read::args::ReadArgs;

@@ -7,8 +7,8 @@
 //! and nowhere else.
 
 use filetools_core as core;
-use filetools_core::change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
-use filetools_core::view::read::args::ReadArgs;
+use filetools_core::ReadArgs;
+use filetools_core::{EditArgs, EditOp, UndoArgs, WriteArgs};
 
 wasmtime::component::bindgen!({
     path: "wit",

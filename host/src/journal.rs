@@ -26,7 +26,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use cap_std::fs::Dir;
 use filetools_core::FsError;
-use filetools_core::fs::sha256::sha256_hex;
+use filetools_core::sha256_hex;
 use rustix::fs::{AtFlags, FlockOperation, Mode, OFlags};
 use rustix::io::Errno;
 

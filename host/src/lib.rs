@@ -51,11 +51,11 @@ mod state_log;
 mod tools;
 
 pub use engine::LoadSource;
-pub use filetools_core::change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
-pub use filetools_core::tools::definitions::{Annotations, Definition as ToolDefinition};
-pub use filetools_core::tools::schema::Format;
-pub use filetools_core::view::read::args::ReadArgs;
+pub use filetools_core::Format;
+pub use filetools_core::ReadArgs;
+pub use filetools_core::{Annotations, Definition as ToolDefinition};
 pub use filetools_core::{Block, Config, HostFs, MemFs, ToolResult};
+pub use filetools_core::{EditArgs, EditOp, UndoArgs, WriteArgs};
 pub use overlay::Overlay;
 pub use sandbox::Sandbox;
 pub use session::{CheckpointCost, Definition, Session};

@@ -18,7 +18,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use filetools_core::fs::sha256::sha256_hex;
+use filetools_core::sha256_hex;
 use filetools_core::{DirEntry, FileKind, FsError, HostFs, MemFs, Metadata, Precondition};
 
 /// Bytes read from the base per call when a whole file is needed.

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
-use filetools_core::tools::definitions::Definition as ToolDefinition;
-use filetools_core::tools::schema::Format;
+use filetools_core::Definition as ToolDefinition;
+use filetools_core::Format;
 use filetools_core::{Config, HostFs};
 use serde_json::{Map, Value};
 use wasmtime::component::{Component, Linker};

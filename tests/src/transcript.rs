@@ -48,7 +48,7 @@ pub fn render(case: &Case, results: &[ToolResult]) -> String {
                     width,
                     height,
                 } => {
-                    let digest = filetools_core::fs::sha256::sha256_hex(data);
+                    let digest = filetools_core::sha256_hex(data);
                     let _ = writeln!(
                         out,
                         "<image {mime_type} {width}x{height}, {} bytes, sha256 {}>",

@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use filetools_core::fs::host::FsError;
+use filetools_core::FsError;
 use pyo3::exceptions::{
     PyException, PyFileNotFoundError, PyIsADirectoryError, PyNotADirectoryError, PyPermissionError,
 };

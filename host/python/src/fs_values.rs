@@ -1,6 +1,6 @@
 //! Python values a file system's methods give, as the guest's types.
 
-use filetools_core::fs::host::{DirEntry, FileKind, Metadata};
+use filetools_core::{DirEntry, FileKind, Metadata};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView};

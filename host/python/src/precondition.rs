@@ -1,7 +1,7 @@
 //! What a change requires of the file it replaces, handed to a Python file
 //! system's `write_file`, `remove_file` and `rename`.
 
-use filetools_core::fs::host::{FsError, Precondition as Core};
+use filetools_core::{FsError, Precondition as Core};
 use pyo3::prelude::*;
 
 /// What the current file must be for a change to go ahead: `kind` is
@@ -77,7 +77,7 @@ impl Precondition {
                 Ok(content.clone())
             };
             match bytes.and_then(|b| crate::fs_values::bytes_of(&b)) {
-                Ok(bytes) => Ok(filetools_core::fs::sha256::sha256_hex(&bytes)),
+                Ok(bytes) => Ok(filetools_core::sha256_hex(&bytes)),
                 Err(err) => {
                     failure = Some(err);
                     Err(FsError::Io(String::new()))

@@ -5,7 +5,7 @@
 //! ([`crate::fs_values`]) and what they raise becomes a file error
 //! ([`crate::fs_errors`]).
 
-use filetools_core::fs::host::{DirEntry, FsError, HostFs, Metadata, Precondition as Core};
+use filetools_core::{DirEntry, FsError, HostFs, Metadata, Precondition as Core};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 

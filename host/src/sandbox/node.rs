@@ -306,7 +306,7 @@ mod tests {
             panic!("not regular");
         };
         let hash = sha256_upto(&file, 3, Deadline::NEVER).unwrap();
-        assert_eq!(hash, filetools_core::fs::sha256::sha256_hex(b"xxxx"));
+        assert_eq!(hash, filetools_core::sha256_hex(b"xxxx"));
         std::fs::remove_dir_all(path).unwrap();
     }
 
@@ -341,7 +341,7 @@ mod tests {
         let (path, dir) = scratch("hash");
         std::fs::write(path.join("f"), b"abc").unwrap();
         let node = look(&dir, OsStr::new("f")).unwrap();
-        let right = filetools_core::fs::sha256::sha256_hex(b"abc");
+        let right = filetools_core::sha256_hex(b"abc");
         assert_eq!(check(&node, &stamp(3, &right), Deadline::NEVER), Ok(()));
         assert_eq!(
             check(&node, &stamp(3, &"0".repeat(64)), Deadline::NEVER),

@@ -17,10 +17,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
+use filetools_core::Format;
+use filetools_core::ReadArgs;
 use filetools_core::ToolResult;
-use filetools_core::change::args::{EditArgs, UndoArgs, WriteArgs};
-use filetools_core::tools::schema::Format;
-use filetools_core::view::read::args::ReadArgs;
+use filetools_core::{EditArgs, UndoArgs, WriteArgs};
 
 use crate::bindings::wit;
 use crate::limits::{Cancelled, Deadline};

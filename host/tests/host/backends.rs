@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use filetools::{Config, MemFs, Overlay, Sandbox, Tools};
-use filetools_core::config::ToolSet;
+use filetools_core::ToolSet;
 
 use crate::root_and_outside;
 

@@ -280,7 +280,7 @@ fn two_processes_with_expect_never_overwrite_each_others_change() {
                         tries += 1;
                         assert!(tries < 50 * EACH, "process {k} never landed");
                         let seen = fs::read(file).unwrap();
-                        let version = filetools_core::memory::version::Version::of(&seen);
+                        let version = filetools_core::Version::of(&seen);
                         let line = format!("process {k} line {}", mine.len());
                         let mut content = String::from_utf8(seen).unwrap();
                         content.push_str(&line);

@@ -241,7 +241,7 @@ fn seen(sandbox: &Sandbox, path: &str, content: &[u8]) -> Precondition {
     Precondition::Matches(Stamp {
         size: meta.size,
         mtime_ns: meta.mtime_ns,
-        sha256: Some(filetools_core::fs::sha256::sha256_hex(content)),
+        sha256: Some(filetools_core::sha256_hex(content)),
     })
 }
 

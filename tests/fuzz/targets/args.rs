@@ -5,8 +5,8 @@
 #![no_main]
 
 use filetools_core::answers::error::ToolError;
-use filetools_core::change::args::{EditArgs, UndoArgs, WriteArgs};
-use filetools_core::view::read::args::ReadArgs;
+use filetools_core::{EditArgs, UndoArgs, WriteArgs};
+use filetools_core::ReadArgs;
 use libfuzzer_sys::fuzz_target;
 
 /// The longest refusal of the argument parser: the schema it quotes and two

@@ -4,8 +4,8 @@
 
 #![no_main]
 
-use filetools_core::change::args::{EditArgs, EditOp, UndoArgs};
-use filetools_core::view::read::args::ReadArgs;
+use filetools_core::{EditArgs, EditOp, UndoArgs};
+use filetools_core::ReadArgs;
 use filetools_core::{Config, MemFs, Session};
 use libfuzzer_sys::fuzz_target;
 

@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use filetools_core::view::read::args::ReadArgs;
+use filetools_core::ReadArgs;
 use filetools_core::{Config, MemFs, Session};
 use libfuzzer_sys::fuzz_target;
 

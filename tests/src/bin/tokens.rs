@@ -16,9 +16,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use filetools_core::ReadArgs;
 use filetools_core::view::by_kind::read;
 use filetools_core::view::outline::{Language, Symbol, symbols};
-use filetools_core::view::read::args::ReadArgs;
 use filetools_core::{Config, MemFs, ToolResult};
 use filetools_tests::real_files::{cargo_registry, python_stdlib};
 

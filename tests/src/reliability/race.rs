@@ -369,7 +369,7 @@ pub fn sandbox(
         Ok(Precondition::Matches(FileStamp {
             size: meta.size,
             mtime_ns: meta.mtime_ns,
-            sha256: Some(filetools_core::fs::sha256::sha256_hex(content)),
+            sha256: Some(filetools_core::sha256_hex(content)),
         }))
     };
     let window = calibrate(|trial| {

@@ -55,7 +55,7 @@ impl DirStore {
     /// when long), so any key is a safe file name.
     fn path(&self, key: &str, extension: &str) -> PathBuf {
         let mut name = if key.len() > MAX_PLAIN_KEY_BYTES {
-            filetools_core::fs::sha256::sha256_hex(key.as_bytes())
+            filetools_core::sha256_hex(key.as_bytes())
         } else {
             filetools_core::fs::sha256::hex(key.as_bytes())
         };
