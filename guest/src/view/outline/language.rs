@@ -1,5 +1,7 @@
 //! Which outline a file gets, by its name (and a script's `#!` line).
 
+use filetools_code_types::Grammar;
+
 /// A language or format with an outline, or [`Language::Plain`] for text
 /// without structure (logs, CSV, lockfiles), which gets its head and tail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,23 +93,32 @@ impl Language {
         }
     }
 
-    /// The language's name in answers and metadata.
+    /// The grammar of a language of code, whether or not this build has it.
+    pub fn grammar(self) -> Option<Grammar> {
+        Some(match self {
+            Self::Rust => Grammar::Rust,
+            Self::Python => Grammar::Python,
+            Self::JavaScript => Grammar::JavaScript,
+            Self::TypeScript => Grammar::TypeScript,
+            Self::Tsx => Grammar::Tsx,
+            Self::Go => Grammar::Go,
+            Self::Java => Grammar::Java,
+            Self::C => Grammar::C,
+            Self::Cpp => Grammar::Cpp,
+            Self::Markdown | Self::Json | Self::Yaml | Self::Toml | Self::Plain => return None,
+        })
+    }
+
+    /// The language's name in answers and metadata: a language of code is
+    /// named as its grammar is.
     pub fn name(self) -> &'static str {
         match self {
-            Self::Rust => "rust",
-            Self::Python => "python",
-            Self::JavaScript => "javascript",
-            Self::TypeScript => "typescript",
-            Self::Tsx => "tsx",
-            Self::Go => "go",
-            Self::Java => "java",
-            Self::C => "c",
-            Self::Cpp => "cpp",
             Self::Markdown => "markdown",
             Self::Json => "json",
             Self::Yaml => "yaml",
             Self::Toml => "toml",
             Self::Plain => "plain",
+            code => code.grammar().map_or("plain", Grammar::name),
         }
     }
 }
