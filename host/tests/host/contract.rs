@@ -141,3 +141,84 @@ fn the_component_imports_the_contract_at_its_version() {
     );
     assert!(ours.iter().any(|n| n.starts_with("filetools:core/code@")));
 }
+
+/// A store's state with WASI and nothing else, for a linker of another
+/// version of the contract.
+struct Wasi {
+    ctx: wasmtime_wasi::WasiCtx,
+    table: wasmtime::component::ResourceTable,
+}
+
+impl wasmtime_wasi::WasiView for Wasi {
+    fn ctx(&mut self) -> wasmtime_wasi::WasiCtxView<'_> {
+        wasmtime_wasi::WasiCtxView {
+            ctx: &mut self.ctx,
+            table: &mut self.table,
+        }
+    }
+}
+
+/// The functions of each interface the tools' component imports.
+const IMPORTED: [(&str, &[&str]); 2] = [
+    (
+        "host-fs",
+        &[
+            "stat",
+            "read",
+            "list-dir",
+            "write-file",
+            "remove-file",
+            "create-dir",
+            "rename",
+            "begin-change",
+            "end-change",
+            "sha256",
+            "claim-unfinished",
+        ],
+    ),
+    ("code", &["outline", "syntax-errors"]),
+];
+
+/// Whether a linker offering every imported function at `version` links
+/// the tools' component, and what it said when it did not.
+fn links_at(version: &str) -> Result<(), String> {
+    let mut config = wasmtime::Config::new();
+    config.epoch_interruption(true);
+    let engine = wasmtime::Engine::new(&config).unwrap();
+    let component = wasmtime::component::Component::new(
+        &engine,
+        include_bytes!(env!("FILETOOLS_COMPONENT_WASM")).as_slice(),
+    )
+    .unwrap();
+    let mut linker = wasmtime::component::Linker::<Wasi>::new(&engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker).unwrap();
+    for (interface, functions) in IMPORTED {
+        let mut instance = linker
+            .instance(&format!("filetools:core/{interface}@{version}"))
+            .unwrap();
+        for function in functions {
+            instance.func_new(function, |_, _, _, _| Ok(())).unwrap();
+        }
+    }
+    linker
+        .instantiate_pre(&component)
+        .map(drop)
+        .map_err(|err| format!("{err:#}"))
+}
+
+#[test]
+fn a_host_of_another_version_is_refused_before_any_call() {
+    let version = version();
+    assert_eq!(links_at(&version), Ok(()));
+    // Semantic versioning's compatible step (0.2.0 and 0.2.1) links.
+    let (major, minor, patch) = numbers(&version);
+    assert_eq!(links_at(&format!("{major}.{minor}.{}", patch + 1)), Ok(()));
+    // What a host generated from 0.1.0 offers: the same functions, at the
+    // version it was built for.
+    let said = links_at("0.1.0").unwrap_err();
+    assert!(
+        said.contains(&format!("filetools:core/host-fs@{version}"))
+            && said.contains("matching implementation was not found"),
+        "{said}"
+    );
+}
