@@ -5,8 +5,7 @@
 #![no_main]
 
 use filetools_core::answers::error::ToolError;
-use filetools_core::{EditArgs, UndoArgs, WriteArgs};
-use filetools_core::ReadArgs;
+use filetools_core::{EditArgs, ReadArgs, UndoArgs, WriteArgs};
 use libfuzzer_sys::fuzz_target;
 
 /// The longest refusal of the argument parser: the schema it quotes and two

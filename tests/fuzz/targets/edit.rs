@@ -4,9 +4,7 @@
 
 #![no_main]
 
-use filetools_core::{EditArgs, EditOp, UndoArgs};
-use filetools_core::ReadArgs;
-use filetools_core::{Config, MemFs, Session};
+use filetools_core::{Config, EditArgs, EditOp, MemFs, ReadArgs, Session, UndoArgs};
 use libfuzzer_sys::fuzz_target;
 
 /// Separates the file, `old_string` and `new_string` in the input.

@@ -4,8 +4,7 @@
 
 #![no_main]
 
-use filetools_core::ReadArgs;
-use filetools_core::{Config, MemFs, Session};
+use filetools_core::{Config, MemFs, ReadArgs, Session};
 use libfuzzer_sys::fuzz_target;
 
 /// Room beyond the budget for the notes that close a page (the range, the
