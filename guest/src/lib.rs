@@ -10,12 +10,14 @@
 //!
 //! The modules form layers, from the model's call down to the host's
 //! files. A module uses its own layer and the layers below it, never one
-//! above; the root re-exports by name what hosts use — [`Session`] and its
-//! typed arguments, [`ToolResult`], the [`HostFs`] types and [`MemFs`],
-//! [`Config`], [`Format`] and [`Definition`], [`Version`], [`sha256_hex`] —
-//! and no module. `tests/layers.rs` reads every `crate::` path of the code
-//! (tests aside) and fails on one that goes up, names no layer, or closes a
-//! cycle between files of different folders.
+//! above. The root re-exports by name what hosts use — [`Session`] and its
+//! typed arguments ([`ReadArgs`], …), [`ToolResult`] and [`Block`], the
+//! [`HostFs`] types and [`MemFs`], [`Config`] and [`ToolSet`], the tool
+//! [`definitions`] and their [`Format`]s, [`Version`], [`sha256_hex`],
+//! base64 — and no module. `tests/layers.rs` reads every path of the code
+//! (tests aside) and fails on one that goes up or names no layer, on a cycle
+//! between files of different folders, on code after a test module, and on
+//! a module kept both as `x.rs` and `x/`.
 //!
 //! 1. `component` (wasm only): the exports of the component — sessions of
 //!    the `tools` interface — over the imported `host-fs`.
@@ -80,9 +82,10 @@ pub use change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
 pub use config::{Config, ToolSet};
 pub use fs::host::{DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
 pub use fs::memory::MemFs;
-pub use fs::sha256::sha256_hex;
+pub use fs::sha256::{hex, sha256_hex};
 pub use memory::version::Version;
-pub use tools::definitions::{Annotations, Definition};
-pub use tools::schema::Format;
+pub use text::base64::{decode as base64_decode, encode as base64_encode};
+pub use tools::definitions::{Annotations, Definition, definitions};
+pub use tools::schema::{Format, render as render_schema};
 pub use tools::session::Session;
 pub use view::read::args::ReadArgs;

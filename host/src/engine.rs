@@ -7,13 +7,13 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
-use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use sha2::{Digest as _, Sha256};
 use wasmtime::Engine;
 
 use crate::engine_config::engine_config;
+use crate::limits::EPOCH_TICK;
 
 /// The component, built from `guest/` by `build.rs`.
 pub(crate) static COMPONENT: &[u8] = include_bytes!(env!("FILETOOLS_COMPONENT_WASM"));
@@ -50,9 +50,6 @@ fn embedded(wasm: &[u8]) -> Option<(&'static [u8], &'static str)> {
         .find(|(component, _, _)| std::ptr::eq(wasm, *component))
         .map(|&(_, precompiled, sha256)| (precompiled, sha256))
 }
-
-/// How often the epoch ticks; call deadlines are counted in these ticks.
-pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// An engine with epoch interruption and a thread that advances the epoch
 /// until the engine is dropped.
@@ -133,7 +130,7 @@ pub(crate) fn precompiled(
 pub(crate) fn sha256_hex(wasm: &[u8]) -> Cow<'static, str> {
     match embedded(wasm) {
         Some((_, sha256)) => Cow::Borrowed(sha256),
-        None => Cow::Owned(filetools_core::fs::sha256::hex(&Sha256::digest(wasm))),
+        None => Cow::Owned(filetools_core::hex(&Sha256::digest(wasm))),
     }
 }
 
@@ -143,10 +140,10 @@ mod tests {
 
     #[test]
     fn the_build_time_digest_is_the_embedded_components_sha256() {
-        let digest = filetools_core::fs::sha256::hex(&Sha256::digest(COMPONENT));
+        let digest = filetools_core::hex(&Sha256::digest(COMPONENT));
         assert_eq!(COMPONENT_SHA256, digest);
         assert_eq!(sha256_hex(COMPONENT), digest);
-        let code = filetools_core::fs::sha256::hex(&Sha256::digest(CODE_COMPONENT));
+        let code = filetools_core::hex(&Sha256::digest(CODE_COMPONENT));
         assert_eq!(sha256_hex(CODE_COMPONENT), code);
     }
 
@@ -156,7 +153,7 @@ mod tests {
         assert_eq!(sha256_hex(&other), COMPONENT_SHA256);
         assert_eq!(
             sha256_hex(b"not a component"),
-            filetools_core::fs::sha256::hex(&Sha256::digest(b"not a component"))
+            filetools_core::hex(&Sha256::digest(b"not a component"))
         );
     }
 }

@@ -48,6 +48,7 @@ pub mod serve;
 mod session;
 mod shared;
 mod state_log;
+mod store_state;
 mod tools;
 
 pub use engine::LoadSource;
@@ -56,8 +57,9 @@ pub use filetools_core::ReadArgs;
 pub use filetools_core::{Annotations, Definition as ToolDefinition};
 pub use filetools_core::{Block, Config, HostFs, MemFs, ToolResult};
 pub use filetools_core::{EditArgs, EditOp, UndoArgs, WriteArgs};
+pub use limits::{DEFAULT_CALL_TIMEOUT, DEFAULT_MEMORY_LIMIT};
 pub use overlay::Overlay;
 pub use sandbox::Sandbox;
 pub use session::{CheckpointCost, Definition, Session};
 pub use state_log::LOG_HEADER as STATE_LOG_HEADER;
-pub use tools::{Builder, DEFAULT_CALL_TIMEOUT, DEFAULT_MEMORY_LIMIT, Tools};
+pub use tools::{Builder, Tools};

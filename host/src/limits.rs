@@ -1,18 +1,30 @@
-//! What bounds one call, in one place. Guest code is stopped at the next
-//! epoch tick once the call's [`Deadline`] has passed or it was cancelled
-//! (`tick`); host work done on the call's behalf checks the same deadline
-//! between pieces; a call that has begun changing files is cut off only by
-//! a far later deadline (`CHANGE_GRACE`), never halfway between its
-//! steps; a store's memory is capped (`MemoryCap`). A parse in the
-//! grammars' component runs under the limits of the call that asked for it
-//! (`CallLimits`), in a store of its own.
+//! What bounds one call, in one place: its time (a deadline, checked by
+//! guest code at every epoch tick and by host work between pieces of it),
+//! a cancel, the grace a call that has begun changing files gets, and the
+//! memory of a store. The same limits hold for the tools' store and for
+//! the grammars' store a parse runs in.
+//!
+//! A [`Deadline`] stops host work done on a call's behalf: the host checks
+//! it between pieces of that work, so a call never outlives its deadline by
+//! more than one piece (64 KiB read, 1 MiB written, one directory entry).
+//! Guest code is stopped at the next epoch tick ([`EPOCH_TICK`]) past it.
+//! A call that has begun changing files is cut off only by a far later
+//! deadline, never halfway between its steps.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use filetools_core::FsError;
 use wasmtime::{ResourceLimiter, Result, Trap, UpdateDeadline};
+
+/// Memory one session's guest may grow to.
+pub const DEFAULT_MEMORY_LIMIT: usize = 256 * 1024 * 1024;
+/// Time one call may run before it is interrupted.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How often the epoch ticks; call deadlines are counted in these ticks.
+pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// The instant host work must stop by, or never.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use crate::bindings::FiletoolsPre;
 use crate::engine::{LoadSource, TickingEngine};
 use crate::grammars::Grammars;
 use crate::journal::Journal;
-use crate::session::state::StoreState;
+use crate::store_state::StoreState;
 
 /// What every session of one [`Tools`](crate::Tools) shares: the engine
 /// and the compiled component, the grammars, the file system, the config

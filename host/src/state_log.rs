@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use anyhow::{Result, bail};
-use filetools_core::text::base64;
+use filetools_core::{base64_decode, base64_encode};
 use serde::{Deserialize, Serialize};
 
 /// The first line of a log.
@@ -52,7 +52,7 @@ impl Delta {
 
     /// A version kept, as a log line holds it.
     pub fn version(data: &[u8]) -> String {
-        base64::encode(data)
+        base64_encode(data)
     }
 }
 
@@ -124,7 +124,7 @@ fn apply(into: &mut Replayed, delta: Delta) -> Result<()> {
     for (sha256, data) in delta.versions {
         match data {
             Some(data) => {
-                let Some(bytes) = base64::decode(&data) else {
+                let Some(bytes) = base64_decode(&data) else {
                     bail!("a version in the state log is not base64");
                 };
                 into.versions.insert(sha256, bytes);

@@ -19,15 +19,11 @@ use crate::cache::Cache;
 use crate::engine::{self, LoadSource, TickingEngine};
 use crate::grammars::Grammars;
 use crate::journal::Journal;
+use crate::limits::{DEFAULT_CALL_TIMEOUT, DEFAULT_MEMORY_LIMIT};
 use crate::sandbox::Sandbox;
-use crate::session::state::StoreState;
 use crate::session::{Definition, Session};
 use crate::shared::Shared;
-
-/// Memory one session's guest may grow to.
-pub const DEFAULT_MEMORY_LIMIT: usize = 256 * 1024 * 1024;
-/// Time one call may run before it is interrupted.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+use crate::store_state::StoreState;
 
 /// Configures a [`Tools`].
 #[derive(Debug, Clone)]
@@ -430,7 +426,7 @@ impl Tools {
     /// component runs, here natively.
     pub fn tool_definitions(&self) -> Result<Vec<ToolDefinition>> {
         let config = Config::from_json(&self.shared.config_json).map_err(anyhow::Error::msg)?;
-        Ok(filetools_core::tools::definitions::definitions(&config))
+        Ok(filetools_core::definitions(&config))
     }
 
     /// The tool definitions for this config in `format`, one JSON value per

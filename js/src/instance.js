@@ -44,8 +44,8 @@ export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sh
   const imports = {
     'filetools:core/host-fs': withDigest,
     'filetools:core/code': {
-      outline: (language, text) => code().outline(language, text),
-      syntaxErrors: (language, text, max) => code().syntaxErrors(language, text, max),
+      outline: (grammar, text) => code().outline(grammar, text),
+      syntaxErrors: (grammar, text, max) => code().syntaxErrors(grammar, text, max),
     },
     ...wasiImports(),
   };

@@ -477,7 +477,7 @@ fn notebooks(files: &mut Vec<Hostile>, rng: &mut Rng, count: u64) {
     }
     .draw()
     .unwrap_or_default();
-    let b64 = filetools_core::text::base64::encode(&png);
+    let b64 = filetools_core::base64_encode(&png);
     let notebook = json!({
         "cells": [
             {"cell_type": "markdown", "id": "m", "metadata": {}, "source": ["# Title\n", "text"]},

@@ -1,5 +1,5 @@
 //! A file that changed since the model's view (SPEC V3, V4). The session
-//! keeps the text the model last saw (`memory::views`); when the file on
+//! keeps the text the model last saw (`memory::seen`); when the file on
 //! disk is no longer that text, the model is shown what changed — a capped
 //! diff of its view against the file now — instead of being sent to read
 //! it all again, and the lines shown count as seen. A change of some lines

@@ -2,9 +2,10 @@
 //!
 //! Every byte the tools read or write goes through it (SPEC §1). In the
 //! component it is backed by the imported WIT interface `host-fs`; natively it
-//! is backed by [`crate::fs::memory::MemFs`] in tests or by any host-side adapter. Paths are
-//! root-relative, `/`-separated and normalised (see [`crate::paths::path`]), e.g.
-//! `src/main.rs`; the root itself is `.`.
+//! is backed by [`crate::fs::memory::MemFs`] in tests or by any host-side
+//! adapter. Paths are root-relative, `/`-separated and normalised (the
+//! `paths` layer above makes them so), e.g. `src/main.rs`; the root itself is
+//! `.`.
 
 use std::fmt;
 

@@ -79,7 +79,7 @@ impl ImageBlock {
     /// The encoded image in base64, as the model APIs take it.
     #[getter]
     fn base64(&self) -> String {
-        filetools_core::text::base64::encode(&self.data)
+        filetools_core::base64_encode(&self.data)
     }
 
     fn __repr__(&self) -> String {

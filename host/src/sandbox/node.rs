@@ -132,7 +132,7 @@ fn sha256_upto(file: &File, size: u64, deadline: Deadline) -> Result<String, FsE
         hasher.update(&buf[..n]);
         offset += n as u64;
     }
-    Ok(filetools_core::fs::sha256::hex(&hasher.finalize()))
+    Ok(filetools_core::hex(&hasher.finalize()))
 }
 
 /// A node and its state: equal identities mean the same inode, with the

@@ -18,7 +18,7 @@ pub fn mint() -> Result<String> {
     let bytes = random_bytes::<HANDLE_BYTES>()?;
     let mut handle = String::with_capacity(PREFIX.len() + 2 * HANDLE_BYTES);
     handle.push_str(PREFIX);
-    handle.push_str(&filetools_core::fs::sha256::hex(&bytes));
+    handle.push_str(&filetools_core::hex(&bytes));
     Ok(handle)
 }
 

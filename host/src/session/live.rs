@@ -11,11 +11,11 @@ use wasmtime::Store;
 use wasmtime::component::{ResourceAny, ResourceTable};
 use wasmtime_wasi::WasiCtx;
 
-use super::state::StoreState;
 use crate::bindings::Filetools;
 use crate::limits::{CallLimits, Deadline, MemoryCap, tick};
 use crate::sandbox::KeptOpen;
 use crate::shared::Shared;
+use crate::store_state::StoreState;
 
 /// An instance of the component with its session open.
 pub(super) struct Live {

@@ -9,7 +9,6 @@
 
 mod live;
 mod memory;
-pub(crate) mod state;
 mod trap;
 
 use std::sync::Arc;
@@ -222,11 +221,7 @@ impl Session {
     /// once a trap cost the session its memory, so a saved state is never
     /// replaced by a poorer one.
     pub fn save(&mut self) -> Result<String> {
-        if self.memory.lost {
-            return Err(anyhow!(
-                "the session lost its memory when a call stopped, so its state is not saved"
-            ));
-        }
+        self.refuse_lost()?;
         self.arm();
         let live = &mut self.live;
         let saved = live

@@ -25,20 +25,33 @@ fn version() -> String {
     line.trim_end_matches(';').to_owned()
 }
 
-/// The SHA-256 of the package's text: every `.wit` file by name, its
-/// package line left out, so the digest is of the contract and not of
-/// its version.
+/// The SHA-256 of the package's text: every `.wit` file under `wit/`
+/// (dependencies included), by its path there, its package line left out,
+/// so the digest is of the contract and not of its version. Doc comments
+/// and spacing count: the text is what hosts are generated from.
 fn digest() -> String {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(wit())
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "wit"))
-        .collect();
-    files.sort();
+    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "wit") {
+                out.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    files(&wit(), &mut found);
+    found.sort();
     let mut hash = Sha256::new();
-    for file in files {
+    for file in found {
         let text = std::fs::read_to_string(&file).unwrap();
-        hash.update(file.file_name().unwrap().as_encoded_bytes());
+        let name = file
+            .strip_prefix(wit())
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        hash.update(name.as_bytes());
         hash.update(b"\n");
         for line in text
             .lines()
@@ -48,7 +61,7 @@ fn digest() -> String {
             hash.update(b"\n");
         }
     }
-    filetools_core::fs::sha256::hex(&hash.finalize())
+    filetools_core::hex(&hash.finalize())
 }
 
 /// `major.minor.patch` as numbers, for ordering.
@@ -101,11 +114,20 @@ fn the_wit_text_changes_only_with_its_version() {
     );
     let mut seen = BTreeSet::new();
     for pair in listed.windows(2) {
+        let (before, after) = (numbers(&pair[0].0), numbers(&pair[1].0));
+        // A change of the text is never a patch: hosts of the version
+        // before would link to the one after (semantic versioning) and
+        // fail at their first call.
+        let raised = if before.0 == 0 {
+            after.0 > 0 || after.1 > before.1
+        } else {
+            after.0 > before.0 || after.1 > before.1
+        };
         assert!(
-            numbers(&pair[0].0) < numbers(&pair[1].0),
-            "versions.txt goes up: {} then {}",
-            pair[0].0,
-            pair[1].0
+            raised,
+            "{} follows {} in wit/versions.txt: a change of the text raises the minor version \
+             (the major one, from 1.0.0 on, when hosts of the old one cannot follow)",
+            pair[1].0, pair[0].0
         );
     }
     for (version, digest) in &listed {

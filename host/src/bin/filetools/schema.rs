@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, anyhow};
 use filetools_core::Config;
-use filetools_core::tools::schema::render;
+use filetools_core::render_schema as render;
 use serde_json::Value;
 
 use crate::cli::SchemaArgs;

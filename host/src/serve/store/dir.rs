@@ -57,7 +57,7 @@ impl DirStore {
         let mut name = if key.len() > MAX_PLAIN_KEY_BYTES {
             filetools_core::sha256_hex(key.as_bytes())
         } else {
-            filetools_core::fs::sha256::hex(key.as_bytes())
+            filetools_core::hex(key.as_bytes())
         };
         name.push('.');
         name.push_str(extension);

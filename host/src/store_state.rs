@@ -210,8 +210,7 @@ impl host_fs::Host for StoreState {
 
     fn sha256(&mut self, data: Vec<u8>) -> Option<String> {
         // The native hash uses the CPU's SHA instructions where it has them.
-        self.host_sha256
-            .then(|| core::fs::sha256::sha256_hex(&data))
+        self.host_sha256.then(|| core::sha256_hex(&data))
     }
 
     fn claim_unfinished(&mut self) -> Result<Option<Vec<u8>>, FsError> {
