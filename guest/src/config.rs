@@ -161,6 +161,10 @@ pub struct Config {
     /// included (its definition's `max_characters`); 0: the output budget
     /// alone.
     pub max_characters: u64,
+    /// Paths `grep` and `find` leave out, in `.gitignore` syntax relative
+    /// to the root (`secrets/`, `*.pem`): named in the answer when they
+    /// skip something, and lifted by a call's `no_ignore`.
+    pub search_exclude: Vec<String>,
 }
 
 /// A set of tools in the shape one family of models was trained on.
@@ -254,6 +258,7 @@ impl Default for Config {
             max_syntax_check_bytes: DEFAULT_MAX_SYNTAX_CHECK_BYTES,
             tools: vec![ToolSet::Filetools],
             max_characters: 0,
+            search_exclude: Vec::new(),
         }
     }
 }

@@ -89,3 +89,4 @@ pub use tools::definitions::{Annotations, Definition, definitions};
 pub use tools::schema::{Format, render as render_schema};
 pub use tools::session::Session;
 pub use view::read::args::ReadArgs;
+pub use view::search::args::{FindArgs, GrepArgs, OutputMode};

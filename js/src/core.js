@@ -218,17 +218,18 @@ async function openSession(shared, configJson) {
     return protocol(result);
   };
   const naming = (args) => () => JSON.stringify({ file_path: args.filePath ?? args.file_path ?? null });
+  const callTool = (tool, args) => {
+    const json = typeof args === 'string' ? args : JSON.stringify(args);
+    return guarded(
+      String(tool),
+      () => json,
+      (session) => session.call(String(tool), json),
+    );
+  };
 
   return {
     /** Calls `tool` with the model's raw arguments (an object or JSON text). */
-    call: (tool, args = {}) => {
-      const json = typeof args === 'string' ? args : JSON.stringify(args);
-      return guarded(
-        String(tool),
-        () => json,
-        (session) => session.call(String(tool), json),
-      );
-    },
+    call: (tool, args = {}) => callTool(tool, args),
     read: (args) => guarded('read', naming(args), (session) => session.read(readArgs(args))),
     write: (args) =>
       guarded('write', naming(args), (session) =>
@@ -244,6 +245,10 @@ async function openSession(shared, configJson) {
       guarded('undo', naming(args), (session) =>
         session.undo({ filePath: args.filePath ?? args.file_path, expect: args.expect ?? undefined }),
       ),
+    /** `grep` with its arguments in either spelling (`head_limit` or `headLimit`). */
+    grep: (args) => callTool('grep', args),
+    /** `find` with its arguments in either spelling. */
+    find: (args) => callTool('find', args),
     /**
      * Tells the session that the outputs of earlier calls left the model's
      * context (the conversation was compacted): no later read answers with

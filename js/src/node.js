@@ -35,7 +35,7 @@ const SHA256_MIN_BYTES = 4096;
 const sha256 = (data) => (data.length < SHA256_MIN_BYTES ? undefined : createHash('sha256').update(data).digest('hex'));
 
 /**
- * The tools over `fs`: `{ read, write, edit, undo, call, definitions, save,
+ * The tools over `fs`: `{ read, write, edit, undo, grep, find, call, definitions, save,
  * restore }`. `config` is the session config (an object or JSON text).
  */
 export function createTools({ fs, config } = {}) {

@@ -28,7 +28,7 @@ test('the TypeScript SDK client lists the tools with annotations and schemas', a
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['read', 'write', 'edit', 'undo'],
+      ['read', 'write', 'edit', 'undo', 'grep', 'find'],
     );
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.equal(byName.read.annotations.readOnlyHint, true);
@@ -73,13 +73,13 @@ test('every call through the TypeScript SDK client equals the session answer', a
   }
 });
 
-test('a read-only server offers only read and refuses changes', async () => {
+test('a read-only server offers only what reads and refuses changes', async () => {
   const client = await connect(layOut('ts-read-only'), ['--read-only']);
   try {
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['read'],
+      ['read', 'grep', 'find'],
     );
     const refused = await client.callTool({ name: 'write', arguments: { file_path: 'x.txt', content: 'x' } });
     assert.equal(refused.isError, true);

@@ -295,7 +295,7 @@ test('MCP clients reach a Durable Object per workspace whose files and sessions 
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((tool) => tool.name),
-      ['read', 'write', 'edit', 'undo'],
+      ['read', 'write', 'edit', 'undo', 'grep', 'find'],
     );
     for (const tool of tools) {
       assert.equal(tool.inputSchema.properties.session.type, 'string', tool.name);

@@ -99,6 +99,15 @@ export interface Tools {
   edit(args: Args): Promise<CallToolResult>;
   undo(args: Args): Promise<CallToolResult>;
   /**
+   * `grep`: `pattern` (a regular expression), with `path`, `glob`, `type`,
+   * `output_mode`, `-A`/`-B`/`-C` (or `after`/`before`/`context`), `-i`
+   * (or `caseInsensitive`), `multiline`, `head_limit`, `offset`,
+   * `no_ignore` and `hidden`. Lines shown in `content` mode count as read.
+   */
+  grep(args: Args & { pattern: string }): Promise<CallToolResult>;
+  /** `find`: files whose paths match the glob `pattern`, newest first. */
+  find(args: Args & { pattern: string }): Promise<CallToolResult>;
+  /**
    * Tells the session that the outputs of earlier calls left the model's
    * context (the conversation was compacted or cut): no later read answers
    * with the "unchanged" stub for content shown before.

@@ -12,6 +12,7 @@ pub mod quote;
 pub mod refusal;
 pub mod report;
 pub mod result;
+pub mod search;
 pub mod sorted;
 pub mod syntax_note;
 pub mod tool;

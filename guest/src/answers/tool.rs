@@ -18,11 +18,22 @@ pub enum Tool {
     Edit,
     /// `undo`.
     Undo,
+    /// Search file contents: its hits count as read.
+    Grep,
+    /// Find files by a glob, newest first.
+    Find,
 }
 
 impl Tool {
     /// Every tool, in the order the model is shown them.
-    pub const ALL: [Tool; 4] = [Tool::Read, Tool::Write, Tool::Edit, Tool::Undo];
+    pub const ALL: [Tool; 6] = [
+        Tool::Read,
+        Tool::Write,
+        Tool::Edit,
+        Tool::Undo,
+        Tool::Grep,
+        Tool::Find,
+    ];
 
     /// The tool called `name`.
     pub fn from_name(name: &str) -> Option<Self> {
@@ -36,6 +47,8 @@ impl Tool {
             Tool::Write => "write",
             Tool::Edit => "edit",
             Tool::Undo => "undo",
+            Tool::Grep => "grep",
+            Tool::Find => "find",
         }
     }
 
@@ -52,6 +65,12 @@ impl Tool {
                 "edit takes {file_path: string, old_string: string, new_string: string, replace_all?: boolean, encoding?: string, expect?: string} or {file_path: string, edits: [{old_string, new_string, replace_all?}, ...], encoding?: string, expect?: string}"
             }
             Tool::Undo => "undo takes {file_path: string, expect?: string}",
+            Tool::Grep => {
+                "grep takes {pattern: string, path?: string, glob?: string, type?: string, output_mode?: \"content\" | \"files_with_matches\" | \"count\", -A?: integer, -B?: integer, -C?: integer, -i?: boolean, multiline?: boolean, head_limit?: integer >= 1, offset?: integer >= 0, no_ignore?: boolean, hidden?: boolean}"
+            }
+            Tool::Find => {
+                "find takes {pattern: string like \"**/*.rs\", path?: string, head_limit?: integer >= 1, offset?: integer >= 0, no_ignore?: boolean, hidden?: boolean}"
+            }
         }
     }
 }

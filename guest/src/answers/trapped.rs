@@ -134,6 +134,8 @@ impl fmt::Display for Trapped {
             Some(Tool::Write) => "writing",
             Some(Tool::Edit) => "editing",
             Some(Tool::Undo) => "undoing the last change to",
+            Some(Tool::Grep) => "searching",
+            Some(Tool::Find) => "finding files in",
             None => "",
         };
         match &self.path {

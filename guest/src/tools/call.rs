@@ -12,6 +12,7 @@ use crate::fs::host::HostFs;
 use crate::tools::session::Session;
 use crate::tools::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
 use crate::view::read::args::ReadArgs;
+use crate::view::search::args::{FindArgs, GrepArgs};
 
 impl<F: HostFs> Session<F> {
     /// Runs `tool` with the model's raw JSON arguments: a tool of one of
@@ -42,6 +43,8 @@ impl<F: HostFs> Session<F> {
             Tool::Write => WriteArgs::from_json(arguments).map(|a| self.write(&a)),
             Tool::Edit => EditArgs::from_json(arguments).map(|a| self.edit(&a)),
             Tool::Undo => UndoArgs::from_json(arguments).map(|a| self.undo(&a)),
+            Tool::Grep => GrepArgs::from_json(arguments).map(|a| self.grep(&a)),
+            Tool::Find => FindArgs::from_json(arguments).map(|a| self.find(&a)),
         };
         parsed.unwrap_or_else(|err| self.refused(&err))
     }

@@ -10,6 +10,7 @@ pub mod args;
 mod call;
 pub mod definitions;
 pub mod schema;
+mod search;
 pub(crate) mod session;
 pub mod sets;
 pub mod shapes;

@@ -384,7 +384,7 @@ fn versioned(mut result: ToolResult, state: &State, rel: &str) -> ToolResult {
 }
 
 /// `result` with the repair of its path said on its first line.
-fn noted(mut result: ToolResult, target: &Target) -> ToolResult {
+pub(super) fn noted(mut result: ToolResult, target: &Target) -> ToolResult {
     if let Some(note) = target.note() {
         match result.content.first_mut() {
             Some(Block::Text(text)) => *text = format!("{note}\n{text}"),

@@ -4,7 +4,8 @@
 //! large file, or one entry by symbol); directories are listed (`listing`),
 //! and [`image`]s, [`pdf`]s and [`notebook`]s are rendered for the model.
 //! `raw` gives a file's text without line numbers, for the tools that show it
-//! so, and [`syntax`] says whether a text parses.
+//! so, and [`syntax`] says whether a text parses. [`search`] holds `grep`
+//! and `find`, whose hits are views too.
 
 pub mod by_kind;
 pub mod image;
@@ -14,5 +15,6 @@ pub mod outline;
 pub mod pdf;
 pub(crate) mod raw;
 pub mod read;
+pub mod search;
 pub mod sniff;
 pub mod syntax;

@@ -143,6 +143,18 @@ class Session:
         """``undo`` the session's last change of ``file_path``."""
         return self.call("undo", {"file_path": file_path, **_given({"expect": expect})})
 
+    def grep(self, pattern: str, **arguments: Any) -> ToolResult:
+        """``grep``: ``path``, ``glob``, ``output_mode``, ``head_limit``,
+        ``offset`` and the rest as keywords; ``after``, ``before``,
+        ``context`` and ``case_insensitive`` stand for ``-A``, ``-B``,
+        ``-C`` and ``-i``. Lines shown in ``content`` mode count as read."""
+        return self.call("grep", {"pattern": pattern, **_given(arguments)})
+
+    def find(self, pattern: str, **arguments: Any) -> ToolResult:
+        """``find``: files whose paths match the glob ``pattern``, newest
+        first; ``path``, ``head_limit`` and ``offset`` as keywords."""
+        return self.call("find", {"pattern": pattern, **_given(arguments)})
+
     def save(self) -> str:
         """The session's memory as versioned JSON text: give it to
         :meth:`restore` in another process. Raises :class:`FiletoolsError`

@@ -96,7 +96,7 @@ def test_the_programs_mistakes_are_exceptions(tmp_path: Path) -> None:
 def test_definitions_come_in_every_format(project: Path) -> None:
     tools = Tools(project)
     plain = tools.definitions()
-    assert [d["name"] for d in plain] == ["read", "write", "edit", "undo"]
+    assert [d["name"] for d in plain] == ["read", "write", "edit", "undo", "grep", "find"]
     assert "file_path" in plain[0]["input_schema"]["properties"]
     assert FORMATS == [
         "mcp",
@@ -108,7 +108,7 @@ def test_definitions_come_in_every_format(project: Path) -> None:
         "openai-responses-strict",
     ]
     for format in FORMATS:
-        assert len(tools.definitions(format)) == 4, format
+        assert len(tools.definitions(format)) == 6, format
     assert tools.definitions("mcp")[0]["inputSchema"] == plain[0]["input_schema"]
     strict = tools.definitions("openai-strict")[0]
     assert strict["function"]["strict"] is True

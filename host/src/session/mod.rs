@@ -19,7 +19,7 @@ use anyhow::{Result, bail};
 use filetools_core::Format;
 use filetools_core::ReadArgs;
 use filetools_core::ToolResult;
-use filetools_core::{EditArgs, UndoArgs, WriteArgs};
+use filetools_core::{EditArgs, FindArgs, GrepArgs, UndoArgs, WriteArgs};
 
 use crate::bindings::wit;
 use crate::limits::{Cancelled, Deadline};
@@ -191,6 +191,16 @@ impl Session {
                 )
             },
         )
+    }
+
+    /// `grep` with typed arguments.
+    pub fn grep(&mut self, args: &GrepArgs) -> ToolResult {
+        self.call("grep", &args.to_json())
+    }
+
+    /// `find` with typed arguments.
+    pub fn find(&mut self, args: &FindArgs) -> ToolResult {
+        self.call("find", &args.to_json())
     }
 
     /// Tells the session that the outputs of its earlier calls left the

@@ -335,7 +335,7 @@ fn definitions_describe_every_tool_for_the_config() {
         .unwrap();
     let defs = tools.definitions().unwrap();
     let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
-    assert_eq!(names, ["read", "write", "edit", "undo"]);
+    assert_eq!(names, ["read", "write", "edit", "undo", "grep", "find"]);
     assert!(defs[0].description.contains("up to 700 lines"));
     for def in &defs {
         let schema: serde_json::Value = serde_json::from_str(&def.input_schema).unwrap();

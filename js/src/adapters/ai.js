@@ -6,7 +6,7 @@ import { jsonSchema, tool } from 'ai';
 
 import { resolveTools, textOf } from './common.js';
 
-/** `await aiTools({ fs: nodeFs('.') })` (or an existing Tools, or a root directory in Node): `{ read, write, edit, undo }`. */
+/** `await aiTools({ fs: nodeFs('.') })` (or an existing Tools, or a root directory in Node): `{ read, write, edit, undo, grep, find }`. */
 export async function aiTools(toolsOrOptions) {
   const filetools = await resolveTools(toolsOrOptions);
   const tools = {};

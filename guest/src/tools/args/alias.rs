@@ -49,6 +49,36 @@ fn aliases(tool: Tool) -> &'static [(&'static str, &'static str)] {
         ],
         Tool::Edit => EDIT_OP_ALIASES,
         Tool::Undo => &[],
+        Tool::Grep => &[
+            ("file_path", "path"),
+            ("filePath", "path"),
+            ("directory", "path"),
+            ("dir", "path"),
+            ("regex", "pattern"),
+            ("query", "pattern"),
+            ("include", "glob"),
+            ("mode", "output_mode"),
+            ("outputMode", "output_mode"),
+            ("ignore_case", "-i"),
+            ("case_insensitive", "-i"),
+            ("caseInsensitive", "-i"),
+            ("noIgnore", "no_ignore"),
+            ("before", "-B"),
+            ("after", "-A"),
+            ("context", "-C"),
+            ("headLimit", "head_limit"),
+            ("limit", "head_limit"),
+        ],
+        Tool::Find => &[
+            ("file_path", "path"),
+            ("filePath", "path"),
+            ("directory", "path"),
+            ("dir", "path"),
+            ("glob", "pattern"),
+            ("noIgnore", "no_ignore"),
+            ("headLimit", "head_limit"),
+            ("limit", "head_limit"),
+        ],
     }
 }
 
@@ -99,8 +129,11 @@ pub(crate) fn normalise(
     tool: Tool,
     mut map: Map<String, Value>,
 ) -> Result<Map<String, Value>, ToolError> {
-    for alias in PATH_ALIASES {
-        rename(tool, &mut map, alias, "file_path")?;
+    // The search tools take a `path` of their own.
+    if !matches!(tool, Tool::Grep | Tool::Find) {
+        for alias in PATH_ALIASES {
+            rename(tool, &mut map, alias, "file_path")?;
+        }
     }
     if tool == Tool::Read {
         line_range(&mut map)?;

@@ -14,6 +14,7 @@
 mod alias;
 mod change;
 mod read;
+mod search;
 
 use serde_json::{Map, Value};
 
@@ -44,6 +45,31 @@ fn arguments(tool: Tool) -> &'static [&'static str] {
             "expect",
         ],
         Tool::Undo => &["file_path", "expect"],
+        Tool::Grep => &[
+            "pattern",
+            "path",
+            "glob",
+            "type",
+            "output_mode",
+            "-A",
+            "-B",
+            "-C",
+            "-i",
+            "-n",
+            "multiline",
+            "head_limit",
+            "offset",
+            "no_ignore",
+            "hidden",
+        ],
+        Tool::Find => &[
+            "pattern",
+            "path",
+            "head_limit",
+            "offset",
+            "no_ignore",
+            "hidden",
+        ],
     }
 }
 

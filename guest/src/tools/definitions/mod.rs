@@ -11,6 +11,8 @@
 //! assert!(read.description.contains("up to 1000 lines"));
 //! ```
 
+mod search;
+
 use serde_json::{Map, Value, json};
 
 use crate::config::Config;
@@ -67,6 +69,8 @@ pub fn core(config: &Config) -> Vec<Definition> {
         write_definition(),
         edit_definition(),
         undo_definition(),
+        search::grep(config),
+        search::find(),
     ]
 }
 

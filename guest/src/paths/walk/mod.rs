@@ -1,0 +1,145 @@
+//! A walk over a directory through the host, in a stable order (names
+//! sorted at each level, a directory's content where its name falls, as
+//! ripgrep's `--sort path`), applying the [`rules`] and keeping a tally of
+//! everything left out and why (SPEC G3). Symlinks are never followed.
+//!
+//! ```
+//! use std::ops::ControlFlow;
+//! use filetools_core::MemFs;
+//! use filetools_core::paths::walk::{Walk, rules::{Narrowing, Rules}};
+//! let fs = MemFs::new();
+//! fs.add_file(".gitignore", b"build/\n");
+//! fs.add_file("build/out.txt", b"x");
+//! fs.add_file("src/a.rs", b"fn a() {}");
+//! let rules = Rules::new(&fs, Narrowing::default(), &[], ".").unwrap();
+//! let mut walk = Walk::new(&fs, rules);
+//! let mut found = Vec::new();
+//! let _ = walk.run(".", &mut |file| { found.push(file.rel.clone()); ControlFlow::Continue(()) });
+//! assert_eq!(found, ["src/a.rs"]);
+//! assert!(walk.skipped.to_string().contains(".gitignore \"build/\": 1 directory (build/)"));
+//! ```
+
+pub mod rules;
+
+use std::ops::ControlFlow;
+
+use crate::answers::search::Skipped;
+use crate::fs::host::{FileKind, HostFs};
+use rules::{Rules, Verdict, join};
+
+/// A file a walk reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// Root-relative path.
+    pub rel: String,
+    /// Size as listed.
+    pub size: u64,
+}
+
+/// A walk in progress.
+#[derive(Debug)]
+pub struct Walk<'a, F: ?Sized> {
+    fs: &'a F,
+    rules: Rules,
+    /// What was left out, and why.
+    pub skipped: Skipped,
+    /// Files reached.
+    pub files: u64,
+    /// Files the call's glob or type left out.
+    pub narrowed: u64,
+}
+
+impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
+    /// A walk over `fs` under `rules`.
+    pub fn new(fs: &'a F, rules: Rules) -> Self {
+        Self {
+            fs,
+            rules,
+            skipped: Skipped::default(),
+            files: 0,
+            narrowed: 0,
+        }
+    }
+
+    /// Visits each file under the directory `start` (root-relative) in
+    /// order until `visit` breaks. The ignore files of the directories
+    /// above `start` apply too.
+    pub fn run(
+        &mut self,
+        start: &str,
+        visit: &mut dyn FnMut(&Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let mut entered = 0;
+        for dir in ancestors(start) {
+            let names: Vec<String> = rules::IGNORE_FILES
+                .iter()
+                .map(|name| (*name).to_owned())
+                .filter(|name| self.fs.stat(&join(&dir, name)).is_ok())
+                .collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            self.rules.enter(self.fs, &dir, &names);
+            entered += 1;
+        }
+        let flow = self.directory(start, visit);
+        for _ in 0..entered {
+            self.rules.leave();
+        }
+        flow
+    }
+
+    fn directory(
+        &mut self,
+        dir: &str,
+        visit: &mut dyn FnMut(&Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let Ok(entries) = self.fs.list_dir(dir) else {
+            self.skipped.unreadable.push(dir.to_owned());
+            return ControlFlow::Continue(());
+        };
+        let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+        self.rules.enter(self.fs, dir, &names);
+        let mut flow = ControlFlow::Continue(());
+        for entry in &entries {
+            let rel = join(dir, &entry.name);
+            let is_dir = entry.kind == FileKind::Directory;
+            match self.rules.verdict(&rel, &entry.name, is_dir) {
+                Verdict::Narrowed => {
+                    self.narrowed += u64::from(!is_dir);
+                    continue;
+                }
+                Verdict::Skip(rule) if is_dir => self.skipped.directory(rule, &rel),
+                Verdict::Skip(rule) => self.skipped.file(rule),
+                Verdict::Search => match entry.kind {
+                    FileKind::Directory => flow = self.directory(&rel, visit),
+                    FileKind::File => {
+                        self.files += 1;
+                        flow = visit(&Found {
+                            rel,
+                            size: entry.size,
+                        });
+                    }
+                    FileKind::Symlink => self.skipped.symlinks += 1,
+                    _ => self.skipped.special += 1,
+                },
+            }
+            if flow.is_break() {
+                break;
+            }
+        }
+        self.rules.leave();
+        flow
+    }
+}
+
+/// The directories strictly above `start`, the root first.
+fn ancestors(start: &str) -> Vec<String> {
+    if start == "." || start.is_empty() {
+        return Vec::new();
+    }
+    let mut dirs = vec![".".to_owned()];
+    let parts: Vec<&str> = start.split('/').collect();
+    for n in 1..parts.len() {
+        dirs.push(parts[..n].join("/"));
+    }
+    dirs
+}

@@ -1,0 +1,313 @@
+//! Which paths a search leaves out, decided as ripgrep decides (SPEC G3):
+//! the ignore files of the directories above the path (`.ignore` before
+//! `.gitignore` before `.git/info/exclude`, the deepest file that has a say
+//! deciding, its negations included), then hidden names unless an ignore
+//! file re-included them. The host's excludes come before all the files.
+//! The call's `glob` and `type` narrow what was asked for and are not
+//! reported; unlike ripgrep's `--glob` and `--type`, they never lift an
+//! ignore rule or the hidden rule (a search for `*.log` does not bring back
+//! the logs `.gitignore` leaves out). Everything else that leaves a path
+//! out is reported, by the rule that did.
+//!
+//! Matchers see paths as `/`-rooted (`/src/lib.rs`), so that each ignore
+//! file's rules are anchored at its own directory.
+
+use std::path::{Path, PathBuf};
+
+use ignore::Match;
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::overrides::{Override, OverrideBuilder};
+use ignore::types::{Types, TypesBuilder};
+
+use crate::answers::error::ToolError;
+use crate::answers::search::SkipRule;
+use crate::answers::tool::Tool;
+use crate::fs::host::HostFs;
+
+/// Bytes of an ignore file read at most; the rest is not read.
+pub const MAX_IGNORE_FILE_BYTES: u32 = 1 << 20;
+
+/// The ignore files a directory may hold, by precedence.
+pub const IGNORE_FILES: [&str; 2] = [".ignore", ".gitignore"];
+
+/// Where git keeps a repository's own excludes, root-relative.
+pub const GIT_EXCLUDE: &str = ".git/info/exclude";
+
+/// What the call asks to search.
+#[derive(Debug, Clone, Default)]
+pub struct Narrowing {
+    /// Search only paths matching this glob (ripgrep's `--glob`).
+    pub glob: Option<String>,
+    /// Search only files of this type (ripgrep's `--type`).
+    pub file_type: Option<String>,
+    /// Leave ignore files and host excludes unapplied.
+    pub no_ignore: bool,
+    /// Search hidden names too.
+    pub hidden: bool,
+}
+
+/// What the rules say of one path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Search it.
+    Search,
+    /// Left out by a rule the answer names.
+    Skip(SkipRule),
+    /// Not what the call asked for (its `glob` or `type`).
+    Narrowed,
+}
+
+/// The ignore files of one directory.
+#[derive(Debug, Clone)]
+struct Level {
+    /// `.ignore`, then `.gitignore`, when present.
+    files: [Option<Gitignore>; 2],
+}
+
+/// The rules in force at a point of a walk.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    narrowing: Narrowing,
+    overrides: Option<Override>,
+    types: Option<Types>,
+    host: Option<Gitignore>,
+    exclude: Option<Gitignore>,
+    /// One level per directory entered, the root's first.
+    levels: Vec<Level>,
+}
+
+/// `rel` as the matchers see it.
+pub(crate) fn rooted(rel: &str) -> PathBuf {
+    if rel == "." || rel.is_empty() {
+        PathBuf::from("/")
+    } else {
+        PathBuf::from(format!("/{rel}"))
+    }
+}
+
+/// A narrowing the call asked for that cannot be applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NarrowingError {
+    /// The glob does not parse: the reason.
+    Glob(String),
+    /// No file type has this name.
+    Type(String),
+}
+
+impl NarrowingError {
+    /// The error of `tool`, whose glob argument is called `glob_name`.
+    pub fn for_tool(self, tool: Tool, glob_name: &'static str) -> ToolError {
+        match self {
+            NarrowingError::Glob(reason) => ToolError::InvalidArgument {
+                tool,
+                name: glob_name,
+                expected: "a glob like \"*.rs\" or \"src/**/*.{ts,tsx}\"",
+                got: reason,
+            },
+            NarrowingError::Type(name) => ToolError::InvalidArgument {
+                tool,
+                name: "type",
+                expected: "a file type such as rust, py, js, ts, go, java, c, cpp, md, json",
+                got: crate::answers::quote::quoted(&name),
+            },
+        }
+    }
+}
+
+impl Rules {
+    /// The rules of a call narrowed by `narrowing`, whose glob is
+    /// relative to the directory `base`, with the host's `excludes`
+    /// (`.gitignore` lines relative to the root).
+    pub fn new<F: HostFs + ?Sized>(
+        fs: &F,
+        narrowing: Narrowing,
+        excludes: &[String],
+        base: &str,
+    ) -> Result<Self, NarrowingError> {
+        let overrides = match &narrowing.glob {
+            Some(glob) => {
+                let mut builder = OverrideBuilder::new(rooted(base));
+                builder
+                    .add(glob)
+                    .map_err(|err| NarrowingError::Glob(err.to_string()))?;
+                let built = builder
+                    .build()
+                    .map_err(|err| NarrowingError::Glob(err.to_string()))?;
+                Some(built)
+            }
+            None => None,
+        };
+        let types = match &narrowing.file_type {
+            Some(name) => {
+                let mut builder = TypesBuilder::new();
+                builder.add_defaults();
+                builder.select(name);
+                let types = builder
+                    .build()
+                    .map_err(|_| NarrowingError::Type(name.clone()))?;
+                Some(types)
+            }
+            None => None,
+        };
+        let host = matcher(
+            Path::new("/"),
+            excludes.iter().map(|line| (None, line.as_str())),
+        );
+        let exclude = match read_lines(fs, GIT_EXCLUDE) {
+            Some(text) => matcher(Path::new("/"), lines_of(GIT_EXCLUDE, &text)),
+            None => None,
+        };
+        Ok(Self {
+            narrowing,
+            overrides,
+            types,
+            host,
+            exclude,
+            levels: Vec::new(),
+        })
+    }
+
+    /// Enters the directory `rel`, whose entries' names are `names`: its
+    /// ignore files take effect below it.
+    pub fn enter<F: HostFs + ?Sized>(&mut self, fs: &F, rel: &str, names: &[&str]) {
+        let root = rooted(rel);
+        let files = IGNORE_FILES.map(|name| {
+            if !names.contains(&name) {
+                return None;
+            }
+            let path = join(rel, name);
+            let text = read_lines(fs, &path)?;
+            matcher(&root, lines_of(&path, &text))
+        });
+        self.levels.push(Level { files });
+    }
+
+    /// Leaves the directory last entered.
+    pub fn leave(&mut self) {
+        self.levels.pop();
+    }
+
+    /// What the rules say of `rel` (a directory when `is_dir`), whose
+    /// last name is `name`.
+    pub fn verdict(&self, rel: &str, name: &str, is_dir: bool) -> Verdict {
+        let path = rooted(rel);
+        // The call's glob and type only narrow: unlike ripgrep's, a
+        // match never lifts an ignore rule or the hidden rule.
+        if let Some(overrides) = &self.overrides
+            && overrides.matched(&path, is_dir).is_ignore()
+        {
+            return Verdict::Narrowed;
+        }
+        if let Some(types) = &self.types
+            && types.matched(&path, is_dir).is_ignore()
+        {
+            return Verdict::Narrowed;
+        }
+        let mut whitelisted = false;
+        if !self.narrowing.no_ignore {
+            if let Some(host) = &self.host
+                && let Match::Ignore(glob) = host.matched(&path, is_dir)
+            {
+                return Verdict::Skip(SkipRule::HostExclude(glob.original().to_owned()));
+            }
+            match self.ignore_files(&path, is_dir) {
+                Say::Ignore(rule) => return Verdict::Skip(rule),
+                Say::Keep => whitelisted = true,
+                Say::Nothing => {}
+            }
+        }
+        if !whitelisted && !self.narrowing.hidden && name.starts_with('.') {
+            return Verdict::Skip(SkipRule::Hidden);
+        }
+        Verdict::Search
+    }
+
+    /// The say of the ignore files: for each kind, the deepest file with
+    /// a say; `.ignore` before `.gitignore` before the repository's
+    /// excludes.
+    fn ignore_files(&self, path: &Path, is_dir: bool) -> Say {
+        let mut found = [Say::Nothing, Say::Nothing];
+        for level in self.levels.iter().rev() {
+            for (kind, file) in level.files.iter().enumerate() {
+                if let (Say::Nothing, Some(file)) = (&found[kind], file) {
+                    found[kind] = Say::of(&file.matched(path, is_dir));
+                }
+            }
+        }
+        let [ignore, git] = found;
+        let exclude = match &self.exclude {
+            Some(exclude) => Say::of(&exclude.matched(path, is_dir)),
+            None => Say::Nothing,
+        };
+        [ignore, git, exclude]
+            .into_iter()
+            .find(|say| *say != Say::Nothing)
+            .unwrap_or(Say::Nothing)
+    }
+}
+
+/// What one ignore file says of a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Say {
+    /// No line matches.
+    Nothing,
+    /// Ignored, by this rule.
+    Ignore(SkipRule),
+    /// Re-included by a negation (`!pattern`).
+    Keep,
+}
+
+impl Say {
+    fn of(matched: &Match<&ignore::gitignore::Glob>) -> Self {
+        match matched {
+            Match::None => Say::Nothing,
+            Match::Whitelist(_) => Say::Keep,
+            Match::Ignore(glob) => Say::Ignore(SkipRule::IgnoreFile {
+                file: glob
+                    .from()
+                    .map_or_else(String::new, |p| p.to_string_lossy().into_owned()),
+                pattern: glob.original().to_owned(),
+            }),
+        }
+    }
+}
+
+/// `dir/name`, root-relative.
+pub(crate) fn join(dir: &str, name: &str) -> String {
+    if dir == "." || dir.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// The text of the ignore file `rel`, if it can be read.
+fn read_lines<F: HostFs + ?Sized>(fs: &F, rel: &str) -> Option<String> {
+    let bytes = fs.read(rel, 0, MAX_IGNORE_FILE_BYTES).ok()?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    Some(
+        text.strip_prefix('\u{feff}')
+            .map(str::to_owned)
+            .unwrap_or(text),
+    )
+}
+
+/// The lines of the ignore file `from`, with their origin.
+fn lines_of<'a>(from: &'a str, text: &'a str) -> impl Iterator<Item = (Option<&'a str>, &'a str)> {
+    text.lines()
+        .map(move |line| (Some(from), line.strip_suffix('\r').unwrap_or(line)))
+}
+
+/// A matcher of `lines` anchored at `root`; none when no line is a rule.
+/// A line that is not a valid glob is left out, as git leaves it out.
+fn matcher<'a>(
+    root: &Path,
+    lines: impl Iterator<Item = (Option<&'a str>, &'a str)>,
+) -> Option<Gitignore> {
+    let mut builder = GitignoreBuilder::new(root);
+    for (from, line) in lines {
+        let _ = builder.add_line(from.map(PathBuf::from), line);
+    }
+    let built = builder.build().ok()?;
+    (!built.is_empty()).then_some(built)
+}

@@ -1,0 +1,172 @@
+//! The definitions of `grep` and `find`, with the parameters models
+//! already write for Claude Code's Grep and Glob, and the caps they meet.
+
+use serde_json::{Value, json};
+
+use super::{Annotations, Definition, answers};
+use crate::config::Config;
+use crate::view::search::args::MAX_CONTEXT_LINES;
+use crate::view::search::find::DEFAULT_FIND_LIMIT;
+
+/// The `no_ignore` and `hidden` switches both searches take.
+fn switches() -> [(&'static str, Value); 2] {
+    [
+        (
+            "no_ignore",
+            json!({"type": "boolean", "description": "Also search what .gitignore, .ignore, .git/info/exclude and the host's excludes leave out. Default false."}),
+        ),
+        (
+            "hidden",
+            json!({"type": "boolean", "description": "Also search names starting with a dot. Default false."}),
+        ),
+    ]
+}
+
+fn paging() -> [(&'static str, Value); 2] {
+    [
+        (
+            "head_limit",
+            json!({"type": "integer", "minimum": 1, "description": "Show at most this many entries (lines in content mode, files otherwise)."}),
+        ),
+        (
+            "offset",
+            json!({"type": "integer", "minimum": 0, "description": "Skip this many entries first: the answer's last line gives the offset that continues it. Default 0."}),
+        ),
+    ]
+}
+
+fn context(flag: &str) -> Value {
+    let side = match flag {
+        "-A" => "after",
+        "-B" => "before",
+        _ => "before and after",
+    };
+    json!({"type": "integer", "minimum": 0, "maximum": MAX_CONTEXT_LINES, "description": format!("Lines of context {side} each match (content mode).")})
+}
+
+/// The metadata of a search.
+fn output() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "kind": {"type": "string", "description": "search or find."},
+            "path": {"type": "string"},
+            "shown": {"type": "integer", "description": "Entries shown."},
+            "truncated": {"type": "boolean"},
+            "next_offset": {"type": "integer", "description": "The offset that continues, when there is more."},
+            "skipped": {"type": "boolean", "description": "Whether anything was left unsearched (the answer says what, by rule)."},
+            "versions": {"type": "object", "description": "Each file whose lines were shown, with its version, for expect."},
+            "estimated_tokens": {"type": "integer"}
+        },
+        "required": ["kind"]
+    })
+}
+
+/// The `grep` tool.
+pub(crate) fn grep(config: &Config) -> Definition {
+    let mut properties = serde_json::Map::new();
+    properties.insert(
+        "pattern".to_owned(),
+        json!({"type": "string", "description": "Regular expression (Rust regex syntax, as ripgrep): escape ( ) [ ] { } . * + ? | to match them as text."}),
+    );
+    properties.insert(
+        "path".to_owned(),
+        json!({"type": "string", "description": "File or directory to search. Default: the working directory."}),
+    );
+    properties.insert(
+        "glob".to_owned(),
+        json!({"type": "string", "description": "Only files matching this glob, e.g. \"*.js\" or \"src/**/*.{ts,tsx}\"."}),
+    );
+    properties.insert(
+        "type".to_owned(),
+        json!({"type": "string", "description": "Only files of this type, e.g. rust, py, js, ts, go, java."}),
+    );
+    properties.insert(
+        "output_mode".to_owned(),
+        json!({"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "content: matching lines with numbers (they count as read, so you can edit them at once); files_with_matches: paths only (default); count: matching lines per file."}),
+    );
+    for flag in ["-A", "-B", "-C"] {
+        properties.insert(flag.to_owned(), context(flag));
+    }
+    properties.insert(
+        "-i".to_owned(),
+        json!({"type": "boolean", "description": "Case-insensitive."}),
+    );
+    properties.insert(
+        "-n".to_owned(),
+        json!({"type": "boolean", "description": "Accepted for compatibility: content lines are always numbered."}),
+    );
+    properties.insert(
+        "multiline".to_owned(),
+        json!({"type": "boolean", "description": "Let a match span lines, with . matching newlines. Default false."}),
+    );
+    for (name, value) in paging().into_iter().chain(switches()) {
+        properties.insert(name.to_owned(), value);
+    }
+    Definition {
+        name: "grep",
+        description: format!(
+            "Search file contents with a regular expression, ignore-aware. In content mode each \
+             file's lines come under its path and version as `N:text` (match) or `N-text` \
+             (context); those lines count as read, so edit can change them without a read. A line \
+             over {} characters shows a window around its match, with the char_offset that reads \
+             the rest. About {} tokens per call; the last line says what was shown and gives the \
+             offset to continue. Anything the ignore rules, hidden names or binary content left \
+             out is listed by rule.",
+            config.max_line_chars, config.max_output_tokens
+        ),
+        input_schema: json!({
+            "type": "object",
+            "properties": properties,
+            "required": ["pattern"],
+            "additionalProperties": false
+        }),
+        output_schema: answers(&output(), &[&["kind"]]),
+        annotations: Annotations {
+            title: "Search file contents",
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+        },
+        builtin: None,
+    }
+}
+
+/// The `find` tool.
+pub(crate) fn find() -> Definition {
+    let mut properties = serde_json::Map::new();
+    properties.insert(
+        "pattern".to_owned(),
+        json!({"type": "string", "description": "Glob matched against paths under path, e.g. \"**/*.rs\" or \"src/**/test_*.py\"; a glob without / matches a name at any depth."}),
+    );
+    properties.insert(
+        "path".to_owned(),
+        json!({"type": "string", "description": "Directory to search. Default: the working directory."}),
+    );
+    for (name, value) in paging().into_iter().chain(switches()) {
+        properties.insert(name.to_owned(), value);
+    }
+    Definition {
+        name: "find",
+        description: format!(
+            "Find files by name with a glob, newest first, ignore-aware. Lists up to \
+             {DEFAULT_FIND_LIMIT} paths unless head_limit says otherwise; the last line gives the \
+             offset to continue. Anything the ignore rules or hidden names left out is listed by \
+             rule."
+        ),
+        input_schema: json!({
+            "type": "object",
+            "properties": properties,
+            "required": ["pattern"],
+            "additionalProperties": false
+        }),
+        output_schema: answers(&output(), &[&["kind"]]),
+        annotations: Annotations {
+            title: "Find files",
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+        },
+        builtin: None,
+    }
+}

@@ -1,0 +1,490 @@
+//! The `grep` tool (SPEC G1–G4): a walk under the ignore rules, each file
+//! scanned, and one answer under one output budget. In `content` mode
+//! every line shown is a view of its file, as a `read` of it would be:
+//! the answer gives each file's version and hands the views back for the
+//! session's ledger. Entries — output lines in `content` mode, files
+//! otherwise — come in a stable order, so `offset` continues exactly.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::ops::ControlFlow;
+
+use serde_json::{Value, json};
+
+use crate::answers::error::ToolError;
+use crate::answers::notice::Notice;
+use crate::answers::result::ToolResult;
+use crate::answers::search::{Cut, End, Footer, LongLine, NoMatch, Skipped, Unit};
+use crate::answers::tool::Tool;
+use crate::config::Config;
+use crate::fs::host::{FileKind, HostFs, Metadata};
+use crate::memory::ledger::Ledger;
+use crate::memory::version::Version;
+use crate::paths::repair::{self, Target};
+use crate::paths::walk::rules::Rules;
+use crate::paths::walk::{Found, Walk};
+use crate::text::encoding::Encoding;
+use crate::view::read::cut::cut_point;
+use crate::view::search::args::{GrepArgs, OutputMode};
+use crate::view::search::matcher::Matcher;
+use crate::view::search::scan::{Event, Scanned, Want, scan};
+
+/// Bytes of the budget kept for the footer and the list of what was
+/// skipped, at most a quarter of the budget.
+pub const FOOTER_RESERVE_BYTES: u64 = 2048;
+
+/// Files named as changed since an earlier page at most.
+pub const MAX_CHANGED_NAMED: usize = 5;
+
+/// What a `grep` showed of one file, for the ledger.
+#[derive(Debug, Clone)]
+pub struct Viewed {
+    /// Root-relative path.
+    pub rel: String,
+    /// Metadata when searched.
+    pub meta: Metadata,
+    /// The scan that showed it.
+    pub scanned: Scanned,
+    /// The line ranges shown.
+    pub ranges: Vec<(u64, u64)>,
+}
+
+/// A `grep`'s answer and the views it gave.
+#[derive(Debug)]
+pub(crate) struct Grepped {
+    /// The answer.
+    pub result: ToolResult,
+    /// The files whose lines it showed.
+    pub views: Vec<Viewed>,
+    /// Where the search started.
+    pub target: Target,
+}
+
+/// The answer being built.
+struct Page<'a> {
+    config: &'a Config,
+    args: &'a GrepArgs,
+    budget: u64,
+    text: String,
+    /// Entries passed, shown or skipped by `offset`.
+    entries: u64,
+    shown: u64,
+    cut: Option<Cut>,
+    matches: u64,
+    files_matched: u64,
+    versions: BTreeMap<String, String>,
+    /// Files an earlier page showed that changed since.
+    changed: Vec<String>,
+}
+
+impl Page<'_> {
+    /// Whether entry number `self.entries + 1` is past the call's `offset`
+    /// and fits; counts it either way. A cut stops the search.
+    fn admit(&mut self, bytes: usize) -> ControlFlow<(), bool> {
+        if self.cut.is_some() {
+            return ControlFlow::Break(());
+        }
+        self.entries += 1;
+        if self.entries <= self.args.offset {
+            return ControlFlow::Continue(false);
+        }
+        if let Some(limit) = self.args.head_limit
+            && self.shown >= limit
+        {
+            self.entries -= 1;
+            self.cut = Some(Cut::HeadLimit(limit));
+            return ControlFlow::Break(());
+        }
+        if self.shown > 0 && (self.text.len() + bytes) as u64 > self.budget {
+            self.entries -= 1;
+            self.cut = Some(Cut::Budget(self.config.max_output_tokens));
+            return ControlFlow::Break(());
+        }
+        self.shown += 1;
+        ControlFlow::Continue(true)
+    }
+}
+
+/// Runs `args` over `fs`. `ledger` says what the model saw before, so
+/// that a continuation names the files that changed since.
+pub(crate) fn grep<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    args: &GrepArgs,
+    remembered: &BTreeMap<String, String>,
+    ledger: &Ledger,
+) -> Result<Grepped, ToolError> {
+    let matcher = Matcher::new(&args.pattern, args.case_insensitive, args.multiline)?;
+    let path = args.path.as_deref().unwrap_or(".");
+    let (target, meta) = repair::existing(config, fs, path, remembered)?;
+    let rules = Rules::new(fs, args.narrowing(), &config.search_exclude, &target.rel)
+        .map_err(|err| err.for_tool(Tool::Grep, "glob"))?;
+    let budget = config.budget_bytes();
+    let mut page = Page {
+        config,
+        args,
+        budget: budget - FOOTER_RESERVE_BYTES.min(budget / 4),
+        text: String::new(),
+        entries: 0,
+        shown: 0,
+        cut: None,
+        matches: 0,
+        files_matched: 0,
+        versions: BTreeMap::new(),
+        changed: Vec::new(),
+    };
+    let mut views = Vec::new();
+    let mut walk = Walk::new(fs, rules);
+    let mut failed: Option<ToolError> = None;
+    let mut one = |found: &Found, walk_skipped: &mut Skipped| -> ControlFlow<()> {
+        match file(config, fs, found, (&matcher, args), &mut page, ledger) {
+            Ok(Some(FileOutcome::Binary)) => walk_skipped.binary += 1,
+            Ok(Some(FileOutcome::TooLarge)) => walk_skipped.too_large += 1,
+            Ok(Some(FileOutcome::Viewed(view))) => views.push(view),
+            Ok(None) => {}
+            Err(err) => {
+                failed = Some(err);
+                return ControlFlow::Break(());
+            }
+        }
+        if page.cut.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let mut skipped = Skipped::default();
+    let searched = if meta.kind == FileKind::Directory {
+        let _ = walk.run(&target.rel, &mut |found| one(found, &mut skipped));
+        let mut all = walk.skipped.clone();
+        all.binary += skipped.binary;
+        all.too_large += skipped.too_large;
+        skipped = all;
+        walk.files
+    } else {
+        let found = Found {
+            rel: target.rel.clone(),
+            size: meta.size,
+        };
+        let _ = one(&found, &mut skipped);
+        1
+    };
+    if let Some(err) = failed {
+        return Err(err);
+    }
+    let result = finish(page, &skipped, searched, &target.rel);
+    Ok(Grepped {
+        result,
+        views,
+        target,
+    })
+}
+
+/// What searching one file came to, besides its lines on the page.
+enum FileOutcome {
+    Binary,
+    TooLarge,
+    Viewed(Viewed),
+}
+
+/// The lines of one file on the page.
+#[derive(Debug, Default)]
+struct FileLines {
+    /// As rendered.
+    text: String,
+    /// The line ranges shown.
+    ranges: Vec<(u64, u64)>,
+    /// Whether the call's `offset` passed over some.
+    skipped: bool,
+}
+
+impl FileLines {
+    /// Takes `event` of the file `rel` onto the page, as far as it fits.
+    fn take(
+        &mut self,
+        config: &Config,
+        rel: &str,
+        page: &mut Page<'_>,
+        event: Event<'_>,
+    ) -> ControlFlow<()> {
+        let Event::Line {
+            number,
+            text,
+            matched,
+            chars_before,
+        } = event
+        else {
+            if !self.text.is_empty() {
+                self.text.push_str("--\n");
+            }
+            return ControlFlow::Continue(());
+        };
+        let rendered = render_line(config, number, text, matched, chars_before);
+        // Room for the file's header, written once its version is known.
+        let header = rel.len() + 40;
+        if !page.admit(self.text.len() + rendered.len() + header)? {
+            self.skipped = true;
+            return ControlFlow::Continue(());
+        }
+        self.text.push_str(&rendered);
+        match self.ranges.last_mut() {
+            Some(last) if last.1 + 1 == number => last.1 = number,
+            Some(last) if last.1 == number => {}
+            _ => self.ranges.push((number, number)),
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Searches one file onto `page`.
+fn file<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    found: &Found,
+    (matcher, args): (&Matcher, &GrepArgs),
+    page: &mut Page<'_>,
+    ledger: &Ledger,
+) -> Result<Option<FileOutcome>, ToolError> {
+    let want = match args.output_mode {
+        OutputMode::Content => {
+            let (before, after) = args.context_lines();
+            Want::Lines { before, after }
+        }
+        OutputMode::Count => Want::Count,
+        OutputMode::FilesWithMatches => Want::Any,
+    };
+    let mut shown = FileLines::default();
+    let scanned = scan(
+        config,
+        fs,
+        (&found.rel, found.size),
+        (matcher, args.multiline),
+        want,
+        &mut |event| shown.take(config, &found.rel, page, event),
+    )
+    .map_err(|err| ToolError::from_fs(&found.rel, err))?;
+    let FileLines {
+        text: lines,
+        ranges,
+        skipped: skipped_lines,
+    } = shown;
+    let Some(scanned) = scanned else {
+        return Ok(Some(FileOutcome::TooLarge));
+    };
+    if scanned.binary {
+        return Ok(Some(FileOutcome::Binary));
+    }
+    if scanned.matches == 0 {
+        return Ok(None);
+    }
+    page.files_matched += 1;
+    page.matches += scanned.matches;
+    match args.output_mode {
+        OutputMode::Content => {}
+        OutputMode::Count => {
+            let line = format!("{}:{}\n", found.rel, scanned.matches);
+            if page.admit(line.len()) == ControlFlow::Continue(true) {
+                page.text.push_str(&line);
+            }
+            return Ok(None);
+        }
+        OutputMode::FilesWithMatches => {
+            let line = format!("{}\n", found.rel);
+            if page.admit(line.len()) == ControlFlow::Continue(true) {
+                page.text.push_str(&line);
+            }
+            return Ok(None);
+        }
+    }
+    let version = scanned.fingerprint.map(|hash| Version {
+        hash,
+        size: found.size,
+    });
+    if skipped_lines
+        && let Some(record) = ledger.get(&found.rel)
+        && let (Some(seen), Some(now)) = (record.fingerprint, scanned.fingerprint)
+        && seen != now
+    {
+        page.changed.push(found.rel.clone());
+    }
+    if ranges.is_empty() {
+        return Ok(None);
+    }
+    let _ = writeln!(page.text, "{}", header(&found.rel, &scanned, version));
+    // A break before lines the page had no room for is no break.
+    page.text
+        .push_str(lines.strip_suffix("--\n").unwrap_or(&lines));
+    if let Some(version) = version {
+        page.versions.insert(found.rel.clone(), version.to_string());
+    }
+    let meta = fs
+        .stat(&found.rel)
+        .map_err(|err| ToolError::from_fs(&found.rel, err))?;
+    Ok(Some(FileOutcome::Viewed(Viewed {
+        rel: found.rel.clone(),
+        meta,
+        scanned,
+        ranges,
+    })))
+}
+
+/// The line that opens a file's lines: its path, its encoding when not
+/// UTF-8, and its version.
+fn header(rel: &str, scanned: &Scanned, version: Option<Version>) -> String {
+    let mut line = rel.to_owned();
+    if scanned.style.encoding != Encoding::Utf8 {
+        let _ = write!(line, " [decoded from {}]", scanned.style.encoding.name());
+    }
+    if let Some(version) = version {
+        let _ = write!(line, " {}", Notice::Version(version));
+    }
+    line
+}
+
+/// One line as shown: `N:text` for a match, `N-text` for context; a line
+/// over the cap shows a window around its first match (or its start),
+/// followed by where it lies and how `read` goes on.
+fn render_line(
+    config: &Config,
+    number: u64,
+    text: &str,
+    matched: Option<(usize, usize)>,
+    chars_before: u64,
+) -> String {
+    let mark = if matched.is_some() { ':' } else { '-' };
+    let max = config.max_line_chars;
+    let budget = usize::try_from(config.budget_bytes() / 2).unwrap_or(usize::MAX);
+    if (text.len() as u64) <= max && text.len() <= budget && chars_before == 0 {
+        return format!("{number}{mark}{text}\n");
+    }
+    let chars = text.chars().count() as u64;
+    if chars <= max && text.len() <= budget && chars_before == 0 {
+        return format!("{number}{mark}{text}\n");
+    }
+    // A window of the cap's size with the match a quarter of the way in.
+    let match_char = matched.map_or(0, |(start, _)| text[..start].chars().count() as u64);
+    let lead = (max / 4).min(match_char);
+    let mut from = match_char - lead;
+    if chars.saturating_sub(from) < max {
+        from = chars.saturating_sub(max);
+    }
+    let start = text
+        .char_indices()
+        .nth(usize::try_from(from).unwrap_or(usize::MAX))
+        .map_or(text.len(), |(i, _)| i);
+    let rest = &text[start..];
+    let end = start + cut_point(rest, max, budget);
+    let shown = &text[start..end];
+    let shown_chars = shown.chars().count() as u64;
+    let long = LongLine {
+        line: number,
+        from: chars_before + from + 1,
+        to: chars_before + from + shown_chars,
+        chars: chars_before + chars,
+    };
+    format!("{number}{mark}{shown}\n{long}\n")
+}
+
+/// The answer: the page, the footer, what was skipped.
+fn finish(page: Page<'_>, skipped: &Skipped, searched: u64, rel: &str) -> ToolResult {
+    let Page {
+        config,
+        args,
+        mut text,
+        entries,
+        shown,
+        cut,
+        matches,
+        files_matched,
+        versions,
+        changed,
+        ..
+    } = page;
+    let unit = match args.output_mode {
+        OutputMode::Content => Unit::Lines,
+        _ => Unit::Files,
+    };
+    if shown == 0 && cut.is_none() {
+        let past = (files_matched > 0).then_some((args.offset, entries));
+        let no = NoMatch {
+            pattern: &args.pattern,
+            searched,
+            offset: past,
+            skipped: !skipped.is_empty(),
+            by_name: false,
+        };
+        text = no.to_string();
+    } else {
+        let end = match cut {
+            Some(why) => End::Cut {
+                why,
+                offset: args.offset + shown,
+            },
+            None => End::Complete {
+                total: entries,
+                matches: if args.output_mode == OutputMode::FilesWithMatches {
+                    0
+                } else {
+                    matches
+                },
+                files: files_matched,
+            },
+        };
+        let footer = Footer {
+            unit,
+            first: args.offset + 1,
+            shown,
+            searched,
+            end,
+        };
+        let _ = write!(text, "{footer}");
+    }
+    if !changed.is_empty() {
+        let mut names: Vec<&str> = changed
+            .iter()
+            .map(String::as_str)
+            .take(MAX_CHANGED_NAMED)
+            .collect();
+        let more = changed.len().saturating_sub(MAX_CHANGED_NAMED);
+        let etc = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        names.sort_unstable();
+        let _ = write!(
+            text,
+            "\n[changed since you last saw them: {}{etc}; offset={} counts the lines as they are now]",
+            names.join(", "),
+            args.offset
+        );
+    }
+    if !skipped.is_empty() {
+        let _ = write!(text, "\n{skipped}");
+    }
+    let mode = match args.output_mode {
+        OutputMode::Content => "content",
+        OutputMode::FilesWithMatches => "files_with_matches",
+        OutputMode::Count => "count",
+    };
+    let next_offset = cut.map(|_| args.offset + shown);
+    let mut metadata = json!({
+        "kind": "search",
+        "path": rel,
+        "output_mode": mode,
+        "files_searched": searched,
+        "files_matched": files_matched,
+        "shown": shown,
+        "truncated": cut.is_some(),
+        "skipped": !skipped.is_empty(),
+        "versions": versions,
+    });
+    if args.output_mode != OutputMode::FilesWithMatches {
+        metadata["matching_lines"] = Value::from(matches);
+    }
+    if let Some(next) = next_offset {
+        metadata["next_offset"] = Value::from(next);
+    }
+    metadata["estimated_tokens"] = Value::from(config.estimate_tokens(text.len() as u64));
+    ToolResult::from_text(text, metadata)
+}

@@ -1,0 +1,163 @@
+//! The pattern of a `grep`, compiled once: ripgrep's regular-expression
+//! syntax, `^` and `$` at line ends (a `\r` before the `\n` included), and
+//! a match that never spans lines unless the search is `multiline` — a
+//! line matches when the pattern matches within it alone, as in ripgrep.
+//!
+//! ```
+//! use filetools_core::view::search::matcher::Matcher;
+//! let matcher = Matcher::new("b$", false, false).unwrap();
+//! let hit = matcher.next_line("ab\r\ncd\nb\n", 0).unwrap();
+//! assert_eq!((hit.line_start, hit.line_end), (0, 3));
+//! ```
+
+use regex::{Regex, RegexBuilder};
+
+use crate::answers::error::ToolError;
+use crate::answers::quote::quoted;
+use crate::answers::tool::Tool;
+
+/// Bytes the compiled pattern may take: a pattern that needs more is
+/// refused rather than left to exhaust memory.
+pub const MAX_PATTERN_BYTES: usize = 16 << 20;
+
+/// A compiled `grep` pattern.
+#[derive(Debug, Clone)]
+pub struct Matcher {
+    regex: Regex,
+}
+
+/// A line with a match in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hit {
+    /// Where the line starts.
+    pub line_start: usize,
+    /// Where it ends, before its `\n` (or the end of the text).
+    pub line_end: usize,
+    /// The first match in the line, `(start, end)`.
+    pub first: (usize, usize),
+}
+
+impl Matcher {
+    /// `pattern`, case-insensitive when asked; `multiline` lets a match
+    /// span lines and `.` match a newline.
+    pub fn new(pattern: &str, case_insensitive: bool, multiline: bool) -> Result<Self, ToolError> {
+        let regex = RegexBuilder::new(pattern)
+            .case_insensitive(case_insensitive)
+            .multi_line(true)
+            .crlf(true)
+            .dot_matches_new_line(multiline)
+            .size_limit(MAX_PATTERN_BYTES)
+            .build()
+            .map_err(|err| ToolError::InvalidArgument {
+                tool: Tool::Grep,
+                name: "pattern",
+                expected: "a regular expression in ripgrep's syntax (escape ( ) [ ] { } . * + ? | with \\ to match them as text)",
+                got: format!("{} ({})", quoted(pattern), reason(&err)),
+            })?;
+        Ok(Self { regex })
+    }
+
+    /// The first line at or after `from` (a line start) that matches;
+    /// the place after a final `\n` is no line.
+    pub fn next_line(&self, text: &str, from: usize) -> Option<Hit> {
+        let bytes = text.as_bytes();
+        let mut at = from;
+        while at < text.len() {
+            let found = self.regex.find_at(text, at)?;
+            let line_start = memchr::memrchr(b'\n', &bytes[..found.start()]).map_or(0, |i| i + 1);
+            let line_start = line_start.max(at);
+            let line_end = memchr::memchr(b'\n', &bytes[found.start()..])
+                .map_or(text.len(), |i| found.start() + i);
+            if found.end() <= line_end {
+                return Some(Hit {
+                    line_start,
+                    line_end,
+                    first: (found.start(), found.end()),
+                });
+            }
+            // The match ran past the line's end: the line matches only if
+            // the pattern matches within it alone.
+            if let Some(inside) = self.regex.find(&text[line_start..line_end]) {
+                return Some(Hit {
+                    line_start,
+                    line_end,
+                    first: (line_start + inside.start(), line_start + inside.end()),
+                });
+            }
+            at = line_end + 1;
+        }
+        None
+    }
+
+    /// Every match of the whole `text`, for a multiline search.
+    pub fn all<'t>(&self, text: &'t str) -> impl Iterator<Item = (usize, usize)> + 't {
+        let regex = self.regex.clone();
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            if at > text.len() {
+                return None;
+            }
+            let found = regex.find_at(text, at)?;
+            at = if found.end() > found.start() {
+                found.end()
+            } else {
+                // An empty match: move on by one character.
+                found.end() + text[found.end()..].chars().next().map_or(1, char::len_utf8)
+            };
+            Some((found.start(), found.end()))
+        })
+    }
+}
+
+/// The last line of a regex error: the reason, without the pattern the
+/// error repeats.
+fn reason(err: &regex::Error) -> String {
+    let text = err.to_string();
+    text.lines()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .unwrap_or("invalid")
+        .trim()
+        .trim_start_matches("error: ")
+        .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(pattern: &str, text: &str) -> Vec<(usize, usize)> {
+        let matcher = Matcher::new(pattern, false, false).unwrap();
+        let mut out = Vec::new();
+        let mut at = 0;
+        while let Some(hit) = matcher.next_line(text, at) {
+            out.push((hit.line_start, hit.line_end));
+            at = hit.line_end + 1;
+        }
+        out
+    }
+
+    #[test]
+    fn a_match_never_spans_lines() {
+        assert_eq!(lines(r"a\sb", "a\nb\na b\n"), [(4, 7)]);
+        assert_eq!(lines(r"x[^y]*z", "x\nz\nxz\n"), [(4, 6)]);
+    }
+
+    #[test]
+    fn anchors_are_per_line_with_crlf() {
+        assert_eq!(lines("^b", "ab\r\nb\r\n"), [(4, 6)]);
+        assert_eq!(lines("a$", "a\r\nba\n"), [(0, 2), (3, 5)]);
+    }
+
+    #[test]
+    fn an_empty_match_matches_each_line() {
+        assert_eq!(lines("", "a\n\nb"), [(0, 1), (2, 2), (3, 4)]);
+    }
+
+    #[test]
+    fn a_bad_pattern_says_why() {
+        let err = Matcher::new("fn (", false, false).unwrap_err().to_string();
+        assert!(err.contains("unclosed group"), "{err}");
+        assert!(err.contains("escape"), "{err}");
+    }
+}

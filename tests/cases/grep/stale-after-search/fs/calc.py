@@ -1,0 +1,9 @@
+RATE = 0.2
+
+
+def tax(amount):
+    return amount * RATE
+
+
+def net(amount):
+    return amount - tax(amount)
