@@ -19,7 +19,7 @@ Each task first installs what it needs and is missing (in brackets): the wasm32-
 Rust target and Debian's clang and wasi-libc for the component [build]; the npm package's
 locked dependencies [npm]; ruff in target/py-lint [ruff]; the Python MCP client in target/py
 [mcp client]; Deno and workerd from npm in target/ [deno, workerd]; Debian's redis-server
-[redis] and chromium [chromium].
+[redis], chromium [chromium] and ripgrep [rg].
 
   setup     install everything any task needs [all of the above]
   demo      build the CLI and page through a large log and a minified JSON file [build]
@@ -27,7 +27,7 @@ locked dependencies [npm]; ruff in target/py-lint [ruff]; the Python MCP client 
             package's (Node, both back ends, Deno, workerd, and the playground in headless
             Chromium), the Python package's (pytest, the wheel in a fresh venv), and the packed
             crates, npm package and wheel installed in scratch projects
-            [build, npm, mcp client, deno, workerd, redis, chromium]
+            [build, npm, mcp client, deno, workerd, redis, chromium, rg]
   python    build the Python wheel, install it into a fresh venv (no Rust on the path) and
             run the Python tests there (part of test) [build, npm]
   lint      rustfmt check, clippy (native and wasm32-wasip2), rustdoc warnings; Biome over
@@ -36,7 +36,7 @@ locked dependencies [npm]; ruff in target/py-lint [ruff]; the Python MCP client 
   bench     the benchmark: wasm vs native per call, sessions, load, 1 GiB file, the
             performance table (each target beside its reference, with the ratio);
             then Node vs wasmtime per call and the npm package's size
-            (option: --targets for the performance table alone) [build, npm, redis]
+            (option: --targets for the performance table alone) [build, npm, redis, rg]
   stress    the reliability suite at full counts: racing writers, swapped-in FIFOs and
             devices, kill -9 during writes, protocol fuzz, a damaged cache, hostile files,
             root spellings
@@ -122,6 +122,7 @@ fn needs(task: &str) -> Option<&'static [Need]> {
             Need::GrammarToolchain,
             Need::NodePackages,
             Need::Redis,
+            Need::Ripgrep,
         ],
         "test" => &[
             Need::WasmTarget,
@@ -132,6 +133,7 @@ fn needs(task: &str) -> Option<&'static [Need]> {
             Need::Workerd,
             Need::Redis,
             Need::Chromium,
+            Need::Ripgrep,
         ],
         // Built natively without the grammars, so nothing to install.
         "fuzz" => &[],
@@ -143,7 +145,10 @@ fn test() -> Result<()> {
     // The session stores' tests need a real Redis server: missing, they fail.
     run::cargo_env(
         &["test", "--workspace"],
-        &[("FILETOOLS_REQUIRE_REDIS", "1")],
+        &[
+            ("FILETOOLS_REQUIRE_REDIS", "1"),
+            ("FILETOOLS_REQUIRE_RIPGREP", "1"),
+        ],
     )?;
     // The Node tests run the CLI and the case layout tool as the Rust tests
     // built them: building them again with other features would double the

@@ -40,6 +40,8 @@ pub enum Need {
     Redis,
     /// Chromium, for the browser tests.
     Chromium,
+    /// ripgrep, the reference the search is tested and measured against.
+    Ripgrep,
 }
 
 /// What builds the component: every task that builds the host, whose build
@@ -57,6 +59,7 @@ pub const EVERYTHING: &[Need] = &[
     Need::Workerd,
     Need::Redis,
     Need::Chromium,
+    Need::Ripgrep,
 ];
 
 /// Installs each of `needs` that is missing.
@@ -72,6 +75,7 @@ pub fn install(needs: &[Need]) -> Result<()> {
             Need::Workerd => workerd()?,
             Need::Redis => redis()?,
             Need::Chromium => chromium()?,
+            Need::Ripgrep => ripgrep()?,
         }
     }
     Ok(())
@@ -106,6 +110,19 @@ fn redis() -> Result<()> {
     }
     println!("installing redis-server (Debian package) for the session store tests");
     apt_install(&["redis-server"])
+}
+
+/// `rg`, for the differential test of `grep` and the search benchmark.
+fn ripgrep() -> Result<()> {
+    let installed = Command::new("rg")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if installed {
+        return Ok(());
+    }
+    println!("installing ripgrep (Debian package) for the search tests");
+    apt_install(&["ripgrep"])
 }
 
 /// The workerd release the Worker tests run, from its npm package.

@@ -10,8 +10,8 @@ export function beginChange(intent: Uint8Array): void;
 export function endChange(): void;
 export function sha256(data: Uint8Array): string | undefined;
 export function claimUnfinished(): Uint8Array | undefined;
-export type FsError = import('./filetools-core-types.js').FsError;
 export type Metadata = import('./filetools-core-types.js').Metadata;
+export type FsError = import('./filetools-core-types.js').FsError;
 export interface FileStamp {
   size: bigint,
   mtimeNs: bigint,

@@ -1,30 +1,4 @@
 /** @module Interface filetools:core/types@0.2.0 **/
-export type FsError = FsErrorNotFound | FsErrorPermissionDenied | FsErrorIsADirectory | FsErrorNotADirectory | FsErrorOutsideSandbox | FsErrorReadOnly | FsErrorConflict | FsErrorIo;
-export interface FsErrorNotFound {
-  tag: 'not-found',
-}
-export interface FsErrorPermissionDenied {
-  tag: 'permission-denied',
-}
-export interface FsErrorIsADirectory {
-  tag: 'is-a-directory',
-}
-export interface FsErrorNotADirectory {
-  tag: 'not-a-directory',
-}
-export interface FsErrorOutsideSandbox {
-  tag: 'outside-sandbox',
-}
-export interface FsErrorReadOnly {
-  tag: 'read-only',
-}
-export interface FsErrorConflict {
-  tag: 'conflict',
-}
-export interface FsErrorIo {
-  tag: 'io',
-  val: string,
-}
 /**
  * # Variants
  * 
@@ -53,6 +27,32 @@ export interface Metadata {
   createdNs: bigint,
   accessedNs: bigint,
   mode: number,
+}
+export type FsError = FsErrorNotFound | FsErrorPermissionDenied | FsErrorIsADirectory | FsErrorNotADirectory | FsErrorOutsideSandbox | FsErrorReadOnly | FsErrorConflict | FsErrorIo;
+export interface FsErrorNotFound {
+  tag: 'not-found',
+}
+export interface FsErrorPermissionDenied {
+  tag: 'permission-denied',
+}
+export interface FsErrorIsADirectory {
+  tag: 'is-a-directory',
+}
+export interface FsErrorNotADirectory {
+  tag: 'not-a-directory',
+}
+export interface FsErrorOutsideSandbox {
+  tag: 'outside-sandbox',
+}
+export interface FsErrorReadOnly {
+  tag: 'read-only',
+}
+export interface FsErrorConflict {
+  tag: 'conflict',
+}
+export interface FsErrorIo {
+  tag: 'io',
+  val: string,
 }
 export interface DirEntry {
   name: string,
