@@ -6,6 +6,7 @@
 //! names and the schemas errors quote are in [`tool`], the quoting of what
 //! the model sent in [`quote`], and metadata keeps its keys [`sorted`].
 
+pub mod batch;
 pub mod error;
 pub mod notice;
 pub mod quote;

@@ -56,7 +56,7 @@ impl Tool {
     pub fn schema(self) -> &'static str {
         match self {
             Tool::Read => {
-                "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1, pages?: string like \"3-7\", symbol?: string like \"Decimal.__new__\", encoding?: string like \"windows-1252\"}"
+                "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1, pages?: string like \"3-7\", symbol?: string like \"Decimal.__new__\", encoding?: string like \"windows-1252\"} or {file_paths: [string, ...]}"
             }
             Tool::Write => {
                 "write takes {file_path: string, content: string, encoding?: string like \"windows-1252\", expect?: string like \"3f9a0c2d41b7e865-1024\"}"

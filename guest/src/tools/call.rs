@@ -9,9 +9,9 @@ use crate::answers::tool::Tool;
 use crate::change::args::{EditArgs, UndoArgs, WriteArgs};
 use crate::config::ToolSet;
 use crate::fs::host::HostFs;
+use crate::tools::args::read::ReadCall;
 use crate::tools::session::Session;
 use crate::tools::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
-use crate::view::read::args::ReadArgs;
 use crate::view::search::args::{FindArgs, GrepArgs};
 
 impl<F: HostFs> Session<F> {
@@ -39,7 +39,10 @@ impl<F: HostFs> Session<F> {
             return self.refused(&unknown);
         };
         let parsed = match known {
-            Tool::Read => ReadArgs::from_json(arguments).map(|a| self.read(&a)),
+            Tool::Read => ReadCall::from_json(arguments).map(|call| match call {
+                ReadCall::One(args) => self.read(&args),
+                ReadCall::Many(paths) => self.read_many(&paths),
+            }),
             Tool::Write => WriteArgs::from_json(arguments).map(|a| self.write(&a)),
             Tool::Edit => EditArgs::from_json(arguments).map(|a| self.edit(&a)),
             Tool::Undo => UndoArgs::from_json(arguments).map(|a| self.undo(&a)),

@@ -9,6 +9,7 @@
 pub mod args;
 mod call;
 pub mod definitions;
+mod many;
 pub mod schema;
 mod search;
 pub(crate) mod session;

@@ -434,12 +434,17 @@ mod tests {
             let text = schema.to_string();
             assert!(!text.contains("additionalProperties"), "{text}");
             assert!(schema.get("required").is_none(), "{text}");
-            assert!(
-                schema["properties"]["file_path"]["description"]
-                    .as_str()
-                    .unwrap()
-                    .starts_with("Required. ")
-            );
+            let (subject, said) = if tool["name"] == "read" {
+                ("file_path", "Required unless file_paths is given.")
+            } else if schema["properties"].get("pattern").is_some() {
+                ("pattern", "Required. ")
+            } else {
+                ("file_path", "Required. ")
+            };
+            let description = schema["properties"][subject]["description"]
+                .as_str()
+                .unwrap();
+            assert!(description.contains(said), "{description}");
         }
         let read = &render(&Config::default(), Format::Mcp)[0];
         assert_eq!(
@@ -480,6 +485,7 @@ mod tests {
                 };
                 let subject = [
                     "file_path",
+                    "pattern",
                     "path",
                     "notebook_path",
                     "command",
@@ -519,7 +525,7 @@ mod tests {
         ] {
             let tools = every_set(format);
             assert_eq!(
-                tools[5],
+                tools[7],
                 json!({"type": "apply_patch"}),
                 "the built-in tool"
             );
@@ -538,7 +544,7 @@ mod tests {
     fn anthropic_strict_schemas_are_exact_closed_and_free_of_keywords_strict_mode_moves() {
         let tools = every_set(Format::AnthropicStrict);
         assert_eq!(
-            tools[4]["type"], "text_editor_20250728",
+            tools[6]["type"], "text_editor_20250728",
             "the built-in tool"
         );
         for tool in tools.iter().filter(|t| t.get("input_schema").is_some()) {
@@ -557,7 +563,9 @@ mod tests {
             assert!(!text.contains("[\"integer\",\"null\"]"), "{text}");
         }
         let read = &tools[0]["input_schema"];
-        assert_eq!(read["required"], json!(["file_path"]));
+        // One file or several: neither path argument is required alone.
+        assert_eq!(read["required"], json!([]));
+        assert_eq!(read["properties"]["file_paths"]["type"], "array");
         assert!(
             read["properties"]["offset"]["description"]
                 .as_str()

@@ -39,6 +39,9 @@ fn aliases(tool: Tool) -> &'static [(&'static str, &'static str)] {
             ("column", "char_offset"),
             ("max_lines", "limit"),
             ("maxLines", "limit"),
+            ("filePaths", "file_paths"),
+            ("paths", "file_paths"),
+            ("files", "file_paths"),
         ],
         Tool::Write => &[
             ("contents", "content"),

@@ -13,7 +13,7 @@
 
 mod alias;
 mod change;
-mod read;
+pub(crate) mod read;
 mod search;
 
 use serde_json::{Map, Value};
@@ -27,6 +27,7 @@ fn arguments(tool: Tool) -> &'static [&'static str] {
     match tool {
         Tool::Read => &[
             "file_path",
+            "file_paths",
             "offset",
             "limit",
             "char_offset",

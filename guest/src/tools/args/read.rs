@@ -11,8 +11,75 @@ use serde_json::{Map, Value};
 
 use super::{known_keys, number, object, required_string, string};
 use crate::answers::error::ToolError;
+use crate::answers::quote::short_json;
 use crate::answers::tool::Tool;
-use crate::view::read::args::ReadArgs;
+use crate::view::read::args::{MAX_READ_FILES, ReadArgs};
+
+/// A `read` of one file, or of several in one answer (`file_paths`, or a
+/// list given as `file_path`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadCall {
+    /// One file, with its range, pages or symbol.
+    One(ReadArgs),
+    /// Several files, each shown as a plain read shows it.
+    Many(Vec<String>),
+}
+
+impl ReadCall {
+    /// Parses raw JSON arguments.
+    pub fn from_json(text: &str) -> Result<Self, ToolError> {
+        let mut map = object(Tool::Read, text)?;
+        if matches!(map.get("file_path"), Some(Value::Array(_))) {
+            if map.get("file_paths").is_some_and(|v| !v.is_null()) {
+                return Err(ToolError::DuplicateArgument {
+                    tool: Tool::Read,
+                    name: "file_paths",
+                    alias: "file_path".to_owned(),
+                });
+            }
+            if let Some(list) = map.remove("file_path") {
+                map.insert("file_paths".to_owned(), list);
+            }
+        }
+        let list = match map.remove("file_paths") {
+            None | Some(Value::Null) => return ReadArgs::from_map(&map).map(Self::One),
+            Some(list) => list,
+        };
+        known_keys(Tool::Read, &map)?;
+        if let Some((name, _)) = map.iter().find(|(_, value)| !value.is_null()) {
+            return Err(ToolError::InvalidArgument {
+                tool: Tool::Read,
+                name: "file_paths",
+                expected: "alone: read a range, pages or a symbol of one file in a call of its own",
+                got: format!("file_paths with {name}"),
+            });
+        }
+        paths(&list).map(Self::Many)
+    }
+}
+
+// The error below names the cap in words.
+const _: () = assert!(MAX_READ_FILES == 20);
+
+/// The paths of `file_paths`: 1 to [`MAX_READ_FILES`] strings.
+fn paths(list: &Value) -> Result<Vec<String>, ToolError> {
+    let wrong = || ToolError::InvalidArgument {
+        tool: Tool::Read,
+        name: "file_paths",
+        expected: "a list of 1 to 20 paths",
+        got: short_json(list),
+    };
+    let Value::Array(items) = list else {
+        return Err(wrong());
+    };
+    if items.is_empty() || items.len() > MAX_READ_FILES {
+        return Err(wrong());
+    }
+    items
+        .iter()
+        .map(|item| item.as_str().map(str::to_owned).ok_or_else(wrong))
+        .collect()
+}
 
 impl ReadArgs {
     /// Parses raw JSON arguments.

@@ -17,6 +17,7 @@ use serde_json::{Map, Value, json};
 
 use crate::config::Config;
 use crate::view::pdf::{MAX_PAGES_PER_CALL, MAX_PAGES_WITHOUT_RANGE};
+use crate::view::read::args::MAX_READ_FILES;
 
 /// One tool as the model sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -314,7 +315,17 @@ fn read_definition(config: &Config) -> Definition {
         input_schema: json!({
             "type": "object",
             "properties": {
-                "file_path": path_property(),
+                "file_path": {
+                    "type": "string",
+                    "description": "Path of the file or directory, relative to the working directory or absolute inside the workspace. Required unless file_paths is given."
+                },
+                "file_paths": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "minItems": 1,
+                    "maxItems": MAX_READ_FILES,
+                    "description": format!("Instead of file_path: up to {MAX_READ_FILES} files read in one call under one budget, each as a read without offset shows it (whole, or paged or outlined with its continuation); the last line says what each used.")
+                },
                 "offset": {
                     "type": "integer",
                     "minimum": 1,
@@ -340,7 +351,7 @@ fn read_definition(config: &Config) -> Definition {
                 },
                 "encoding": encoding_property("Only for a file that is not UTF-8: its encoding, e.g. \"windows-1252\" or \"shift_jis\", when the read says the detected one is a guess.")
             },
-            "required": ["file_path"],
+            "required": [],
             "additionalProperties": false
         }),
         output_schema: answers(&read_output(), &[&["kind"]]),

@@ -18,6 +18,9 @@ use crate::text::encoding::Encoding;
 /// path of them is never this long.
 pub const MAX_SYMBOL_BYTES: usize = 1024;
 
+/// Files one `read` takes in its `file_paths`.
+pub const MAX_READ_FILES: usize = 20;
+
 /// Typed arguments of `read`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReadArgs {

@@ -1,5 +1,7 @@
-//! `grep` and `find` through a session: hits as views, disclosure,
-//! continuation.
+//! `grep`, `find` and the batch `read` through a session: what counts as
+//! read, and what does not.
+
+use std::fmt::Write as _;
 
 use crate::Config;
 use crate::fs::memory::MemFs;
@@ -13,35 +15,103 @@ fn session(files: &[(&str, &[u8])]) -> Session<MemFs> {
     Session::new(Config::default(), fs)
 }
 
+const SOURCE: &[u8] = b"fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n";
+
 #[test]
-fn smoke() {
-    let mut s = session(&[
-        (".gitignore", b"target/\n*.log\n"),
-        (
-            "src/a.rs",
-            b"fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n",
-        ),
-        ("src/b.rs", b"fn other() {}\n"),
-        ("target/out.rs", b"fn main() {}\n"),
-        ("debug.log", b"fn main\n"),
-        (".env", b"SECRET=fn\n"),
-    ]);
-    let r = s.call(
-        "grep",
-        r#"{"pattern":"fn \\w+","output_mode":"content","-A":1}"#,
+fn a_line_grep_showed_is_edited_without_a_read() {
+    let mut s = session(&[("src/a.rs", SOURCE)]);
+    let found = s.call("grep", r#"{"pattern":"let x","output_mode":"content"}"#);
+    assert!(
+        found.text().contains("2:    let x = 1;"),
+        "{}",
+        found.text()
     );
-    println!("{}\n{}", r.text(), r.metadata);
-    let r = s.call(
+    let edit = s.call(
         "edit",
-        r#"{"file_path":"src/b.rs","old_string":"fn other() {}","new_string":"fn other() { 1 }"}"#,
+        r#"{"file_path":"src/a.rs","old_string":"let x = 1;","new_string":"let x = 2;"}"#,
     );
-    println!("{}\n{}", r.text(), r.metadata);
-    let r = s.call("grep", r#"{"pattern":"zzz"}"#);
-    println!("{}", r.text());
-    let r = s.call("grep", r#"{"pattern":"fn","output_mode":"count"}"#);
-    println!("{}", r.text());
-    let r = s.call("find", r#"{"pattern":"*.rs"}"#);
-    println!("{}", r.text());
-    let r = s.call("grep", r#"{"pattern":"fn (","output_mode":"count"}"#);
-    println!("{}", r.text());
+    assert!(!edit.is_error, "{}", edit.text());
+}
+
+#[test]
+fn names_alone_count_as_no_read() {
+    for call in [
+        r#"{"pattern":"let x"}"#,
+        r#"{"pattern":"let x","output_mode":"count"}"#,
+    ] {
+        let mut s = session(&[("src/a.rs", SOURCE)]);
+        let found = s.call("grep", call);
+        assert!(found.text().starts_with("src/a.rs"), "{}", found.text());
+        let edit = s.call(
+            "edit",
+            r#"{"file_path":"src/a.rs","old_string":"let x = 1;","new_string":"let x = 2;"}"#,
+        );
+        assert_eq!(edit.metadata["error"], "not_read", "{}", edit.text());
+    }
+    let mut s = session(&[("src/a.rs", SOURCE)]);
+    s.call("find", r#"{"pattern":"*.rs"}"#);
+    let edit = s.call(
+        "edit",
+        r#"{"file_path":"src/a.rs","old_string":"let x = 1;","new_string":"let x = 2;"}"#,
+    );
+    assert_eq!(edit.metadata["error"], "not_read", "{}", edit.text());
+}
+
+#[test]
+fn many_files_come_in_the_order_asked_with_errors_in_place() {
+    let mut big = String::new();
+    for n in 0..3000 {
+        let _ = writeln!(big, "line {n} of a long file");
+    }
+    let mut s = session(&[("a.txt", b"small\n"), ("big.txt", big.as_bytes())]);
+    let result = s.call(
+        "read",
+        r#"{"file_paths":["big.txt","missing.txt","a.txt"]}"#,
+    );
+    let text = result.text();
+    let big_at = text.find("==> big.txt <==").unwrap();
+    let missing_at = text.find("==> missing.txt <==").unwrap();
+    let small_at = text.find("==> a.txt <==\n1\tsmall").unwrap();
+    assert!(big_at < missing_at && missing_at < small_at, "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("[3 files, in the order asked: big.txt in part ("),
+        "{last}"
+    );
+    assert!(
+        last.contains("missing.txt not read (not_found); a.txt whole ("),
+        "{last}"
+    );
+    let budget = Config::default().budget_bytes() as usize;
+    assert!(text.len() <= budget, "{} bytes", text.len());
+    // Each file shown counts as read.
+    let edit = s.call(
+        "edit",
+        r#"{"file_path":"a.txt","old_string":"small","new_string":"tiny"}"#,
+    );
+    assert!(!edit.is_error, "{}", edit.text());
+}
+
+#[test]
+fn many_files_refuse_other_arguments_and_too_many_paths() {
+    let mut s = session(&[("a.txt", b"x\n")]);
+    let with_offset = s.call("read", r#"{"file_paths":["a.txt"],"offset":3}"#);
+    assert!(
+        with_offset.text().contains("file_paths must be alone"),
+        "{}",
+        with_offset.text()
+    );
+    let many: Vec<String> = (0..21).map(|n| format!("\"f{n}\"")).collect();
+    let too_many = s.call("read", &format!(r#"{{"file_paths":[{}]}}"#, many.join(",")));
+    assert!(
+        too_many.text().contains("a list of 1 to 20 paths"),
+        "{}",
+        too_many.text()
+    );
+    let as_list = s.call("read", r#"{"file_path":["a.txt"]}"#);
+    assert!(
+        as_list.text().starts_with("==> a.txt <=="),
+        "{}",
+        as_list.text()
+    );
 }
