@@ -12,6 +12,7 @@ pub mod definitions;
 mod many;
 pub mod schema;
 mod search;
+mod search_definitions;
 pub(crate) mod session;
 pub mod sets;
 pub mod shapes;

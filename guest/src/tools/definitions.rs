@@ -11,11 +11,10 @@
 //! assert!(read.description.contains("up to 1000 lines"));
 //! ```
 
-mod search;
-
 use serde_json::{Map, Value, json};
 
 use crate::config::Config;
+use crate::tools::search_definitions;
 use crate::view::pdf::{MAX_PAGES_PER_CALL, MAX_PAGES_WITHOUT_RANGE};
 use crate::view::read::args::MAX_READ_FILES;
 
@@ -70,8 +69,8 @@ pub fn core(config: &Config) -> Vec<Definition> {
         write_definition(),
         edit_definition(),
         undo_definition(),
-        search::grep(config),
-        search::find(),
+        search_definitions::grep(config),
+        search_definitions::find(),
     ]
 }
 

@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 
-use super::{Annotations, Definition, answers};
 use crate::config::Config;
+use crate::tools::definitions::{Annotations, Definition, answers};
 use crate::view::search::args::MAX_CONTEXT_LINES;
 use crate::view::search::find::DEFAULT_FIND_LIMIT;
 
