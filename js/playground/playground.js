@@ -230,7 +230,11 @@ $('call-form').addEventListener('submit', async (event) => {
     });
     return;
   }
-  const tool = $('tool').value;
+  await run($('tool').value, args);
+});
+
+/** Calls `tool`, shows its answer and what it changed, and keeps it in the history. */
+async function run(tool, args) {
   const before = fs.files();
   const result = await tools.call(tool, args);
   const after = fs.files();
@@ -238,6 +242,12 @@ $('call-form').addEventListener('submit', async (event) => {
   show(result, args);
   showDiff(before, after);
   renderHistory();
+}
+
+// The search box: `grep` over the files, the lines it shows counting as read.
+$('search-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  await run('grep', { pattern: $('search-pattern').value, output_mode: 'content', '-C': 1 });
 });
 
 $('tool').addEventListener('change', showTool);

@@ -94,6 +94,23 @@ test('the sample files are read and edited, with the token meter, the diff and t
   assert.match(await page.textContent('#diff'), /\+Choose a file/);
 });
 
+test('the search box finds lines, which an edit then changes with no read', async () => {
+  await page.fill('#search-pattern', 'second line');
+  await page.click('#search');
+  await page.waitForFunction(() => document.getElementById('metadata').textContent !== '');
+  const found = await page.textContent('#output');
+  await page.evaluate(() => {
+    document.getElementById('metadata').textContent = '';
+  });
+  assert.match(found, /^windows\.txt \[version [0-9a-f]+-\d+\]\n1-first line\n2:second line\n3-third line\n/);
+  assert.match(found, /\[lines 1-3 of 3: 1 matching line in 1 file; \d+ files searched\]/);
+  assert.match(
+    await call('edit', { file_path: 'windows.txt', old_string: 'second line', new_string: 'line two' }),
+    /^Edited windows\.txt/,
+  );
+  assert.match(await page.textContent('#diff'), /-second line[^\n]*\n\+line two/);
+});
+
 test('each tool set lists its tools with descriptions and schemas, and arguments start over per tool', async () => {
   await page.selectOption('#toolset', 'text-editor');
   await page.waitForFunction(() => document.getElementById('tool').value === 'str_replace_based_edit_tool');

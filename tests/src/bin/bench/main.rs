@@ -24,6 +24,7 @@ mod edges;
 mod long;
 mod moving;
 mod python;
+mod search;
 mod serve;
 mod targets;
 
@@ -109,6 +110,13 @@ fn main() -> Result<()> {
         let dir = bench_dir();
         fs::create_dir_all(&dir)?;
         targets::print(&edges::rows(&dir)?);
+        return Ok(());
+    }
+    if let [flag] = args.as_slice()
+        && flag == "--search"
+    {
+        // The search rows alone.
+        targets::print(&search::rows()?);
         return Ok(());
     }
     if let [flag] = args.as_slice()
