@@ -351,9 +351,19 @@ impl Sandbox {
 /// Reads `len` bytes of `file` from `offset`, fewer only at its end.
 fn read_at(file: &File, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
     let len = len.min(MAX_READ_BYTES) as usize;
-    let mut buf = vec![0; len];
+    // Sized to what the file holds (and a byte more, to see it grow), not
+    // to what was asked: a search asks a chunk of every small file, and
+    // zeroing 64 KiB for each would cost more than reading it.
+    let held = file.metadata().map_or(u64::MAX, |meta| {
+        meta.len().saturating_sub(offset).saturating_add(1)
+    });
+    let mut buf = vec![0; len.min(usize::try_from(held).unwrap_or(usize::MAX))];
     let mut filled = 0;
     while filled < len {
+        if filled == buf.len() {
+            // The file grew since: read on up to what was asked.
+            buf.resize(len, 0);
+        }
         match file.read_at(&mut buf[filled..], offset + filled as u64) {
             Ok(0) => break,
             Ok(n) => filled += n,
