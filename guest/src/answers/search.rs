@@ -92,6 +92,8 @@ pub struct Skipped {
     pub too_large: u64,
     /// Directories the host would not list, root-relative.
     pub unreadable: Vec<String>,
+    /// Files listed that could not be read (gone since, or refused).
+    pub unreadable_files: u64,
 }
 
 impl Skipped {
@@ -134,6 +136,11 @@ impl Skipped {
                 self.too_large,
                 "file too large for multiline",
                 "files too large for multiline",
+            ),
+            (
+                self.unreadable_files,
+                "file that could not be read",
+                "files that could not be read",
             ),
         ];
         for (count, one, many) in counted {

@@ -316,13 +316,12 @@ fn read_definition(config: &Config) -> Definition {
             "properties": {
                 "file_path": {
                     "type": "string",
-                    "description": "Path of the file or directory, relative to the working directory or absolute inside the workspace. Required unless file_paths is given."
+                    "description": "Required unless file_paths is given. Path of the file or directory, relative to the working directory or absolute inside the workspace."
                 },
                 "file_paths": {
                     "type": "array",
                     "items": {"type": "string"},
                     "minItems": 1,
-                    "maxItems": MAX_READ_FILES,
                     "description": format!("Instead of file_path: up to {MAX_READ_FILES} files read in one call under one budget, each as a read without offset shows it (whole, or paged or outlined with its continuation); the last line says what each used.")
                 },
                 "offset": {

@@ -435,7 +435,7 @@ mod tests {
             assert!(!text.contains("additionalProperties"), "{text}");
             assert!(schema.get("required").is_none(), "{text}");
             let (subject, said) = if tool["name"] == "read" {
-                ("file_path", "Required unless file_paths is given.")
+                ("file_path", "Required unless file_paths is given. ")
             } else if schema["properties"].get("pattern").is_some() {
                 ("pattern", "Required. ")
             } else {

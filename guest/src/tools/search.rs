@@ -34,7 +34,10 @@ impl<F: HostFs> Session<F> {
                     let scanned = &view.scanned;
                     for &(first, last) in &view.ranges {
                         let shown = Observation {
-                            size: view.meta.size,
+                            // What was read, when read whole.
+                            size: scanned
+                                .fingerprint
+                                .map_or(view.meta.size, |_| scanned.bytes),
                             mtime_ns: view.meta.mtime_ns,
                             fingerprint: scanned.fingerprint,
                             lines: Some((first, last)),

@@ -41,7 +41,7 @@ fn context(flag: &str) -> Value {
         "-B" => "before",
         _ => "before and after",
     };
-    json!({"type": "integer", "minimum": 0, "maximum": MAX_CONTEXT_LINES, "description": format!("Lines of context {side} each match (content mode).")})
+    json!({"type": "integer", "minimum": 0, "description": format!("Lines of context {side} each match (content mode; at most {MAX_CONTEXT_LINES}).")})
 }
 
 /// The metadata of a search.

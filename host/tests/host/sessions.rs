@@ -339,11 +339,18 @@ fn definitions_describe_every_tool_for_the_config() {
     assert!(defs[0].description.contains("up to 700 lines"));
     for def in &defs {
         let schema: serde_json::Value = serde_json::from_str(&def.input_schema).unwrap();
+        // The subject of each call: the file (one or several for read),
+        // or the pattern of a search.
+        let subject = if schema["properties"].get("file_path").is_some() {
+            "file_path"
+        } else {
+            "pattern"
+        };
         assert!(
-            schema["properties"]["file_path"]["description"]
+            schema["properties"][subject]["description"]
                 .as_str()
                 .unwrap()
-                .starts_with("Required."),
+                .starts_with("Required"),
             "{}",
             def.name
         );

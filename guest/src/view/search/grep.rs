@@ -140,6 +140,7 @@ pub(crate) fn grep<F: HostFs + ?Sized>(
         match file(config, fs, found, (&matcher, args), &mut page, ledger) {
             Ok(Some(FileOutcome::Binary)) => walk_skipped.binary += 1,
             Ok(Some(FileOutcome::TooLarge)) => walk_skipped.too_large += 1,
+            Ok(Some(FileOutcome::Unreadable)) => walk_skipped.unreadable_files += 1,
             Ok(Some(FileOutcome::Viewed(view))) => views.push(view),
             Ok(None) => {}
             Err(err) => {
@@ -159,6 +160,7 @@ pub(crate) fn grep<F: HostFs + ?Sized>(
         let mut all = walk.skipped.clone();
         all.binary += skipped.binary;
         all.too_large += skipped.too_large;
+        all.unreadable_files += skipped.unreadable_files;
         skipped = all;
         walk.files
     } else {
@@ -183,6 +185,7 @@ pub(crate) fn grep<F: HostFs + ?Sized>(
 /// What searching one file came to, besides its lines on the page.
 enum FileOutcome {
     Binary,
+    Unreadable,
     TooLarge,
     Viewed(Viewed),
 }
@@ -261,8 +264,12 @@ fn file<F: HostFs + ?Sized>(
         (matcher, args.multiline),
         want,
         &mut |event| shown.take(config, &found.rel, page, event),
-    )
-    .map_err(|err| ToolError::from_fs(&found.rel, err))?;
+    );
+    let scanned = match scanned {
+        Ok(scanned) => scanned,
+        // Gone or refused since it was listed: counted, not fatal.
+        Err(_) => return Ok(Some(FileOutcome::Unreadable)),
+    };
     let FileLines {
         text: lines,
         ranges,
@@ -298,7 +305,7 @@ fn file<F: HostFs + ?Sized>(
     }
     let version = scanned.fingerprint.map(|hash| Version {
         hash,
-        size: found.size,
+        size: scanned.bytes,
     });
     if skipped_lines
         && let Some(record) = ledger.get(&found.rel)

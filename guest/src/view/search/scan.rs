@@ -81,6 +81,8 @@ pub struct Scanned {
     pub style: Style,
     /// Bytes that did not decode were replaced.
     pub lossy: bool,
+    /// Bytes read (the file's size when read to its end).
+    pub bytes: u64,
 }
 
 /// Line-keeping state of one scan.
@@ -205,6 +207,7 @@ pub fn scan<F: HostFs + ?Sized>(
             crlf_dominant: lines.crlf > lines.lf,
         },
         lossy: decoder.lossy(),
+        bytes: offset,
     }))
 }
 
