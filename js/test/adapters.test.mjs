@@ -546,7 +546,7 @@ test('in Node a root directory is all an adapter needs', async () => {
     })
   ).content;
   assert.match(answer.content[0].text, /^1\talpha/);
-  assert.equal((await openaiTools(dir)).chatTools.length, 4);
+  assert.equal((await openaiTools(dir)).chatTools.length, 6);
   assert.deepEqual(Object.keys(await aiTools(dir)), ['read', 'write', 'edit', 'undo', 'grep', 'find']);
-  assert.equal((await langchainTools(dir)).length, 4);
+  assert.equal((await langchainTools(dir)).length, 6);
 });

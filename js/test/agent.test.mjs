@@ -68,3 +68,16 @@ test('a typed change with expect needs no read in its session, and lands only on
   assert.equal(undone.isError, false, JSON.stringify(undone));
   assert.equal(new TextDecoder().decode(fs.files().get('a.txt')), 'one\ntwo\n');
 });
+
+test('typed grep shows lines that an edit then changes with no read; find lists files by name', async () => {
+  const { createTools, memoryFs } = await import('../src/node.js');
+  const fs = memoryFs({ 'src/a.js': 'const one = 1;\nconst two = 2;\n', 'b.txt': 'two\n' });
+  const tools = await createTools({ fs });
+  const found = await tools.grep({ pattern: 'two', path: 'src', outputMode: 'content', headLimit: 5 });
+  assert.equal(found.isError, false, JSON.stringify(found));
+  assert.match(found.content[0].text, /^src\/a\.js \[version [0-9a-f]+-\d+\]\n2:const two = 2;\n/);
+  const edited = await tools.edit({ filePath: 'src/a.js', oldString: 'two = 2', newString: 'two = 3' });
+  assert.equal(edited.isError, false, JSON.stringify(edited));
+  const listed = await tools.find({ pattern: '*.txt' });
+  assert.match(listed.content[0].text, /^b\.txt\n/);
+});

@@ -241,3 +241,14 @@ def test_the_error_class_is_filetools_own() -> None:
 
     assert FiletoolsError.__module__ == "filetools"
     assert isinstance(pickle.loads(pickle.dumps(FiletoolsError("x"))), FiletoolsError)
+
+
+def test_typed_grep_shows_lines_an_edit_then_changes_and_find_lists_files(project: Path) -> None:
+    session = Tools(project).session()
+    found = session.grep("bet", output_mode="content", context=1)
+    assert not found.is_error, found.text
+    assert "2:beta" in found.text and "1-alpha" in found.text
+    edited = session.edit("notes.txt", "beta", "BETA")
+    assert not edited.is_error, edited.text
+    listed = session.find("*.txt", head_limit=5)
+    assert not listed.is_error and "notes.txt" in listed.text

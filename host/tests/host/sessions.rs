@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use filetools::{LoadSource, ReadArgs, Tools};
+use filetools::{FindArgs, GrepArgs, LoadSource, OutputMode, ReadArgs, Tools};
 
 use crate::{read_args, root_and_outside, scratch, tools};
 
@@ -30,6 +30,36 @@ fn raw_and_typed_reads_agree() {
         "2\t2\n[lines 2-2 of 3; continue with offset=3]\n[version eab4f622e2bf4ecb-6]"
     );
     assert_eq!(raw.metadata["next_offset"], 3);
+}
+
+#[test]
+fn raw_and_typed_searches_agree() {
+    let (root, _) = root_and_outside("session-typed-search");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/a.rs"), "fn a() {}\nfn b() {}\n").unwrap();
+    let tools = tools(&root);
+    let raw = tools.session().unwrap().call(
+        "grep",
+        r#"{"pattern":"fn b","output_mode":"content","-B":1,"path":"src"}"#,
+    );
+    let typed = tools.session().unwrap().grep(&GrepArgs {
+        pattern: "fn b".into(),
+        output_mode: OutputMode::Content,
+        before: Some(1),
+        path: Some("src".into()),
+        ..GrepArgs::default()
+    });
+    assert_eq!(raw, typed);
+    assert!(
+        raw.text().contains("1-fn a() {}\n2:fn b() {}\n"),
+        "{}",
+        raw.text()
+    );
+    let found = tools.session().unwrap().find(&FindArgs {
+        pattern: "*.rs".into(),
+        ..FindArgs::default()
+    });
+    assert!(found.text().starts_with("src/a.rs\n"), "{}", found.text());
 }
 
 #[test]

@@ -265,10 +265,9 @@ fn file<F: HostFs + ?Sized>(
         want,
         &mut |event| shown.take(config, &found.rel, page, event),
     );
-    let scanned = match scanned {
-        Ok(scanned) => scanned,
-        // Gone or refused since it was listed: counted, not fatal.
-        Err(_) => return Ok(Some(FileOutcome::Unreadable)),
+    // Gone or refused since it was listed: counted, not fatal.
+    let Ok(scanned) = scanned else {
+        return Ok(Some(FileOutcome::Unreadable));
     };
     let FileLines {
         text: lines,
