@@ -1,7 +1,9 @@
 // `npm run bench`: the per-call time of the same read in Node (nodeFs and
-// memoryFs) and in the wasmtime host, and the package's size.
+// memoryFs) and in the wasmtime host, the search over a real source tree
+// beside ripgrep, and the package's size.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -105,4 +107,53 @@ console.log(
   `  Node, memoryFs       ${inMemory.us.toFixed(0).padStart(7)} µs  (${(inMemory.us / wasmtime.median_us).toFixed(2)}x wasmtime)`,
 );
 console.log('');
+await search();
 packageSize();
+
+/** The median of `runs` timings of `once` (after one to warm the cache), in ms. */
+async function timed(runs, once) {
+  await once();
+  const times = [];
+  for (let n = 0; n < runs; n += 1) {
+    const started = performance.now();
+    await once();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], min: times[0], max: times[times.length - 1] };
+}
+
+/**
+ * `grep` (count, a literal) and `find` in Node over the cargo registry's
+ * sources, beside `rg -c` and `rg --files` on the same tree (target: 3x).
+ */
+async function search() {
+  const tree = join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'registry', 'src');
+  if (!fs.existsSync(tree)) {
+    console.log(`search: ${tree} is missing; skipped\n`);
+    return;
+  }
+  const tools = await createTools({ fs: nodeFs(tree), config: { max_output_tokens: 100_000_000, dedup: false } });
+  const rows = [
+    ['grep count, a literal', { pattern: 'unsafe', output_mode: 'count' }, 'grep', ['-c', 'unsafe']],
+    ['find, every file', { pattern: '*', head_limit: 100_000_000 }, 'find', ['--files']],
+  ];
+  console.log(`search over ${tree} in Node (nodeFs), median of 3 (min-max), beside ripgrep`);
+  for (const [what, args, tool, rgArgs] of rows) {
+    const ours = await timed(3, async () => {
+      const result = await tools.call(tool, args);
+      if (result.isError || result.structuredContent.truncated) {
+        throw new Error(`${tool}: ${result.content[0].text.slice(0, 300)}`);
+      }
+    });
+    const theirs = await timed(3, () =>
+      // The path given, so that rg never searches a piped stdin instead.
+      execFileSync('rg', ['--no-require-git', '--crlf', ...rgArgs, '.'], { cwd: tree, maxBuffer: 1 << 30 }),
+    );
+    const show = (t) => `${t.median.toFixed(0)} ms (${t.min.toFixed(0)}-${t.max.toFixed(0)})`;
+    console.log(
+      `  ${what.padEnd(24)} ${show(ours).padStart(20)}  rg ${show(theirs)}  ${(ours.median / theirs.median).toFixed(2)}x (target 3x)`,
+    );
+  }
+  console.log('');
+}

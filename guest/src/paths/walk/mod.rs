@@ -2,6 +2,9 @@
 //! sorted at each level, a directory's content where its name falls, as
 //! ripgrep's `--sort path`), applying the [`rules`] and keeping a tally of
 //! everything left out and why (SPEC G3). Symlinks are never followed.
+//! By default it visits files; a walk that lists paths of every kind (the
+//! MCP filesystem set's `search_files`) visits directories and symlinks
+//! too, leaves out its own exclusions and stops after a number of entries.
 //!
 //! ```
 //! use std::ops::ControlFlow;
@@ -25,15 +28,28 @@ use std::ops::ControlFlow;
 
 use crate::answers::search::Skipped;
 use crate::fs::host::{FileKind, HostFs};
+use crate::paths::glob::Glob;
 use rules::{Rules, Verdict, join};
 
-/// A file a walk reached.
+/// A file (or, in a walk of every kind, a directory or symlink) a walk
+/// reached.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
     /// Root-relative path.
     pub rel: String,
     /// Size as listed.
     pub size: u64,
+    /// Kind as listed (symlinks not followed).
+    pub kind: FileKind,
+}
+
+/// What a walk that lists every kind of path adds to the rules.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// Paths (relative to the walk's start) left out, and not entered.
+    pub exclude: Vec<Glob>,
+    /// Entries listed at most; the walk stops there.
+    pub max_entries: usize,
 }
 
 /// A walk in progress.
@@ -47,6 +63,14 @@ pub struct Walk<'a, F: ?Sized> {
     pub files: u64,
     /// Files the call's glob or type left out.
     pub narrowed: u64,
+    /// A walk of every kind: its exclusions and cap.
+    listing: Option<Listing>,
+    /// The directory the walk started from.
+    start: String,
+    /// Entries listed, in a walk of every kind.
+    pub visited: usize,
+    /// Whether the cap stopped the walk.
+    pub stopped: bool,
 }
 
 impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
@@ -58,7 +82,29 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
             skipped: Skipped::default(),
             files: 0,
             narrowed: 0,
+            listing: None,
+            start: String::new(),
+            visited: 0,
+            stopped: false,
         }
+    }
+
+    /// A walk that visits directories and symlinks too, as `listing`
+    /// narrows and caps it.
+    #[must_use]
+    pub fn listing(mut self, listing: Listing) -> Self {
+        self.listing = Some(listing);
+        self
+    }
+
+    /// `rel` relative to the walk's start.
+    fn relative<'r>(&self, rel: &'r str) -> &'r str {
+        if self.start == "." || self.start.is_empty() {
+            return rel;
+        }
+        rel.strip_prefix(self.start.as_str())
+            .and_then(|r| r.strip_prefix('/'))
+            .unwrap_or(rel)
     }
 
     /// Visits each file under the directory `start` (root-relative) in
@@ -69,6 +115,7 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
         start: &str,
         visit: &mut dyn FnMut(&Found) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        start.clone_into(&mut self.start);
         let mut entered = 0;
         for dir in ancestors(start) {
             let names: Vec<String> = rules::IGNORE_FILES
@@ -102,6 +149,24 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
         for entry in &entries {
             let rel = join(dir, &entry.name);
             let is_dir = entry.kind == FileKind::Directory;
+            if let Some(listing) = &self.listing {
+                if self.visited >= listing.max_entries {
+                    self.stopped = true;
+                    flow = ControlFlow::Break(());
+                    break;
+                }
+                self.visited += 1;
+                let relative = self.relative(&rel);
+                if listing.exclude.iter().any(|glob| glob.matches(relative)) {
+                    continue;
+                }
+            }
+            let found = |rel: String| Found {
+                rel,
+                size: entry.size,
+                kind: entry.kind,
+            };
+            let every_kind = self.listing.is_some();
             match self.rules.verdict(&rel, &entry.name, is_dir) {
                 Verdict::Narrowed => {
                     self.narrowed += u64::from(!is_dir);
@@ -110,14 +175,18 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
                 Verdict::Skip(rule) if is_dir => self.skipped.directory(rule, &rel),
                 Verdict::Skip(rule) => self.skipped.file(rule),
                 Verdict::Search => match entry.kind {
+                    FileKind::Directory if every_kind => {
+                        flow = visit(&found(rel.clone()));
+                        if flow.is_continue() {
+                            flow = self.directory(&rel, visit);
+                        }
+                    }
                     FileKind::Directory => flow = self.directory(&rel, visit),
                     FileKind::File => {
                         self.files += 1;
-                        flow = visit(&Found {
-                            rel,
-                            size: entry.size,
-                        });
+                        flow = visit(&found(rel));
                     }
+                    _ if every_kind => flow = visit(&found(rel)),
                     FileKind::Symlink => self.skipped.symlinks += 1,
                     _ => self.skipped.special += 1,
                 },

@@ -167,6 +167,7 @@ pub(crate) fn grep<F: HostFs + ?Sized>(
         let found = Found {
             rel: target.rel.clone(),
             size: meta.size,
+            kind: meta.kind,
         };
         let _ = one(&found, &mut skipped);
         1
@@ -265,8 +266,15 @@ fn file<F: HostFs + ?Sized>(
         want,
         &mut |event| shown.take(config, &found.rel, page, event),
     );
-    // Gone or refused since it was listed: counted, not fatal.
+    // Gone or refused since it was listed: counted, not fatal. Lines it
+    // showed before the failure stay on the page (they were counted as
+    // entries), without a version: they are no view of a known content.
     let Ok(scanned) = scanned else {
+        if !shown.text.is_empty() {
+            let _ = writeln!(page.text, "{}", found.rel);
+            page.text
+                .push_str(shown.text.strip_suffix("--\n").unwrap_or(&shown.text));
+        }
         return Ok(Some(FileOutcome::Unreadable));
     };
     let FileLines {

@@ -115,3 +115,78 @@ fn many_files_refuse_other_arguments_and_too_many_paths() {
         as_list.text()
     );
 }
+
+/// A file system whose file `gone.txt` vanishes after its first chunk was
+/// read, as when another process removes it mid-search.
+struct Vanishing(MemFs);
+
+impl crate::fs::host::HostFs for Vanishing {
+    fn stat(&self, path: &str) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
+        self.0.stat(path)
+    }
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, crate::fs::host::FsError> {
+        if path == "gone.txt" && offset > 0 {
+            return Err(crate::fs::host::FsError::NotFound);
+        }
+        self.0.read(path, offset, len)
+    }
+    fn list_dir(
+        &self,
+        path: &str,
+    ) -> Result<Vec<crate::fs::host::DirEntry>, crate::fs::host::FsError> {
+        self.0.list_dir(path)
+    }
+    fn write_file(
+        &self,
+        path: &str,
+        data: &[u8],
+        precondition: &crate::fs::host::Precondition,
+    ) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
+        self.0.write_file(path, data, precondition)
+    }
+    fn remove_file(
+        &self,
+        path: &str,
+        precondition: &crate::fs::host::Precondition,
+    ) -> Result<(), crate::fs::host::FsError> {
+        self.0.remove_file(path, precondition)
+    }
+    fn create_dir(&self, path: &str) -> Result<(), crate::fs::host::FsError> {
+        self.0.create_dir(path)
+    }
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        precondition: &crate::fs::host::Precondition,
+    ) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
+        self.0.rename(source, destination, precondition)
+    }
+}
+
+#[test]
+fn a_file_gone_mid_search_keeps_the_lines_shown_and_is_counted() {
+    let fs = MemFs::new();
+    let mut big = String::new();
+    for n in 0..20_000 {
+        let _ = writeln!(big, "line {n}");
+    }
+    fs.add_file("gone.txt", big.as_bytes());
+    fs.add_file("kept.txt", b"line kept\n");
+    let mut s = Session::new(Config::default(), Vanishing(fs));
+    let result = s.call(
+        "grep",
+        r#"{"pattern":"^line 1$|kept","output_mode":"content"}"#,
+    );
+    let text = result.text();
+    assert!(
+        text.starts_with("gone.txt\n2:line 1\nkept.txt [version "),
+        "{text}"
+    );
+    assert!(text.contains("[lines 1-2 of 2:"), "{text}");
+    assert!(
+        text.ends_with("[also not searched: 1 file that could not be read]"),
+        "{text}"
+    );
+    assert!(!result.is_error);
+}

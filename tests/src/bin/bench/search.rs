@@ -32,7 +32,7 @@ const TARGET: f64 = 1.5;
 /// Files and bytes under `dir`, as `rg --files` lists them.
 fn size_of(dir: &Path) -> Result<(u64, u64)> {
     let output = Command::new("rg")
-        .args(["--no-require-git", "--files"])
+        .args(["--no-require-git", "--files", "."])
         .current_dir(dir)
         .output()
         .context("rg is needed for the search rows (cargo xtask setup)")?;
@@ -76,10 +76,13 @@ pub(crate) fn rows() -> Result<Vec<Row>> {
     };
     let rg = |args: &[&str]| -> Result<Samples> {
         Samples::collect(RUNS, || {
+            // The path given, so that rg never searches a piped stdin
+            // instead.
             run_process(
                 Command::new("rg")
                     .args(["--no-require-git", "--crlf"])
                     .args(args)
+                    .arg(".")
                     .current_dir(&tree),
             )
         })
@@ -92,7 +95,7 @@ pub(crate) fn rows() -> Result<Vec<Row>> {
                 "grep",
                 serde_json::json!({"pattern": pattern, "output_mode": mode}),
             )?;
-            let theirs = rg(&[flag, "--", pattern])?;
+            let theirs = rg(&[flag, "-e", pattern])?;
             rows.push(ratio_row(
                 &format!("grep {mode}, a {kind}, over the cargo registry ({what})"),
                 &ours,

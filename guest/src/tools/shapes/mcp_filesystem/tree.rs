@@ -4,16 +4,20 @@
 //! and saying so when it stops early.
 
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
 
 use serde_json::{Value, json};
 
 use crate::answers::error::ToolError;
 use crate::answers::notice::Size;
 use crate::answers::result::ToolResult;
+use crate::answers::tool::Tool;
 use crate::change::context::Ctx;
 use crate::fs::host::{DirEntry, FileKind, HostFs};
 use crate::paths::glob::Glob;
 use crate::paths::repair;
+use crate::paths::walk::rules::{Narrowing, Rules};
+use crate::paths::walk::{self as engine, Listing};
 use crate::tools::session::Session;
 use crate::tools::shapes::args::Args;
 
@@ -125,34 +129,21 @@ fn exclusions(args: &Args) -> Result<Vec<Glob>, ToolError> {
         .collect())
 }
 
-/// A bounded walk's state.
+/// A bounded walk's state, for `directory_tree`.
 struct Walk<'a, F: ?Sized> {
     fs: &'a F,
-    /// The root as the model knows it (empty: paths stay relative).
-    root: &'a str,
     exclude: Vec<Glob>,
     visited: usize,
     stopped: bool,
 }
 
 impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
-    fn new(fs: &'a F, root: &'a str, exclude: Vec<Glob>) -> Self {
+    fn new(fs: &'a F, exclude: Vec<Glob>) -> Self {
         Self {
             fs,
-            root,
             exclude,
             visited: 0,
             stopped: false,
-        }
-    }
-
-    /// A root-relative path as the model is shown it: absolute when the
-    /// root has a name.
-    fn spelled(&self, rel: &str) -> String {
-        if self.root.is_empty() {
-            rel.to_owned()
-        } else {
-            format!("{}/{rel}", self.root.trim_end_matches('/'))
         }
     }
 
@@ -197,24 +188,6 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
             .collect();
         Value::Array(items)
     }
-
-    /// Every path under `rel` whose relative path matches `pattern`.
-    fn search(&mut self, rel: &str, shown: &str, pattern: &Glob, found: &mut Vec<String>) {
-        for (entry, child, relative) in self.entries(rel, shown) {
-            // A link the host will not follow (it leads outside the root,
-            // or nowhere) is left out, as the reference leaves out every
-            // path that fails its check.
-            if entry.kind == FileKind::Symlink && self.fs.stat(&child).is_err() {
-                continue;
-            }
-            if pattern.matches(&relative) {
-                found.push(self.spelled(&child));
-            }
-            if is_dir(&entry) {
-                self.search(&child, &relative, pattern, found);
-            }
-        }
-    }
 }
 
 fn join(dir: &str, name: &str) -> String {
@@ -238,7 +211,7 @@ pub(super) fn tree<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
         let path = args.string("path")?;
         let exclude = exclusions(args)?;
         let rel = directory(ctx, &path)?;
-        let mut walk = Walk::new(ctx.fs, &ctx.config.root, exclude);
+        let mut walk = Walk::new(ctx.fs, exclude);
         let tree = walk.tree(&rel, "");
         let text = serde_json::to_string_pretty(&tree).unwrap_or_default();
         let budget = usize::try_from(ctx.config.budget_bytes()).unwrap_or(usize::MAX);
@@ -271,16 +244,59 @@ pub(super) fn tree<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
     })
 }
 
-/// `search_files`: matching paths, one per line.
+/// `search_files`: matching paths, one per line. It walks on the search
+/// tools' engine ([`crate::paths::walk`]) with the reference's semantics:
+/// no ignore rules, dot files included, every kind of path listed, its
+/// `excludePatterns` left out and not entered, at most
+/// [`MAX_WALK_ENTRIES`] entries.
 pub(super) fn search<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
     session.run(|ctx| {
         let path = args.string("path")?;
-        let pattern = args.string("pattern")?;
+        let pattern = Glob::new(&args.string("pattern")?);
         let exclude = exclusions(args)?;
         let rel = directory(ctx, &path)?;
-        let mut walk = Walk::new(ctx.fs, &ctx.config.root, exclude);
+        let everything = Narrowing {
+            no_ignore: true,
+            hidden: true,
+            ..Narrowing::default()
+        };
+        let rules = Rules::new(ctx.fs, everything, &[], &rel)
+            .map_err(|err| err.for_tool(Tool::Read, "pattern"))?;
+        let listing = Listing {
+            exclude,
+            max_entries: MAX_WALK_ENTRIES,
+        };
+        let mut walk = engine::Walk::new(ctx.fs, rules).listing(listing);
+        let spelled = |child: &str| {
+            if ctx.config.root.is_empty() {
+                child.to_owned()
+            } else {
+                format!("{}/{child}", ctx.config.root.trim_end_matches('/'))
+            }
+        };
+        let start = rel.clone();
         let mut found = Vec::new();
-        walk.search(&rel, "", &Glob::new(&pattern), &mut found);
+        let _ = walk.run(&rel, &mut |entry| {
+            // A link the host will not follow (it leads outside the root,
+            // or nowhere) is left out, as the reference leaves out every
+            // path that fails its check.
+            if entry.kind == FileKind::Symlink && ctx.fs.stat(&entry.rel).is_err() {
+                return ControlFlow::Continue(());
+            }
+            let relative = if start == "." {
+                entry.rel.as_str()
+            } else {
+                entry
+                    .rel
+                    .strip_prefix(start.as_str())
+                    .and_then(|r| r.strip_prefix('/'))
+                    .unwrap_or(&entry.rel)
+            };
+            if pattern.matches(relative) {
+                found.push(spelled(&entry.rel));
+            }
+            ControlFlow::Continue(())
+        });
         let budget = usize::try_from(ctx.config.budget_bytes()).unwrap_or(usize::MAX);
         let mut text = String::new();
         let mut shown = 0;
