@@ -165,6 +165,11 @@ pub struct Config {
     /// to the root (`secrets/`, `*.pem`): named in the answer when they
     /// skip something, and lifted by a call's `no_ignore`.
     pub search_exclude: Vec<String>,
+    /// The workspace cannot be changed: the definitions list only the
+    /// tools (and commands) that can succeed, and a change is refused as
+    /// read-only before anything else is checked. A host whose file
+    /// system refuses writes sets it.
+    pub read_only: bool,
 }
 
 /// A set of tools in the shape one family of models was trained on.
@@ -259,6 +264,7 @@ impl Default for Config {
             tools: vec![ToolSet::Filetools],
             max_characters: 0,
             search_exclude: Vec::new(),
+            read_only: false,
         }
     }
 }

@@ -204,6 +204,11 @@ impl Builder {
     /// the file system given to [`Builder::fs`]).
     pub fn build(self) -> Result<Tools> {
         let mut config = self.config;
+        if self.read_only {
+            // The guest tells the model: only the tools that can succeed
+            // are listed, and a change is refused as read-only first.
+            config.insert("read_only".into(), Value::Bool(true));
+        }
         let backend = if let Some(Backend::Custom { fs, .. }) = self.fs {
             Backend::Custom {
                 fs,

@@ -29,11 +29,11 @@ const loadCode = compiledOnce((name) => compile('code/', name));
 const codeAhead = async (imports) => (await instantiateGrammars(loadCode, imports)).code;
 
 /** The tools over `fs` (see the Node entry point). */
-export function createTools({ fs, config } = {}) {
-  return createToolsWith({ fs, config, loadCore, codeAhead });
+export function createTools({ fs, config, readOnly } = {}) {
+  return createToolsWith({ fs, config, readOnly, loadCore, codeAhead });
 }
 
 /** The tools over `fs` with `config`, to open many sessions (see the Node entry point). */
-export function loadTools({ fs, config } = {}) {
-  return loadToolsWith({ fs, config, loadCore, codeAhead });
+export function loadTools({ fs, config, readOnly } = {}) {
+  return loadToolsWith({ fs, config, readOnly, loadCore, codeAhead });
 }

@@ -29,7 +29,7 @@ export function compiledOnce(loadCore) {
  * again. The first session is opened here, so a bad config or a component
  * that cannot start fails at once.
  */
-export async function loadToolsWith({ fs, config = {}, loadCore, codeModule, codeAhead, sha256 }) {
+export async function loadToolsWith({ fs, config = {}, readOnly, loadCore, codeModule, codeAhead, sha256 }) {
   if (!fs) {
     throw new TypeError('createTools needs { fs }: nodeFs(root) or memoryFs(files)');
   }
@@ -40,7 +40,7 @@ export async function loadToolsWith({ fs, config = {}, loadCore, codeModule, cod
     codeAhead,
     sha256,
   });
-  const configJson = sessionConfig(fs, config);
+  const configJson = sessionConfig(fs, config, readOnly);
   const session = () => openSession(shared, configJson);
   const first = await session();
   let firstTaken = false;
@@ -86,18 +86,25 @@ export function entriesWithModules(modules, codeModules) {
 }
 
 /** Instantiates the component over `fs` and opens a session. */
-export async function createToolsWith({ fs, config = {}, loadCore, codeModule, codeAhead, sha256 }) {
-  return (await loadToolsWith({ fs, config, loadCore, codeModule, codeAhead, sha256 })).session();
+export async function createToolsWith({ fs, config = {}, readOnly, loadCore, codeModule, codeAhead, sha256 }) {
+  return (await loadToolsWith({ fs, config, readOnly, loadCore, codeModule, codeAhead, sha256 })).session();
 }
 
-/** The session config as JSON text: `config` with what `fs` says of itself. */
-function sessionConfig(fs, config) {
+/**
+ * The session config as JSON text: `config` with what `fs` says of itself.
+ * A read-only back end (or `readOnly`) is told to the core, which then
+ * lists only the tools that can succeed and refuses every change first.
+ */
+function sessionConfig(fs, config, readOnly) {
   const settings = { ...(typeof config === 'string' ? JSON.parse(config || '{}') : config) };
   if (fs.root !== undefined && settings.root === undefined) {
     settings.root = fs.root;
     if (fs.rootAliases?.length && settings.root_aliases === undefined) {
       settings.root_aliases = fs.rootAliases;
     }
+  }
+  if ((readOnly || fs.readOnly) && settings.read_only === undefined) {
+    settings.read_only = true;
   }
   if (fs.kernelFiles && settings.kernel_files === undefined) {
     settings.kernel_files = true;

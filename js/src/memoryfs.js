@@ -224,6 +224,7 @@ export function memoryFs(files = {}, { readOnly = false, store = new Map() } = {
 
   return {
     hostFs,
+    readOnly,
     callEnded: journal.callEnded,
     /** Every file with its bytes, by path, in name order. */
     files: () =>

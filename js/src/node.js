@@ -38,14 +38,14 @@ const sha256 = (data) => (data.length < SHA256_MIN_BYTES ? undefined : createHas
  * The tools over `fs`: `{ read, write, edit, undo, grep, find, call, definitions, save,
  * restore }`. `config` is the session config (an object or JSON text).
  */
-export function createTools({ fs, config } = {}) {
-  return createToolsWith({ fs, config, loadCore, codeModule, sha256 });
+export function createTools({ fs, config, readOnly } = {}) {
+  return createToolsWith({ fs, config, readOnly, loadCore, codeModule, sha256 });
 }
 
 /**
  * The tools over `fs` with `config`, to open many sessions:
  * `(await loadTools({ fs })).session()` gives what `createTools` gives.
  */
-export function loadTools({ fs, config } = {}) {
-  return loadToolsWith({ fs, config, loadCore, codeModule, sha256 });
+export function loadTools({ fs, config, readOnly } = {}) {
+  return loadToolsWith({ fs, config, readOnly, loadCore, codeModule, sha256 });
 }

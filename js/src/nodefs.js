@@ -293,5 +293,5 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
     journal.callEnded();
   };
 
-  return { hostFs, root: base, rootAliases, kernelFiles, callEnded };
+  return { hostFs, root: base, rootAliases, kernelFiles, readOnly, callEnded };
 }

@@ -60,3 +60,25 @@ test('every strict Anthropic definition is one the Anthropic SDK strict transfor
     }
   }
 });
+
+test('a read-only back end, or readOnly, lists only the tools that can succeed, and a change is refused as read-only first', async () => {
+  const readOnlyBackEnd = await createTools({
+    fs: memoryFs({ 'a.txt': 'a\n' }, { readOnly: true }),
+    config: { tools: ['filetools', 'text-editor', 'apply-patch', 'notebook'] },
+  });
+  const asked = await createTools({ fs: memoryFs({ 'a.txt': 'a\n' }), readOnly: true });
+  for (const tools of [readOnlyBackEnd, asked]) {
+    for (const format of ['mcp', 'anthropic', 'openai', 'openai-responses']) {
+      for (const tool of tools.schema(format)) {
+        assert.doesNotMatch(JSON.stringify(tool), /"(write|edit|undo|apply_patch|notebook_edit)"/, format);
+      }
+    }
+    const names = tools.definitions().map((tool) => tool.name);
+    assert.ok(names.includes('read') && !names.includes('write'), names.join());
+    const edit = await tools.call('edit', { file_path: 'a.txt', old_string: 'a', new_string: 'b' });
+    assert.equal(edit.isError, true);
+    assert.equal(edit.structuredContent.error, 'read_only', edit.content[0].text);
+  }
+  const editor = readOnlyBackEnd.schema('mcp').find((tool) => tool.name === 'str_replace_based_edit_tool');
+  assert.deepEqual(editor.inputSchema.properties.command.enum, ['view']);
+});

@@ -10,6 +10,8 @@ pub mod args;
 mod call;
 pub mod definitions;
 mod many;
+#[cfg(test)]
+mod read_only_tests;
 pub mod schema;
 mod search;
 mod search_definitions;

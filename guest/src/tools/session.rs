@@ -333,6 +333,11 @@ impl<F: HostFs> Session<F> {
         mut tool: impl FnMut(&mut Ctx<'_, F>, &Target) -> Result<ToolResult, ToolError>,
     ) -> ToolResult {
         self.state.calls += 1;
+        if self.config.read_only {
+            // Refused before the path or the ledger is looked at: a model
+            // told "read it first" would read, and be refused again.
+            return ToolResult::error(&ToolError::read_only(path.to_owned()), Some(path));
+        }
         let target = match repair::locate(&self.config, &self.fs, path, &self.state.repairs) {
             Ok(target) => target,
             Err(err) => return ToolResult::error(&err, Some(path)),

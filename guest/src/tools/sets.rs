@@ -26,14 +26,19 @@ impl ToolSet {
     }
 
     /// The definitions of this set's tools for a session with `config`.
+    /// In a read-only workspace, only the tools that can succeed there:
+    /// those that change nothing (the text editor keeps its `view`).
     pub fn definitions(self, config: &Config) -> Vec<Definition> {
-        match self {
+        let all = match self {
             ToolSet::Filetools => crate::tools::definitions::core(config),
             ToolSet::TextEditor => vec![text_editor::definition(config)],
             ToolSet::ApplyPatch => vec![apply_patch::definition()],
             ToolSet::McpFilesystem => mcp_filesystem::definitions(config),
             ToolSet::Notebook => vec![notebook::definition()],
-        }
+        };
+        all.into_iter()
+            .filter(|tool| !config.read_only || tool.annotations.read_only)
+            .collect()
     }
 
     /// Other names this set answers to without listing them (the MCP

@@ -189,6 +189,14 @@ impl From<Refusal> for ToolError {
 }
 
 impl ToolError {
+    /// A change of `path` refused because the workspace is read-only.
+    pub fn read_only(path: String) -> Self {
+        ToolError::WriteFailed {
+            path,
+            error: FsError::ReadOnly,
+        }
+    }
+
     /// A stable machine-readable name for metadata, e.g. `not_found`.
     pub fn code(&self) -> &'static str {
         match self {

@@ -41,6 +41,10 @@ const TAKES: &str = "{input: string holding \"*** Begin Patch\" ... \"*** End Pa
 pub fn call<F: HostFs>(session: &mut Session<F>, arguments: &str) -> ToolResult {
     let ops = Args::parse(NAME, TAKES, arguments).and_then(operations);
     let mut result = match ops {
+        Ok((ops, _)) if session.config().read_only => {
+            let first = ops.first().map_or(".", FileOp::path).to_owned();
+            session.run(|_| Err(ToolError::read_only(first)))
+        }
         Ok((ops, expect)) => session.run(|ctx| patches::run(ctx, &ops, &expect)),
         Err(err) => session.run(|_| Err(err)),
     };

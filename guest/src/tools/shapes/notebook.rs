@@ -8,8 +8,9 @@ use serde_json::json;
 
 use super::args::Args;
 use crate::answers::error::ToolError;
-use crate::answers::result::ToolResult;
+use crate::answers::result::{Block, ToolResult};
 use crate::change::cells::{self, CellEdit, Mode};
+use crate::config::{Config, ToolSet};
 use crate::fs::host::HostFs;
 use crate::tools::definitions::{Annotations, Definition, change_answers, expect_property};
 use crate::tools::session::Session;
@@ -21,11 +22,39 @@ const TAKES: &str = "{notebook_path: string, cell_id?: string, new_source: strin
 
 /// Runs one `notebook_edit` call.
 pub fn call<F: HostFs>(session: &mut Session<F>, arguments: &str) -> ToolResult {
-    match parse(arguments) {
+    let mut result = match parse(arguments) {
         Ok((path, edit)) => {
             session.change(&path, |ctx, target| cells::run(ctx, target, &path, &edit))
         }
         Err(err) => session.run(|_| Err(err)),
+    };
+    // The core's way to create a missing file names its own tools; the
+    // model may hold another set's, or none that creates files.
+    let create = creating(session.config());
+    for block in &mut result.content {
+        if let Block::Text(text) = block {
+            *text = text.replace(CORE_CREATE, &create);
+        }
+    }
+    result
+}
+
+/// How the core tells the model to create a missing file.
+const CORE_CREATE: &str = "to create it, use write, or edit with an empty old_string.";
+
+/// How a model holding the tools of `config` creates a notebook: with the
+/// first set's tool that writes a whole file, or not at all.
+fn creating(config: &Config) -> String {
+    let tool = config.tools.iter().find_map(|set| match set {
+        _ if config.read_only => None,
+        ToolSet::Filetools => Some("write"),
+        ToolSet::TextEditor => Some("create"),
+        ToolSet::McpFilesystem => Some("write_file"),
+        ToolSet::ApplyPatch | ToolSet::Notebook => None,
+    });
+    match tool {
+        Some(tool) => format!("to create it, use {tool} with the notebook's JSON."),
+        None => format!("{NAME} changes existing notebooks only: check the path."),
     }
 }
 
@@ -104,5 +133,40 @@ pub fn definition() -> Definition {
             idempotent: false,
         },
         builtin: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
+
+    /// The answer to an edit of a notebook that does not exist, for a
+    /// session with the sets `tools`.
+    fn missing(tools: &str) -> String {
+        let config = format!(r#"{{"tools": {tools}}}"#);
+        let mut session = Session::open(&config, MemFs::new()).unwrap();
+        let args = r#"{"notebook_path": "n.ipynb", "new_source": "x"}"#;
+        session.call("notebook_edit", args).text()
+    }
+
+    #[test]
+    fn a_missing_notebook_names_only_the_tools_the_session_has() {
+        assert_eq!(
+            missing(r#"["notebook"]"#),
+            "Error: n.ipynb does not exist; notebook_edit changes existing notebooks only: check the path."
+        );
+        assert!(
+            missing(r#"["filetools", "notebook"]"#)
+                .ends_with("use write with the notebook's JSON.")
+        );
+        assert!(
+            missing(r#"["text-editor", "notebook"]"#)
+                .ends_with("use create with the notebook's JSON.")
+        );
+        assert!(
+            missing(r#"["mcp-filesystem", "notebook"]"#)
+                .ends_with("use write_file with the notebook's JSON.")
+        );
     }
 }

@@ -218,8 +218,13 @@ fn view_or_change() -> Value {
 }
 
 /// The tool's definition: Anthropic's built-in type for the Messages API,
-/// a full schema for every other format.
+/// a full schema for every other format. In a read-only workspace, the
+/// `view` command alone, as a full schema in every format: the built-in
+/// type would announce commands that cannot succeed.
 pub fn definition(config: &Config) -> Definition {
+    if config.read_only {
+        return view_only();
+    }
     let mut builtin = json!({"type": TYPE, "name": NAME});
     if config.max_characters > 0 {
         builtin["max_characters"] = json!(config.max_characters);
@@ -252,5 +257,32 @@ pub fn definition(config: &Config) -> Definition {
             idempotent: false,
         },
         builtin: Some((Format::Anthropic, builtin)),
+    }
+}
+
+/// The tool in a read-only workspace: `view` alone.
+fn view_only() -> Definition {
+    Definition {
+        name: NAME,
+        description: "View text files (the workspace is read-only: nothing can be created or edited). view: a file's lines, numbered (view_range [start, end] for part of it, end -1 for the rest), or a directory's entries."
+            .to_owned(),
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "command": {"type": "string", "enum": ["view"], "description": "What to do."},
+                "path": {"type": "string", "description": "Path of the file or directory, absolute inside the workspace or relative to it."},
+                "view_range": {"type": "array", "items": {"type": "integer"}, "description": "[start, end] lines, 1-based; end -1 for the end of the file."}
+            },
+            "required": ["command", "path"],
+            "additionalProperties": false
+        }),
+        output_schema: answers(&read_output(), &[&["kind"]]),
+        annotations: Annotations {
+            title: "Text viewer",
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+        },
+        builtin: None,
     }
 }

@@ -143,6 +143,9 @@ pub(super) fn edit<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResu
 pub(super) fn create_directory<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolResult {
     session.run(|ctx| {
         let path = args.string("path")?;
+        if ctx.config.read_only {
+            return Err(ToolError::read_only(path));
+        }
         let found = repair::locate(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
         let existed = matches!(found.stat, Ok(meta) if meta.kind == FileKind::Directory);
         ctx.fs
@@ -165,6 +168,9 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
     session.run(|ctx| {
         let source = args.string("source")?;
         let destination = args.string("destination")?;
+        if ctx.config.read_only {
+            return Err(ToolError::read_only(source));
+        }
         let (from, meta) = repair::existing(ctx.config, ctx.fs, &source, &ctx.state.repairs)?;
         let to = repair::locate(ctx.config, ctx.fs, &destination, &ctx.state.repairs)?;
         if to.stat.is_ok() {
