@@ -32,6 +32,15 @@
 //!   that finds the same identity maps the file without reading it. Any
 //!   change to the file, in place or by a rename, changes that identity
 //!   (the change time cannot be set back), so the digest is checked again.
+//! - **Swept after a build.** Each build of the component brings an artifact
+//!   of its own (about 20 MB with the grammars'). When a start stores a new
+//!   one, the others are swept: at most [`MAX_KEPT_ARTIFACTS`] are kept, the
+//!   most recently used first, and none unused for [`MAX_UNUSED_DAYS`] days.
+//!   A start that loads an artifact marks it used (at most once a day, so a
+//!   start writes nothing on most days). A process that has a swept
+//!   artifact mapped keeps it; the next start of its build stores it again.
+//!   `filetools cache` shows the directory and what it holds, and
+//!   `filetools cache --clear` empties it.
 //! - Artifacts and digests are written by [`crate::private_file::replace`]: whole,
 //!   `0600`, renamed into place, never modified in place — a process that
 //!   has one mapped keeps its version.
@@ -44,6 +53,7 @@ use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use std::io::Read as _;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use anyhow::Result;
 use cap_std::fs::Dir;
@@ -75,9 +85,35 @@ const MAX_SMALL_FILE_BYTES: u64 = 256;
 /// Bytes of the artifact hashed per read.
 const HASH_PIECE_BYTES: usize = 1024 * 1024;
 
+/// Artifacts a sweep keeps at most, the most recently used: four builds,
+/// each with the tools' and the grammars' component.
+pub const MAX_KEPT_ARTIFACTS: usize = 8;
+
+/// Days an artifact may go unused before a sweep removes it.
+pub const MAX_UNUSED_DAYS: u64 = 30;
+
+/// How old a use mark gets before a start that loads the artifact renews
+/// it.
+const USE_MARK_INTERVAL: Duration = Duration::from_hours(24);
+
+/// What an artifact's file names start and end with.
+const ARTIFACT_PREFIX: &str = "filetools-";
+const ARTIFACT_SUFFIX: &str = ".cwasm";
+
+/// One artifact in the cache.
+#[derive(Debug, Clone)]
+pub struct Artifact {
+    /// Its file name.
+    pub name: String,
+    /// Bytes, with its digest and use mark.
+    pub bytes: u64,
+    /// When a start last stored or loaded it.
+    pub used: SystemTime,
+}
+
 /// A usable cache directory.
 #[derive(Debug)]
-pub(crate) struct Cache {
+pub struct Cache {
     /// Its path, for messages.
     path: PathBuf,
     /// The directory, opened once it passed its checks.
@@ -115,19 +151,104 @@ impl Cache {
     /// else takes the build-time machine code (compiling only when that
     /// does not suit this engine) and stores the artifact for the next
     /// start.
-    pub fn load(&self, engine: &Engine, wasm: &[u8]) -> Result<(Component, LoadSource)> {
+    pub(crate) fn load(&self, engine: &Engine, wasm: &[u8]) -> Result<(Component, LoadSource)> {
         let name = artifact_name(engine, wasm);
         if let Some(component) = self.load_checked(engine, &name) {
             return Ok((component, LoadSource::Cached));
         }
         if let Some((component, machine_code)) = precompiled(engine, wasm) {
             let _ = self.store(&name, machine_code);
+            self.sweep(&name);
             return Ok((component, LoadSource::Precompiled));
         }
         let component = Component::new(engine, wasm)?;
         // A cache that cannot be written only costs the next start a compile.
         let _ = self.store(&name, &component.serialize()?);
+        self.sweep(&name);
         Ok((component, LoadSource::Compiled))
+    }
+
+    /// Where the cache is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The artifacts here, the most recently used first.
+    pub fn artifacts(&self) -> Vec<Artifact> {
+        let Ok(entries) = self.dir.entries() else {
+            return Vec::new();
+        };
+        let mut found: Vec<Artifact> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| name.starts_with(ARTIFACT_PREFIX) && name.ends_with(ARTIFACT_SUFFIX))
+            .filter_map(|name| {
+                let os = OsString::from(&name);
+                let meta = |n: &OsStr| self.dir.symlink_metadata(n).ok();
+                let artifact = meta(&os)?;
+                let companions = [digest_name(&os), checked_name(&os)].map(|n| meta(&n));
+                let mut used = artifact.modified().ok()?.into_std();
+                let mut bytes = artifact.len();
+                for companion in companions.iter().flatten() {
+                    bytes += companion.len();
+                    used = used.max(
+                        companion
+                            .modified()
+                            .map_or(used, cap_std::time::SystemTime::into_std),
+                    );
+                }
+                Some(Artifact { name, bytes, used })
+            })
+            .collect();
+        found.sort_by(|a, b| b.used.cmp(&a.used).then_with(|| a.name.cmp(&b.name)));
+        found
+    }
+
+    /// Removes the artifact `name` with its digest and use mark.
+    pub fn remove(&self, name: &str) {
+        let os = OsString::from(name);
+        for file in [digest_name(&os), checked_name(&os), os] {
+            let _ = self.dir.remove_file(&file);
+        }
+    }
+
+    /// Keeps `stored` and, of the others, the most recently used up to
+    /// [`MAX_KEPT_ARTIFACTS`] in all, each used within
+    /// [`MAX_UNUSED_DAYS`]; removes the rest.
+    fn sweep(&self, stored: &OsStr) {
+        let now = SystemTime::now();
+        let max_unused = Duration::from_secs(MAX_UNUSED_DAYS * 86_400);
+        let mut kept = 1;
+        for artifact in self.artifacts() {
+            if artifact.name.as_str() == stored {
+                continue;
+            }
+            let recent = now
+                .duration_since(artifact.used)
+                .is_ok_and(|age| age <= max_unused)
+                || artifact.used > now;
+            if recent && kept < MAX_KEPT_ARTIFACTS {
+                kept += 1;
+            } else {
+                self.remove(&artifact.name);
+            }
+        }
+    }
+
+    /// Renews the use mark of the artifact `name` when it is older than
+    /// [`USE_MARK_INTERVAL`].
+    fn mark_used(&self, name: &OsStr, identity: &str) {
+        let checked = checked_name(name);
+        let stale = self
+            .dir
+            .symlink_metadata(&checked)
+            .and_then(|meta| meta.modified())
+            .ok()
+            .and_then(|marked| SystemTime::now().duration_since(marked.into_std()).ok())
+            .is_none_or(|age| age > USE_MARK_INTERVAL);
+        if stale {
+            let _ = private_file::replace_in(&self.dir, &checked, identity.as_bytes());
+        }
     }
 
     /// The artifact `name`, when it and its digest check out.
@@ -144,7 +265,9 @@ impl Cache {
             return None;
         }
         let identity = identity_of(&meta);
-        if self.read_checked(name).as_deref() != Some(identity.as_str()) {
+        if self.read_checked(name).as_deref() == Some(identity.as_str()) {
+            self.mark_used(name, &identity);
+        } else {
             if digest_of(&file)? != digest {
                 return None;
             }

@@ -75,6 +75,8 @@ pub(crate) enum Journal {
 pub(crate) enum Held {
     /// A record file, locked.
     File {
+        /// The journal.
+        journal: Arc<Journal>,
         /// The root's subdirectory.
         dir: OwnedFd,
         /// The file's name there.
@@ -130,14 +132,26 @@ impl Journal {
     pub fn begin(self: &Arc<Self>, record: &[u8]) -> Result<Held, FsError> {
         match &**self {
             Journal::Files { changes, key } => {
-                let dir = open_root_dir(changes, key, true)
-                    .map_err(|err| kept_error(&err))?
-                    .ok_or_else(|| kept_error(&Errno::NOENT))?;
                 let name = record_name(RECORD_SUFFIX);
                 let writing = record_name(WRITING_SUFFIX);
                 let flags = OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::CLOEXEC;
-                let fd = rustix::fs::openat(&dir, &writing, flags, Mode::from_raw_mode(0o600))
-                    .map_err(|err| kept_error(&err))?;
+                let mut opened = None;
+                // The directory goes when its last record ends: one that
+                // another process removed between its opening and the
+                // record's creation is made again.
+                for _ in 0..2 {
+                    let dir = open_root_dir(changes, key, true)
+                        .map_err(|err| kept_error(&err))?
+                        .ok_or_else(|| kept_error(&Errno::NOENT))?;
+                    match rustix::fs::openat(&dir, &writing, flags, Mode::from_raw_mode(0o600)) {
+                        Err(Errno::NOENT) => {}
+                        fd => {
+                            opened = Some((dir, fd.map_err(|err| kept_error(&err))?));
+                            break;
+                        }
+                    }
+                }
+                let (dir, fd) = opened.ok_or_else(|| kept_error(&Errno::NOENT))?;
                 let mut file = File::from(fd);
                 // Locked and whole before it takes a name a claim looks at.
                 let written = rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive)
@@ -153,6 +167,7 @@ impl Journal {
                     return Err(kept_error(&err));
                 }
                 Ok(Held::File {
+                    journal: Arc::clone(self),
                     dir,
                     name,
                     _file: file,
@@ -193,6 +208,7 @@ impl Journal {
                 for name in records {
                     if let Some((file, record)) = take(&dir, &name) {
                         let held = Held::File {
+                            journal: Arc::clone(self),
                             dir,
                             name,
                             _file: file,
@@ -225,8 +241,16 @@ impl Held {
     /// The change is over: the record goes.
     pub fn end(self) -> Result<(), FsError> {
         match &self {
-            Held::File { dir, name, .. } => {
-                rustix::fs::unlinkat(dir, name, AtFlags::empty()).map_err(fs_error)
+            Held::File {
+                journal, dir, name, ..
+            } => {
+                rustix::fs::unlinkat(dir, name, AtFlags::empty()).map_err(fs_error)?;
+                // The root's directory goes with its last record; one that
+                // still holds another stays (the removal fails).
+                if let Journal::Files { changes, key } = &**journal {
+                    let _ = rustix::fs::unlinkat(changes, key.as_str(), AtFlags::REMOVEDIR);
+                }
+                Ok(())
             }
             Held::Memory { journal, id } => {
                 if let Journal::Memory(records) = &**journal {
@@ -374,6 +398,22 @@ mod tests {
             journal.begin(b"done").unwrap().end().unwrap();
             assert!(journal.claim().unwrap().is_none());
         }
+    }
+
+    #[test]
+    fn the_roots_directory_goes_with_its_last_record() {
+        let (state, root) = (scratch("state"), scratch("root"));
+        let journal = Arc::new(Journal::for_root(Some(&state), &root).0);
+        let entries = || std::fs::read_dir(state.join("changes")).unwrap().count();
+        let first = journal.begin(b"one").unwrap();
+        let second = journal.begin(b"two").unwrap();
+        first.end().unwrap();
+        assert_eq!(entries(), 1, "a record is left: its directory stays");
+        second.end().unwrap();
+        assert_eq!(entries(), 0);
+        // And the next change makes it again.
+        journal.begin(b"three").unwrap().end().unwrap();
+        assert_eq!(entries(), 0);
     }
 
     #[test]

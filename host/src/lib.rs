@@ -31,7 +31,7 @@
 
 mod backend;
 mod bindings;
-mod cache;
+pub mod cache;
 mod engine;
 mod engine_config;
 mod grammars;

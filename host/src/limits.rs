@@ -177,6 +177,15 @@ impl ResourceLimiter for MemoryCap {
         _maximum: Option<usize>,
     ) -> Result<bool> {
         let allowed = desired <= self.limit;
+        if !allowed && current == 0 {
+            // The memory a module starts with: no call could ever run.
+            wasmtime::bail!(
+                "the memory limit of {} is below the {} the component needs to start; give at least {} MiB",
+                mib(self.limit),
+                mib(desired),
+                desired.div_ceil(1 << 20)
+            );
+        }
         self.refused |= !allowed;
         if allowed {
             self.held += desired.saturating_sub(current);
@@ -196,6 +205,13 @@ impl ResourceLimiter for MemoryCap {
     fn instances(&self) -> usize {
         MAX_INSTANCES
     }
+}
+
+/// `bytes` in MiB, for a person.
+fn mib(bytes: usize) -> String {
+    #[expect(clippy::cast_precision_loss, reason = "shown to one decimal")]
+    let mib = bytes as f64 / f64::from(1 << 20);
+    format!("{mib:.1} MiB")
 }
 
 #[cfg(test)]

@@ -272,10 +272,20 @@ impl ServeProcess {
     /// Starts `binary serve --listen 127.0.0.1:0 args…` and waits for the
     /// line that names its address.
     pub fn start(binary: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<Self> {
+        Self::start_on(binary, "127.0.0.1:0", args, env)
+    }
+
+    /// [`ServeProcess::start`] listening on `listen`.
+    pub fn start_on(
+        binary: &Path,
+        listen: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Result<Self> {
         let mut command = Command::new(binary);
         command
             .arg("serve")
-            .args(["--listen", "127.0.0.1:0"])
+            .args(["--listen", listen])
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())

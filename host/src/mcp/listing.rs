@@ -10,6 +10,9 @@ use rmcp::model::{CallToolResult, ResultType, Tool};
 
 use crate::{Format, Session, ToolResult};
 
+/// Why a read-only server of sets that only change files is refused.
+pub const NO_READING_TOOL: &str = "every tool of these sets changes files, so a read-only server would list none: add a set that reads (filetools, text-editor or mcp-filesystem) to --tools";
+
 /// The tools listed, and which of them answer in text only.
 #[derive(Debug, Clone)]
 pub(crate) struct Listing {
@@ -34,6 +37,10 @@ impl Listing {
             .map(serde_json::from_value)
             .collect::<Result<Vec<Tool>, _>>()
             .context("the MCP tool definitions do not parse")?;
+        if read_only && tools.is_empty() {
+            // A server that lists nothing would look broken to its client.
+            anyhow::bail!(NO_READING_TOOL);
+        }
         let text_only = tools
             .iter()
             .filter(|tool| {

@@ -42,6 +42,7 @@ mod worker;
 
 pub(crate) use drive::drive;
 pub(crate) use listing::Listing;
+pub use listing::NO_READING_TOOL;
 pub use open::MAX_OPEN;
 pub use worker::AfterCall;
 

@@ -161,7 +161,14 @@ async fn route(
         }
     };
     request.extensions_mut().insert(workspace);
-    as_json_rpc(front.mcp.handle(request).await).await
+    let ending = request.method() == http::Method::DELETE;
+    let mut response = as_json_rpc(front.mcp.handle(request).await).await;
+    if ending && response.status() == http::StatusCode::ACCEPTED {
+        // The session is gone when the transport answers: the SDKs expect
+        // 200 (or 204) for that, and log a failed termination on 202.
+        *response.status_mut() = http::StatusCode::OK;
+    }
+    response
 }
 
 /// The longest plain-text error body taken into a JSON-RPC error.

@@ -264,6 +264,27 @@ fn schema_prints_every_format_rendered_from_the_config() {
         assert_eq!(tools.as_array().unwrap().len(), 6, "{format}");
         assert!(tools.to_string().contains("up to 1000 lines"), "{format}");
     }
+    let read_only = Command::new(BIN)
+        .args([
+            "schema",
+            "--read-only",
+            "--tools",
+            "filetools,text-editor,apply-patch",
+        ])
+        .output()
+        .unwrap();
+    assert!(read_only.status.success());
+    let tools: Value = serde_json::from_slice(&read_only.stdout).unwrap();
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["read", "grep", "find", "str_replace_based_edit_tool"]
+    );
     let bad = Command::new(BIN)
         .args(["schema", "--config", r#"{"max_lines": 0}"#])
         .output()

@@ -6,6 +6,7 @@
 )]
 
 mod backends;
+mod cache;
 mod changes;
 mod cli;
 mod contract;

@@ -26,9 +26,15 @@ struct Raw {
 impl Raw {
     /// Starts the server on `root` and initializes it.
     fn start(root: &Path) -> Self {
+        Self::start_with(root, &[])
+    }
+
+    /// [`Raw::start`] with more of the server's arguments.
+    fn start_with(root: &Path, args: &[&str]) -> Self {
         let mut child = Command::new(BIN)
             .args(["mcp", "--root"])
             .arg(root)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -370,4 +376,62 @@ fn an_id_reused_after_a_cancel_never_gets_the_cancelled_calls_answer() {
     }
     // The reuse is either refused (the first still ran) or answered.
     assert!(messages.iter().any(|m| m["id"] == "last"), "{messages:?}");
+}
+
+/// The tools a read-only server started with `sets` lists, each with the
+/// commands its schema offers.
+fn read_only_listing(root: &Path, sets: &str) -> Vec<(String, Value)> {
+    let mut raw = Raw::start_with(root, &["--read-only", "--tools", sets]);
+    raw.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let listed = raw.next();
+    listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| {
+            assert_eq!(tool["annotations"]["readOnlyHint"], true, "{tool}");
+            let commands = tool["inputSchema"]["properties"]["command"]["enum"].clone();
+            (tool["name"].as_str().unwrap().to_owned(), commands)
+        })
+        .collect()
+}
+
+#[test]
+fn a_read_only_server_lists_exactly_the_tools_that_can_succeed() {
+    let (root, _) = root_and_outside("mcp-read-only-listing");
+    std::fs::write(root.join("a.txt"), "a\n").unwrap();
+    let names = |listing: Vec<(String, Value)>| -> Vec<String> {
+        listing.into_iter().map(|(name, _)| name).collect()
+    };
+    assert_eq!(
+        names(read_only_listing(&root, "filetools")),
+        ["read", "grep", "find"]
+    );
+    assert_eq!(
+        read_only_listing(&root, "text-editor"),
+        [("str_replace_based_edit_tool".to_owned(), json!(["view"]))]
+    );
+    // An edit of a file not yet read is refused as read-only at once.
+    let mut raw = Raw::start_with(&root, &["--read-only", "--tools", "filetools,text-editor"]);
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "str_replace_based_edit_tool",
+        "arguments": {"command": "str_replace", "path": "a.txt", "old_str": "a", "new_str": "b"}}}),
+    );
+    let answer = raw.next();
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert!(answer.to_string().contains("read-only"), "{answer}");
+    // A set with nothing that reads leaves a server with no tools: refused
+    // at start, with what to do.
+    for sets in ["apply-patch", "notebook"] {
+        let out = Command::new(BIN)
+            .args(["mcp", "--read-only", "--tools", sets, "--root"])
+            .arg(&root)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{sets}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("add a set that reads"), "{sets}: {stderr}");
+    }
 }

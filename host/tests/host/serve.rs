@@ -484,3 +484,45 @@ fn sessions_over_the_memory_budget_leave_memory_and_come_back_whole() {
         assert_eq!(undone["isError"], false, "{undone}");
     }
 }
+
+#[test]
+fn the_printed_url_answers_and_a_session_the_client_ends_is_answered_200() {
+    let dir = fresh_dir("printed-url");
+    // Loopback, so no token is needed, but not among the host names a
+    // server answers to by default: only the printed address makes it so.
+    let server = ServeProcess::start_on(
+        Path::new(BIN),
+        "127.0.0.2:0",
+        &["--root", dir.to_str().unwrap()],
+        &[],
+    )
+    .unwrap();
+    assert!(
+        server.address.starts_with("127.0.0.2:"),
+        "{}",
+        server.address
+    );
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "serve-test", "version": "1"}}});
+    let opened = post(
+        &server.address,
+        "/mcp",
+        &[],
+        initialize.to_string().as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    let session = opened.header("mcp-session-id").unwrap().to_owned();
+    // The Python SDK takes 200 or 204 as the session ended, and logs a
+    // failed termination for anything else.
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    write!(
+        stream,
+        "DELETE /mcp HTTP/1.1\r\nhost: {}\r\nmcp-session-id: {session}\r\nmcp-protocol-version: 2025-06-18\r\nconnection: close\r\ncontent-length: 0\r\n\r\n",
+        server.address
+    )
+    .unwrap();
+    let ended = read_response(stream).unwrap();
+    assert_eq!(ended.status, 200, "{}", ended.body);
+}

@@ -451,3 +451,21 @@ fn a_file_name_that_is_not_utf8_is_listed_escaped_and_named_back() {
     assert!(!edit.is_error, "{}", edit.text());
     assert_eq!(std::fs::read(root.join(raw)).unwrap(), b"escaped name\n");
 }
+
+#[test]
+fn a_memory_limit_below_what_the_component_starts_with_says_the_least_that_works() {
+    let dir = std::env::temp_dir().join(format!("filetools-small-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let refused = Tools::builder()
+        .root(&dir)
+        .memory_limit(1 << 20)
+        .build()
+        .and_then(|tools| tools.session().map(drop));
+    let message = format!("{:#}", refused.unwrap_err());
+    assert!(
+        message.contains("the memory limit of 1.0 MiB is below the")
+            && message.contains("give at least"),
+        "{message}"
+    );
+    assert!(!message.contains("pages"), "{message}");
+}

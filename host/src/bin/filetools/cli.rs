@@ -44,6 +44,17 @@ pub enum Command {
     Undo(PathArgs),
     /// List the component's imports and check them against the allowed set.
     Imports,
+    /// Show where the precompiled-component cache is and what it holds, or
+    /// clear it.
+    Cache(CacheArgs),
+}
+
+/// What `cache` takes.
+#[derive(Debug, clap::Args)]
+pub struct CacheArgs {
+    /// Remove every artifact (each start then stores its own again).
+    #[arg(long)]
+    pub clear: bool,
 }
 
 /// The config and memory of the session a command opens.
@@ -219,6 +230,10 @@ pub struct SchemaArgs {
     /// The tool sets to describe, comma-separated (as for `mcp --tools`).
     #[arg(long, value_name = "SETS", value_delimiter = ',')]
     pub tools: Vec<String>,
+    /// Describe the tools of a read-only workspace (as `mcp --read-only`
+    /// lists them): only those that can succeed.
+    #[arg(long)]
+    pub read_only: bool,
 }
 
 /// What every one-shot command (read, write, edit, undo) takes.

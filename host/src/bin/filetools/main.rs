@@ -2,6 +2,7 @@
 //! client. `filetools --help` lists the commands, `filetools COMMAND --help`
 //! every flag of one.
 
+mod cache;
 mod cli;
 mod edit;
 mod imports;
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         Command::Edit(args) => edit::run(&args),
         Command::Undo(args) => undo::run(&args),
         Command::Imports => imports::run(),
+        Command::Cache(args) => cache::run(&args),
     };
     match outcome {
         Ok(code) => code,
@@ -92,6 +94,26 @@ pub fn configured(builder: Builder, limits: &Limits) -> Result<Builder> {
         return Ok(builder);
     }
     builder.config_json(&serde_json::json!({ "tools": limits.tools }).to_string())
+}
+
+/// With `--read-only`, the sets `limits` names must keep a tool that can
+/// succeed: a server that lists none would look broken to its client.
+pub fn readable(limits: &Limits) -> Result<()> {
+    let mut config: serde_json::Value =
+        serde_json::from_str(limits.config.as_deref().unwrap_or("{}"))?;
+    let Some(map) = config.as_object_mut() else {
+        anyhow::bail!("--config must be a JSON object");
+    };
+    if !limits.tools.is_empty() {
+        map.insert("tools".to_owned(), serde_json::json!(limits.tools));
+    }
+    map.insert("read_only".to_owned(), serde_json::Value::Bool(true));
+    let config =
+        filetools_core::Config::from_json(&config.to_string()).map_err(anyhow::Error::msg)?;
+    if filetools_core::tools::definitions::definitions(&config).is_empty() {
+        anyhow::bail!(filetools::mcp::NO_READING_TOOL);
+    }
+    Ok(())
 }
 
 /// `root`, when it is a directory; else an error naming it and the fix.

@@ -43,10 +43,16 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
     }
     let mut hosts: Vec<String> = LOOPBACK_HOSTS.iter().map(|h| (*h).to_owned()).collect();
     hosts.extend(args.allow_host.iter().cloned());
+    // The address it listens on is one a client may name: the URL printed
+    // at start names it.
+    hosts.push(args.listen.ip().to_string());
     if hosts.iter().any(|h| h == "*") {
         hosts.clear();
     }
     let limits_args = &args.limits;
+    if args.read_only {
+        crate::readable(limits_args)?;
+    }
     let call_timeout = filetools::DEFAULT_CALL_TIMEOUT;
     let options = Options {
         listen: args.listen,
