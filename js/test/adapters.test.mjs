@@ -417,6 +417,61 @@ test('OpenAI SDK, Responses API: the built-in apply_patch tool, its calls answer
   assert.equal(decoder.decode(fs.files().get('new/todo.md')), '# Todo\n');
 });
 
+test('OpenAI SDK, Responses API: calls are answered in the order the response lists them, and so are their answers', async () => {
+  const fs = files();
+  const ft = await openaiTools({ fs, config: { tools: ['apply-patch', 'filetools'] } });
+  const call = (id, name, args) => ({
+    type: 'function_call',
+    id,
+    call_id: `call_${id}`,
+    name,
+    arguments: JSON.stringify(args),
+    status: 'completed',
+  });
+  const patch = (id, path, diff) => ({
+    type: 'apply_patch_call',
+    id,
+    call_id: `call_${id}`,
+    status: 'completed',
+    operation: { type: 'update_file', path, diff },
+  });
+  const response = (id, output) => ({ id, object: 'response', created_at: 0, model: 'm', status: 'completed', output });
+  const { fetch, bodies } = scripted([
+    response('r1', [
+      call('w1', 'write', { file_path: 'new.txt', content: 'one\n' }),
+      patch('p1', 'new.txt', '@@\n-one\n+two\n'),
+    ]),
+    response('r2', [call('r1', 'read', { file_path: 'notes.txt' }), patch('p2', 'notes.txt', '@@\n-alpha\n+ALPHA\n')]),
+    response('r3', []),
+  ]);
+  const client = new OpenAI({ apiKey: 'test', fetch, maxRetries: 0 });
+  let previous = await client.responses.create({ model: 'm', tools: ft.responsesTools, input: 'Write, then patch' });
+  while (previous.output.length) {
+    previous = await client.responses.create({
+      model: 'm',
+      tools: ft.responsesTools,
+      previous_response_id: previous.id,
+      input: await ft.responsesResults(previous),
+    });
+  }
+  const written = bodies[1].input;
+  assert.deepEqual(
+    written.map((o) => [o.type, o.call_id]),
+    [
+      ['function_call_output', 'call_w1'],
+      ['apply_patch_call_output', 'call_p1'],
+    ],
+  );
+  assert.equal(written[1].status, 'completed', written[1].output);
+  assert.equal(decoder.decode(fs.files().get('new.txt')), 'two\n');
+
+  const [read, patched] = bodies[2].input;
+  assert.equal(read.call_id, 'call_r1');
+  assert.match(read.output, /^1\talpha/, 'the read shows the text before the patch after it');
+  assert.equal(patched.status, 'completed', patched.output);
+  assert.match(decoder.decode(fs.files().get('notes.txt')), /^ALPHA\n/);
+});
+
 test('Vercel AI SDK: the tool loop on its mock model reads, edits and sees the image', async () => {
   const fs = files();
   const usage = { inputTokens: { total: 1 }, outputTokens: { total: 1 } };

@@ -34,7 +34,10 @@ export interface OpenAITools {
   chatResults(
     message: Pick<OpenAI.ChatCompletionMessage, 'tool_calls'>,
   ): Promise<Array<ChatToolMessage | OpenAI.ChatCompletionUserMessageParam>>;
-  /** The `function_call_output` and `apply_patch_call_output` items answering a response's calls. */
+  /**
+   * The `function_call_output` and `apply_patch_call_output` items answering
+   * a response's calls, run and returned in the response's order.
+   */
   responsesResults(
     response: Pick<OpenAI.Responses.Response, 'output'>,
   ): Promise<

@@ -18,6 +18,29 @@ import { dataUrl, imagesOf, parseArguments, resolveTools, textOf } from './commo
 export async function openaiTools(toolsOrOptions, { strict = false } = {}) {
   const filetools = await resolveTools(toolsOrOptions);
   const run = (name, args) => filetools.call(name, parseArguments(args));
+  const answerPatch = async (call) => {
+    const result = await run('apply_patch', { operation: call.operation });
+    return {
+      type: 'apply_patch_call_output',
+      call_id: call.call_id,
+      status: result.isError ? 'failed' : 'completed',
+      output: textOf(result),
+    };
+  };
+  const answerFunction = async (call) => {
+    const result = await run(call.name, call.arguments);
+    const images = imagesOf(result);
+    return {
+      type: 'function_call_output',
+      call_id: call.call_id,
+      output: images.length
+        ? [
+            { type: 'input_text', text: textOf(result) },
+            ...images.map((image) => ({ type: 'input_image', image_url: dataUrl(image) })),
+          ]
+        : textOf(result),
+    };
+  };
   return {
     chatTools: filetools.schema(strict ? 'openai-strict' : 'openai'),
     responsesTools: filetools.schema(strict ? 'openai-responses-strict' : 'openai-responses'),
@@ -43,32 +66,17 @@ export async function openaiTools(toolsOrOptions, { strict = false } = {}) {
     },
     /**
      * The `function_call_output` (and `apply_patch_call_output`) items
-     * answering a Responses API response.
+     * answering a Responses API response, in the response's order: a call
+     * may read or patch what an earlier one wrote.
      */
     responsesResults: async (response) => {
       const items = [];
-      for (const call of (response.output ?? []).filter((item) => item.type === 'apply_patch_call')) {
-        const result = await run('apply_patch', { operation: call.operation });
-        items.push({
-          type: 'apply_patch_call_output',
-          call_id: call.call_id,
-          status: result.isError ? 'failed' : 'completed',
-          output: textOf(result),
-        });
-      }
-      for (const call of (response.output ?? []).filter((item) => item.type === 'function_call')) {
-        const result = await run(call.name, call.arguments);
-        const images = imagesOf(result);
-        items.push({
-          type: 'function_call_output',
-          call_id: call.call_id,
-          output: images.length
-            ? [
-                { type: 'input_text', text: textOf(result) },
-                ...images.map((image) => ({ type: 'input_image', image_url: dataUrl(image) })),
-              ]
-            : textOf(result),
-        });
+      for (const call of response.output ?? []) {
+        if (call.type === 'apply_patch_call') {
+          items.push(await answerPatch(call));
+        } else if (call.type === 'function_call') {
+          items.push(await answerFunction(call));
+        }
       }
       return items;
     },
