@@ -213,7 +213,7 @@ async function openSession(shared, configJson) {
           content: [
             {
               type: 'text',
-              text: `Error: the ${tool} call stopped (${describe(err)}), and no new instance could answer (${describe(again)}); start a new session.`,
+              text: `Error: the ${tool} call stopped (${messageOf(err)}), and filetools could not restart (${messageOf(again)}). The next call tries to restart it; if that fails too, start a new session.`,
             },
           ],
           isError: true,
@@ -340,8 +340,43 @@ function trapCause(err) {
   return { tag: 'fault', val: describe(err) };
 }
 
+/** An error's kind and message, for the component to name a fault. */
 function describe(err) {
-  return err instanceof Error ? `${err.constructor.name}: ${err.message}` : String(err);
+  return err instanceof Error ? `${err.constructor.name}: ${messageOf(err)}` : messageOf(err);
+}
+
+/** Characters of an error's message a fallback answer shows, as in the Rust host. */
+const MESSAGE_CHARS = 200;
+
+/**
+ * What an error says, in its first line: a component error's own text, an
+ * Error's message, or what a back end threw that is no Error (a plain
+ * object, an event) as JSON, never `[object Object]`.
+ */
+function messageOf(err) {
+  const said =
+    typeof err?.payload === 'string'
+      ? err.payload
+      : typeof err?.message === 'string' && err.message !== ''
+        ? err.message
+        : typeof err === 'string'
+          ? err
+          : jsonOf(err);
+  const first = said.split('\n', 1)[0];
+  return first.length > MESSAGE_CHARS ? `${first.slice(0, MESSAGE_CHARS)}…` : first;
+}
+
+/** A thrown value as JSON where it has any, else its type. */
+function jsonOf(value) {
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined && json !== '{}') {
+      return json;
+    }
+  } catch {
+    // A cycle or a BigInt: its type says more than nothing.
+  }
+  return value?.constructor?.name ?? String(value);
 }
 
 function optionalBig(value) {

@@ -50,3 +50,44 @@ test('a trap after a restore keeps the restored memory', async () => {
   assert.equal((await second.call('read', { file_path: 'boom.txt' })).structuredContent.error, 'guest_trap');
   assert.equal(second.save(), saved);
 });
+
+/**
+ * `throwingOn(name)` whose back end is then gone until `back()`: looking up
+ * its `read` throws what is no Error, so no new instance can start.
+ */
+function goneAfterCrash(name, files) {
+  const fs = throwingOn(name, files);
+  const read = fs.hostFs.read;
+  let gone = false;
+  Object.defineProperty(fs.hostFs, 'read', {
+    get() {
+      if (gone) {
+        throw { message: 'the disk was unmounted' };
+      }
+      return (path, offset, len) => {
+        gone = path === name;
+        return read(path, offset, len);
+      };
+    },
+  });
+  return { fs, back: () => (gone = false) };
+}
+
+test('a call whose restart fails too names both causes and the next step, and the next call restarts', async () => {
+  const { fs, back } = goneAfterCrash('boom.txt', { 'a.txt': 'fine\n', 'boom.txt': 'never read\n' });
+  const tools = await createTools({ fs });
+  assert.equal((await tools.read({ file_path: 'a.txt' })).isError, false);
+
+  const trapped = await tools.read({ file_path: 'boom.txt' });
+  assert.equal(trapped.isError, true);
+  assert.equal(trapped.structuredContent.error, 'guest_trap');
+  assert.equal(
+    trapped.content[0].text,
+    'Error: the read call stopped (the back end crashed), and filetools could not restart (the disk was unmounted). ' +
+      'The next call tries to restart it; if that fails too, start a new session.',
+  );
+
+  back();
+  const edited = await tools.edit({ file_path: 'a.txt', old_string: 'fine', new_string: 'finer' });
+  assert.equal(edited.isError, false, edited.content[0].text);
+});
