@@ -17,8 +17,9 @@
 //   the workspace "workspace"; POST /storage/seed with
 //   `{ "files": { path: text } }` first.
 //
-// test/workerd.test.mjs runs it on workerd and drives it over HTTP and with
-// the MCP TypeScript SDK.
+// wrangler.jsonc beside it holds the bindings it reads, to deploy it with.
+// test/workerd.test.mjs runs it on workerd with those bindings and drives it
+// over HTTP and with the MCP TypeScript SDK.
 import { DurableObject } from 'cloudflare:workers';
 import { loadTools, memoryFs } from 'agent-filetools';
 

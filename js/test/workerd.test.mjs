@@ -8,7 +8,9 @@
 // restart. It reports the bundle size, the cold start, the time of a call
 // and the peak memory against the 128 MB a Worker may use. A second test
 // speaks MCP to the Worker with the TypeScript SDK: a Durable Object per
-// workspace, whose files and sessions outlast a restart of workerd.
+// workspace, whose files and sessions outlast a restart of workerd. The
+// Worker's bindings, Durable Object class and compatibility date come from
+// examples/wrangler.jsonc, the configuration the template deploys with.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +34,21 @@ const START_TIMEOUT_MS = 20_000;
 /** The Worker's bearer token (its FILETOOLS_TOKEN binding). */
 const TOKEN = randomUUID();
 const AUTHORIZATION = { Authorization: `Bearer ${TOKEN}` };
+
+/** JSON with comments, as wrangler reads its config; a `//` inside a string stays text. */
+function readJsonc(path) {
+  const text = fs.readFileSync(path, 'utf8');
+  return JSON.parse(text.replace(/("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_, string) => string ?? ''));
+}
+
+/** The template's Cloudflare configuration: what the Worker is deployed and tested with. */
+const wrangler = readJsonc(join(js, 'examples', 'wrangler.jsonc'));
+/** Its Durable Object bindings, `{ name, class_name }` each. */
+const objectBindings = wrangler.durable_objects?.bindings ?? [];
+/** The classes whose objects have SQLite storage. */
+const sqliteClasses = (wrangler.migrations ?? []).flatMap((migration) => migration.new_sqlite_classes ?? []);
+/** The secrets the Worker needs: the test gives each the token. */
+const secrets = wrangler.secrets?.required ?? [];
 
 function workerd() {
   const binary =
@@ -82,7 +99,7 @@ const config :Workerd.Config = (
 );
 const worker :Workerd.Worker = (
   modules = [ (name = "main.js", esModule = embed "main.js") ],
-  compatibilityDate = "2026-11-01",
+  compatibilityDate = "${wrangler.compatibility_date}",
 );
 `,
   );
@@ -94,7 +111,7 @@ function project(name) {
   const dir = join(tmpdir(), name);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(join(dir, 'storage'), { recursive: true });
-  fs.copyFileSync(join(js, 'examples', 'worker.js'), join(dir, 'main.js'));
+  fs.copyFileSync(join(js, 'examples', wrangler.main), join(dir, 'main.js'));
   const { entry, files } = packageModules();
   let bytes = fs.statSync(join(dir, 'main.js')).size;
   const modules = [['main.js', 'esModule', 'main.js']];
@@ -109,6 +126,14 @@ function project(name) {
   fs.writeFileSync(join(dir, 'package.js'), `export * from "node_modules/agent-filetools/${entry}";\n`);
   modules.push(['agent-filetools', 'esModule', 'package.js']);
   const listed = modules.map(([name, kind, path]) => `    (name = "${name}", ${kind} = embed "${path}")`).join(',\n');
+  const flags = (wrangler.compatibility_flags ?? []).map((flag) => `"${flag}"`).join(', ');
+  const namespaces = sqliteClasses
+    .map((className) => `(className = "${className}", uniqueKey = "${wrangler.name}-${className}", enableSql = true)`)
+    .join(', ');
+  const bindings = [
+    ...objectBindings.map(({ name, class_name }) => `(name = "${name}", durableObjectNamespace = "${class_name}")`),
+    ...secrets.map((name) => `(name = "${name}", text = "${TOKEN}")`),
+  ].join(',\n    ');
   fs.writeFileSync(
     join(dir, 'config.capnp'),
     `using Workerd = import "/workerd/workerd.capnp";
@@ -125,12 +150,12 @@ const worker :Workerd.Worker = (
   modules = [
 ${listed}
   ],
-  compatibilityDate = "2026-11-01",
-  durableObjectNamespaces = [ (className = "Files", uniqueKey = "filetools-files", enableSql = true) ],
+  compatibilityDate = "${wrangler.compatibility_date}",
+  compatibilityFlags = [${flags}],
+  durableObjectNamespaces = [ ${namespaces} ],
   durableObjectStorage = (localDisk = "storage"),
   bindings = [
-    (name = "FILES", durableObjectNamespace = "Files"),
-    (name = "FILETOOLS_TOKEN", text = "${TOKEN}"),
+    ${bindings},
   ],
 );
 `,
@@ -189,6 +214,18 @@ const stop = (child) =>
     child.once('exit', resolve);
     child.kill();
   });
+
+test('examples/wrangler.jsonc declares every binding and class examples/worker.js uses, and nothing else', () => {
+  const worker = fs.readFileSync(join(js, 'examples', wrangler.main), 'utf8');
+  const read = new Set([...worker.matchAll(/\benv\.([A-Z_][A-Z0-9_]*)/g)].map(([, name]) => name));
+  const declared = [...objectBindings.map(({ name }) => name), ...secrets, ...Object.keys(wrangler.vars ?? {})].sort();
+  assert.deepEqual(declared, [...read].sort());
+  for (const { class_name } of objectBindings) {
+    assert.match(worker, new RegExp(`^export class ${class_name} extends DurableObject`, 'm'), class_name);
+    assert.ok(sqliteClasses.includes(class_name), `${class_name} keeps its files in SQLite storage`);
+  }
+  assert.match(wrangler.compatibility_date, /^\d{4}-\d{2}-\d{2}$/);
+});
 
 test('a Worker on workerd reads, edits and outlines over memoryFs and over Durable Object storage', async (t) => {
   const { dir, bytes, wasmBytes } = project('filetools-workerd');
