@@ -228,6 +228,8 @@ $('call-form').addEventListener('submit', async (event) => {
       isError: true,
       structuredContent: {},
     });
+    // Nothing was called: a diff left from the call before would read as this one's.
+    $('diff').replaceChildren();
     return;
   }
   await run($('tool').value, args);

@@ -2,9 +2,10 @@
 // the URL `npm run playground` prints: the sample files, a read with its
 // token meter, an edit with its diff and the history, each tool set with
 // its descriptions and fresh arguments per tool; files added, uploaded and
-// dropped; the layout at two widths, checked on screenshots the test keeps
-// in target/playground/; and every conformance case run inside the page
-// over memoryFs with the wasmtime host's transcript.
+// dropped; a call whose arguments are not JSON, which clears the diff the
+// call before left; the layout at two widths, checked on screenshots the
+// test keeps in target/playground/; and every conformance case run inside
+// the page over memoryFs with the wasmtime host's transcript.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
@@ -92,6 +93,27 @@ test('the sample files are read and edited, with the token meter, the diff and t
   await page.locator('#history li button').nth(2).click();
   assert.match(await page.textContent('#output'), /^Edited README\.md/);
   assert.match(await page.textContent('#diff'), /\+Choose a file/);
+});
+
+test('arguments that are not JSON are refused in the page, and the diff of the call before goes', async () => {
+  await call('read', { file_path: 'windows.txt' });
+  assert.match(
+    await call('edit', { file_path: 'windows.txt', old_string: 'first line', new_string: 'line one' }),
+    /^Edited windows\.txt/,
+  );
+  assert.match(await page.textContent('#diff'), /-first line[^\n]*\n\+line one/);
+  await page.fill('#args', '{"file_path": "windows.txt",');
+  await page.click('#call');
+  await page.waitForFunction(() =>
+    document.getElementById('output').textContent.startsWith('the arguments are not JSON'),
+  );
+  assert.equal(await page.getAttribute('#output', 'class'), 'error');
+  assert.equal(await page.textContent('#diff'), '');
+  await page.evaluate(() => {
+    document.getElementById('metadata').textContent = '';
+  });
+  assert.match(await call('undo', { file_path: 'windows.txt' }), /windows\.txt/);
+  assert.match(await page.textContent('#diff'), /-line one[^\n]*\n\+first line/);
 });
 
 test('the search box finds lines, which an edit then changes with no read', async () => {
