@@ -1,10 +1,11 @@
 //! The requests open now: each holds one of [`MAX_OPEN`] permits from the
 //! moment it is read until its answer is written, or, when the client
 //! cancelled it, until the call has ended and its answer been dropped (MCP
-//! asks that a cancelled request get none). The server reads no more input
-//! while every permit is held, so the work queued behind a client that
-//! stops reading, or that cancels calls faster than they end, stays
-//! bounded; and an id stays in use until its call has ended, so a request
+//! asks that a cancelled request get none). While every permit is held,
+//! the requests read wait in a bounded queue and the server goes on reading
+//! only to see cancels; once that queue is full it reads no more, so the
+//! work queued behind a client that stops reading, or that cancels calls
+//! faster than they end, stays bounded; and an id stays in use until its call has ended, so a request
 //! that reuses it never gets another call's answer.
 
 use std::collections::HashMap;
@@ -12,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rmcp::model::RequestId;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
 /// Requests open at once; past this the server reads no more input until
 /// one is answered.
@@ -57,20 +58,32 @@ impl Open {
         self.requests().contains_key(id)
     }
 
-    /// Opens request `id` once a permit is free; false when the server is
-    /// stopping.
-    pub(super) async fn open(&self, id: RequestId) -> bool {
-        match Arc::clone(&self.permits.0).acquire_owned().await {
+    /// Opens request `id` when a permit is free now: `Some(true)` when it
+    /// opened, `Some(false)` when every permit is held, `None` when the
+    /// server is stopping.
+    pub(super) fn try_open(&self, id: &RequestId) -> Option<bool> {
+        match Arc::clone(&self.permits.0).try_acquire_owned() {
             Ok(permit) => {
-                let request = Request {
-                    _permit: permit,
-                    cancelled: Arc::default(),
-                };
-                self.requests().insert(id, request);
-                true
+                self.open_with(id.clone(), permit);
+                Some(true)
             }
-            Err(_) => false,
+            Err(TryAcquireError::NoPermits) => Some(false),
+            Err(TryAcquireError::Closed) => None,
         }
+    }
+
+    /// A permit, once one is free; `None` when the server is stopping.
+    pub(super) async fn permit(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.permits.0).acquire_owned().await.ok()
+    }
+
+    /// Opens request `id` with `permit`.
+    pub(super) fn open_with(&self, id: RequestId, permit: OwnedSemaphorePermit) {
+        let request = Request {
+            _permit: permit,
+            cancelled: Arc::default(),
+        };
+        self.requests().insert(id, request);
     }
 
     /// The flag that tells request `id`'s call the client cancelled it.

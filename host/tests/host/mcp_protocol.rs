@@ -435,3 +435,41 @@ fn a_read_only_server_lists_exactly_the_tools_that_can_succeed() {
         assert!(stderr.contains("add a set that reads"), "{sets}: {stderr}");
     }
 }
+
+#[test]
+fn a_cancel_reaches_its_call_while_every_request_permit_is_held() {
+    let (root, _) = root_and_outside("mcp-cancel-when-full");
+    // A search that runs for a second or more: a hundred megabytes read.
+    let line = format!("{}\n", "abcdefghij klmnop ".repeat(5));
+    std::fs::write(root.join("big.txt"), line.repeat(100_000_000 / line.len())).unwrap();
+    std::fs::write(root.join("small.txt"), "small\n").unwrap();
+    let mut server = Raw::start(&root);
+    server.send(
+        &json!({"jsonrpc": "2.0", "id": "long", "method": "tools/call", "params": {
+        "name": "grep",
+        "arguments": {"pattern": "Q", "path": "big.txt", "output_mode": "count"}}}),
+    );
+    // As many requests again as may be open, queued behind the search:
+    // the last ones wait for a permit, and the cancel comes after them.
+    let queued = filetools::mcp::MAX_OPEN + 8;
+    for i in 0..queued {
+        server.send(
+            &json!({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+            "name": "read", "arguments": {"file_path": "small.txt"}}}),
+        );
+    }
+    server.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": "long", "reason": "the user moved on"}}),
+    );
+    drop(server.stdin.take());
+    let messages = server.rest();
+    let counts = answers_per_id(&messages);
+    // Seen only once the search ended, the cancel would come after its
+    // answer had gone out.
+    assert_eq!(counts.get("\"long\""), None, "the search was answered");
+    for i in 0..queued {
+        assert_eq!(counts.get(&i.to_string()), Some(&1), "{i}: {messages:?}");
+    }
+    assert!(server.child.wait().unwrap().success());
+}
