@@ -272,8 +272,8 @@ async function openSession(shared, configJson) {
     /**
      * The tool definitions for this session's config (its `tools` sets), in
      * `format`: `mcp` (the default), `anthropic`, `anthropic-strict`,
-     * `openai`, `openai-strict`, `openai-responses` or
-     * `openai-responses-strict`; the core refuses any other.
+     * `openai`, `openai-strict`, `openai-responses`,
+     * `openai-responses-strict` or `gemini`; the core refuses any other.
      */
     schema: (format = 'mcp') => JSON.parse(current().schema(String(format))),
     /** The tool definitions for the model: name, description, JSON Schema. */

@@ -69,8 +69,8 @@ export interface CallToolResult {
 /**
  * The forms `Tools.schema` gives the definitions in: MCP `tools/list`
  * entries, Anthropic Messages API tools, Chat Completions function tools,
- * Responses API tools; each `-strict` form has `strict: true` and a schema
- * that API's strict mode accepts.
+ * Responses API tools, Gemini function declarations; each `-strict` form
+ * has `strict: true` and a schema that API's strict mode accepts.
  */
 export type SchemaFormat =
   | 'mcp'
@@ -79,7 +79,8 @@ export type SchemaFormat =
   | 'openai'
   | 'openai-strict'
   | 'openai-responses'
-  | 'openai-responses-strict';
+  | 'openai-responses-strict'
+  | 'gemini';
 
 /** A tool definition for the model. */
 export interface ToolDefinition {
@@ -133,6 +134,8 @@ export interface CreateToolsOptions {
   fs: FileSystem;
   /** The session config (docs/guide.md, "Configuration"): an object or JSON text. */
   config?: Record<string, unknown> | string;
+  /** Offer only the tools that read, and refuse every change (as a read-only back end does). */
+  readOnly?: boolean;
 }
 
 export function createTools(options: CreateToolsOptions): Promise<Tools>;

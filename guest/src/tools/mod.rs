@@ -9,6 +9,7 @@
 pub mod args;
 mod call;
 pub mod definitions;
+pub mod gemini;
 mod many;
 #[cfg(test)]
 mod read_only_tests;

@@ -1,6 +1,6 @@
 //! The tool definitions in the form each API expects: MCP's `tools/list`,
 //! Anthropic's `tools`, OpenAI's Chat Completions and Responses function
-//! tools, and a strict form of each API's.
+//! tools, a strict form of each API's, and Gemini's function declarations.
 //!
 //! The loose forms list no required property and allow any other: a
 //! validating SDK then lets the names and numeric strings the arguments
@@ -50,11 +50,15 @@ pub enum Format {
     /// As [`Format::Anthropic`], with `strict: true` and the exact schema
     /// in the form Anthropic's strict tool use takes.
     AnthropicStrict,
+    /// Gemini function declarations: `{name, description, parameters}`,
+    /// the parameters in the subset of OpenAPI's schema Gemini takes
+    /// (see [`crate::tools::gemini`]).
+    Gemini,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::Mcp,
         Format::Anthropic,
         Format::AnthropicStrict,
@@ -62,6 +66,7 @@ impl Format {
         Format::OpenaiStrict,
         Format::OpenaiResponses,
         Format::OpenaiResponsesStrict,
+        Format::Gemini,
     ];
 
     /// The format called `name` (see [`Format::name`]).
@@ -91,6 +96,7 @@ impl Format {
             Format::OpenaiStrict => "openai-strict",
             Format::OpenaiResponses => "openai-responses",
             Format::OpenaiResponsesStrict => "openai-responses-strict",
+            Format::Gemini => "gemini",
         }
     }
 
@@ -158,6 +164,11 @@ fn one(def: &Definition, format: Format) -> Value {
             "parameters": strict(&def.input_schema),
             "strict": true,
         }}),
+        Format::Gemini => json!({
+            "name": def.name,
+            "description": def.description,
+            "parameters": crate::tools::gemini::parameters(&loose(&def.input_schema)),
+        }),
         Format::OpenaiResponses | Format::OpenaiResponsesStrict => {
             let strict_mode = format == Format::OpenaiResponsesStrict;
             let parameters = if strict_mode { strict } else { loose };

@@ -106,6 +106,7 @@ def test_definitions_come_in_every_format(project: Path) -> None:
         "openai-strict",
         "openai-responses",
         "openai-responses-strict",
+        "gemini",
     ]
     for format in FORMATS:
         assert len(tools.definitions(format)) == 6, format

@@ -12,6 +12,8 @@ import { anthropicTools } from 'agent-filetools/anthropic';
 import { openaiTools } from 'agent-filetools/openai';
 import { aiTools, modelOutput } from 'agent-filetools/ai';
 import { langchainTools } from 'agent-filetools/langchain';
+import { geminiTools } from 'agent-filetools/gemini';
+import type { Content, GoogleGenAI } from '@google/genai';
 import { createTools, memoryFs } from 'agent-filetools';
 import type { MemoryFsNode, MemoryFsOptions } from 'agent-filetools';
 
@@ -88,4 +90,19 @@ export function storedFs(): void {
   const store = new Map<string, MemoryFsNode>();
   const options: MemoryFsOptions = { readOnly: false, store };
   memoryFs({ 'a.txt': 'a\n', 'b.bin': new Uint8Array([1]) }, options).addFile('c.txt', 'c');
+}
+
+/** Gemini: a response's function calls answered and sent back. */
+export async function geminiRoundTrip(client: GoogleGenAI): Promise<string | undefined> {
+  const ft = await geminiTools({ fs: memoryFs({ 'a.txt': 'a\n' }) });
+  const contents: Content[] = [{ role: 'user', parts: [{ text: 'hi' }] }];
+  const response = await client.models.generateContent({ model: 'm', contents, config: { tools: ft.tools } });
+  const answer: Content = await ft.results(response);
+  contents.push(response.candidates?.[0]?.content ?? { role: 'model', parts: [] }, answer);
+  const again = await client.models.generateContent({
+    model: 'm',
+    contents,
+    config: { tools: [{ functionDeclarations: ft.functionDeclarations }] },
+  });
+  return again.text;
 }

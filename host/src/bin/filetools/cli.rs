@@ -203,6 +203,8 @@ pub enum SchemaFormat {
     OpenaiResponses,
     /// OpenAI Responses API tools with strict: true.
     OpenaiResponsesStrict,
+    /// Gemini function declarations (name, description, parameters).
+    Gemini,
 }
 
 impl From<SchemaFormat> for Format {
@@ -215,6 +217,7 @@ impl From<SchemaFormat> for Format {
             SchemaFormat::OpenaiStrict => Format::OpenaiStrict,
             SchemaFormat::OpenaiResponses => Format::OpenaiResponses,
             SchemaFormat::OpenaiResponsesStrict => Format::OpenaiResponsesStrict,
+            SchemaFormat::Gemini => Format::Gemini,
         }
     }
 }
