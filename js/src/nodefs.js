@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import { dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path';
 import { DESCRIBE, FsError, byCodePoint } from './fserror.js';
 import { memoryJournal } from './journal.js';
+import { joined, named, shown } from './nodenames.js';
 import { fsError, kindOf, move, remove, replace, sweep } from './nodereplace.js';
 
 /** Largest read served at once, as in the Rust host. */
@@ -17,6 +18,16 @@ export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 /** Symlinks followed at a change's target before it is refused as a loop. */
 const MAX_LINKS = 40;
+
+/** The directory part of `path` (a string, or a Buffer for a name that is not UTF-8). */
+function parentOf(path) {
+  return Buffer.isBuffer(path) ? path.subarray(0, Math.max(path.lastIndexOf(0x2f), 1)) : dirname(path);
+}
+
+/** The last part of `path` (a string or a Buffer). */
+function nameOf(path) {
+  return Buffer.isBuffer(path) ? path.subarray(path.lastIndexOf(0x2f) + 1) : path.slice(dirname(path).length + 1);
+}
 
 /** Trees of kernel files, refused unless `kernelFiles` is set. */
 const KERNEL_TREES = ['/proc', '/sys'];
@@ -27,7 +38,14 @@ const KERNEL_TREES = ['/proc', '/sys'];
  */
 export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
   const base = fs.realpathSync.native(root);
-  const under = (real, dir) => real === dir || real.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  const under = (real, dir) => {
+    if (Buffer.isBuffer(real)) {
+      // A real path that is not UTF-8, compared byte for byte.
+      const prefix = Buffer.from(dir.endsWith(sep) ? dir : dir + sep);
+      return real.equals(Buffer.from(dir)) || real.subarray(0, prefix.length).equals(prefix);
+    }
+    return real === dir || real.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  };
   const kernel = (real) => !kernelFiles && KERNEL_TREES.some((tree) => under(real, tree));
   const inside = (real) => under(real, base);
   // The spelling the root was given by, when it names the same directory
@@ -45,19 +63,21 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
     if (parts.includes('..')) {
       throw new FsError('outside-sandbox');
     }
-    const full = join(base, ...parts);
+    // A Buffer when a part names an entry whose name is not UTF-8.
+    const raw = named(base, parts);
+    const full = raw ?? join(base, ...parts);
     // The deepest part that exists must really be inside the root.
     let probe = full;
     for (;;) {
       let real;
       try {
-        real = fs.realpathSync.native(probe);
+        real = fs.realpathSync.native(probe, raw ? { encoding: 'buffer' } : undefined);
       } catch (err) {
         if (err.code === 'ENOENT' || err.code === 'ENOTDIR') {
-          if (probe === base) {
+          if (raw ? probe.equals(Buffer.from(base)) : probe === base) {
             throw fsError(err);
           }
-          probe = probe.slice(0, probe.lastIndexOf(sep)) || sep;
+          probe = probe.slice(0, probe.lastIndexOf(raw ? 0x2f : sep)) || sep;
           continue;
         }
         if (err.code === 'ELOOP') {
@@ -91,6 +111,12 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
       }
       if (!stats.isSymbolicLink()) {
         return target;
+      }
+      if (Buffer.isBuffer(target)) {
+        throw new FsError(
+          'io',
+          'a symlink on a path that is not UTF-8 is not followed by the Node host; change the file it points to',
+        );
       }
       let link;
       let parent;
@@ -211,12 +237,13 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
     },
     listDir: (path) => {
       const { full } = resolve(path);
+      const dir = Buffer.isBuffer(full) ? full : Buffer.from(full);
       try {
         return fs
-          .readdirSync(full)
+          .readdirSync(full, { encoding: 'buffer' })
           .map((name) => {
-            const meta = metadataOf(fs.lstatSync(join(full, name), { bigint: true }));
-            return { name, kind: meta.kind, size: meta.size };
+            const meta = metadataOf(fs.lstatSync(joined(dir, name), { bigint: true }));
+            return { name: shown(name), kind: meta.kind, size: meta.size };
           })
           .sort((a, b) => byCodePoint(a.name, b.name));
       } catch (err) {
@@ -232,7 +259,7 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
         throw new FsError('is-a-directory');
       }
       try {
-        fs.mkdirSync(join(base, ...parts.slice(0, -1)), { recursive: true });
+        fs.mkdirSync(parentOf(full), { recursive: true });
       } catch (err) {
         throw fsError(err);
       }
@@ -240,12 +267,14 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
       // directory swapped for a symlink meanwhile is caught here.
       resolve(parts.slice(0, -1).join('/') || '.');
       const target = changeTarget(full);
-      const parent = dirname(target);
-      if (!swept.has(parent)) {
+      const parent = parentOf(target);
+      // Leftovers are swept where names are UTF-8 (a directory whose name
+      // is not keeps them until a process of the Rust host passes).
+      if (!Buffer.isBuffer(parent) && !swept.has(parent)) {
         swept.add(parent);
         sweep(parent);
       }
-      return metadataOf(replace(parent, target.slice(parent.length + 1), target, data, precondition));
+      return metadataOf(replace(parent, nameOf(target), target, data, precondition));
     }),
     removeFile: changing((path, precondition) => {
       if (readOnly) {
@@ -277,7 +306,7 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
         throw new FsError('conflict');
       }
       try {
-        fs.mkdirSync(join(base, ...parts.slice(0, -1)), { recursive: true });
+        fs.mkdirSync(parentOf(full), { recursive: true });
       } catch (err) {
         throw fsError(err);
       }

@@ -204,7 +204,10 @@ export function freshName(name) {
 function writeTemp(parent, name, data, like) {
   const mode = like ? Number(like.mode & 0o7777n) : NEW_FILE_MODE;
   for (let attempt = 0; attempt < 16; attempt += 1) {
-    const temp = join(parent, freshName(name));
+    // A parent whose name is not UTF-8 comes as a Buffer.
+    const temp = Buffer.isBuffer(parent)
+      ? Buffer.concat([parent, Buffer.from(`/${freshName(name)}`)])
+      : join(parent, freshName(name));
     let fd;
     try {
       fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);

@@ -356,3 +356,34 @@ test('stat reports created and accessed times and the permission bits', () => {
   assert.equal(memory.stat('d').mode, 0o755);
   assert.equal(memoryFs({ 'a.txt': 'a\n' }, { readOnly: true }).hostFs.stat('a.txt').mode, 0o444);
 });
+
+test('names that are not UTF-8 are listed escaped and named back, as in the Rust host', async () => {
+  const { root } = rootAndOutside('not-utf8');
+  const raw = Buffer.concat([Buffer.from(root), Buffer.from('/caf\xe9 \\ \xff.txt', 'latin1')]);
+  fs.writeFileSync(raw, 'one\ntwo\n');
+  const rawDir = Buffer.concat([Buffer.from(root), Buffer.from('/d\xfe', 'latin1')]);
+  fs.mkdirSync(rawDir);
+  fs.writeFileSync(Buffer.concat([rawDir, Buffer.from('/inner.txt')]), 'inner\n');
+  // A UTF-8 name that merely looks escaped is itself.
+  fs.writeFileSync(join(root, 'a\\xff'), 'literal\n');
+  const back = nodeFs(root);
+  const names = back.hostFs.listDir('.').map((entry) => entry.name);
+  assert.deepEqual(names, ['a\\xff', 'caf\\xe9 \\\\ \\xff.txt', 'd\\xfe']);
+
+  const tools = await createTools({ fs: back });
+  const shown = 'caf\\xe9 \\\\ \\xff.txt';
+  assert.match((await tools.call('read', { file_path: shown })).content[0].text, /^1\tone\n2\ttwo/);
+  assert.match((await tools.call('read', { file_path: 'd\\xfe/inner.txt' })).content[0].text, /^1\tinner/);
+  assert.match((await tools.call('read', { file_path: 'a\\xff' })).content[0].text, /^1\tliteral/);
+  const edit = await tools.call('edit', { file_path: shown, old_string: 'two', new_string: 'TWO' });
+  assert.equal(edit.isError, false, edit.content[0].text);
+  assert.equal(fs.readFileSync(raw, 'utf8'), 'one\nTWO\n');
+  const inner = await tools.call('write', { file_path: 'd\\xfe/new.txt', content: 'new\n' });
+  assert.equal(inner.isError, false, inner.content[0].text);
+  assert.equal(fs.readFileSync(Buffer.concat([rawDir, Buffer.from('/new.txt')]), 'utf8'), 'new\n');
+  // A new file gets the name as spelled.
+  const spelled = await tools.call('write', { file_path: 'b\\xff.txt', content: 'b\n' });
+  assert.equal(spelled.isError, false, spelled.content[0].text);
+  assert.equal(fs.readFileSync(join(root, 'b\\xff.txt'), 'utf8'), 'b\n');
+  assert.deepEqual(fs.readdirSync(root).length, 4);
+});
