@@ -125,10 +125,19 @@ def test_a_tool_set_is_a_config_key(project: Path) -> None:
 
 def test_read_only_refuses_changes_and_leaves_the_file(project: Path) -> None:
     session = Tools(project, read_only=True).session()
+    # Refused as read-only at once: no read first that would be in vain.
+    unread = session.edit("notes.txt", "alpha", "omega")
+    assert unread.is_error and json.loads(unread.metadata_json)["error"] == "read_only"
     session.read("notes.txt")
     result = session.edit("notes.txt", "alpha", "omega")
     assert result.is_error
     assert (project / "notes.txt").read_text() == "alpha\nbeta\ngamma\n"
+
+
+def test_read_only_lists_only_the_tools_that_can_succeed(project: Path) -> None:
+    tools = Tools(project, read_only=True, config={"tools": ["filetools", "text-editor", "apply-patch"]})
+    names = [d["function"]["name"] for d in tools.definitions("openai")]
+    assert names == ["read", "grep", "find", "str_replace_based_edit_tool"]
 
 
 def test_a_saved_session_goes_on_in_another(project: Path) -> None:
