@@ -596,6 +596,6 @@ mod tests {
         for format in Format::ALL {
             assert_eq!(Format::from_name(format.name()), Some(format));
         }
-        assert_eq!(Format::from_name("gemini"), None);
+        assert_eq!(Format::from_name("palm"), None);
     }
 }
