@@ -88,6 +88,25 @@ test('a read-only server offers only what reads and refuses changes', async () =
   }
 });
 
+test('a read-only text editor offers view alone, and a change through it is refused as read-only', async () => {
+  const client = await connect(layOut('ts-read-only-editor'), ['--read-only', '--tools', 'text-editor']);
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => [t.name, t.inputSchema.properties.command.enum, t.annotations.readOnlyHint]),
+      [['str_replace_based_edit_tool', ['view'], true]],
+    );
+    const refused = await client.callTool({
+      name: 'str_replace_based_edit_tool',
+      arguments: { command: 'str_replace', path: 'notes.txt', old_str: 'alpha', new_str: 'omega' },
+    });
+    assert.equal(refused.isError, true);
+    assert.equal(refused.structuredContent.error, 'read_only', refused.content[0].text);
+  } finally {
+    await client.close();
+  }
+});
+
 test('the TypeScript SDK client gets every answer of every tool set as a tool result, checked against its output schema', async () => {
   for (const set of everyAnswer.sets) {
     const client = await connect(layOutFiles(`ts-${set.tools.replace(',', '-')}`, set.files), ['--tools', set.tools]);

@@ -99,21 +99,32 @@ pub fn configured(builder: Builder, limits: &Limits) -> Result<Builder> {
 /// With `--read-only`, the sets `limits` names must keep a tool that can
 /// succeed: a server that lists none would look broken to its client.
 pub fn readable(limits: &Limits) -> Result<()> {
-    let mut config: serde_json::Value =
-        serde_json::from_str(limits.config.as_deref().unwrap_or("{}"))?;
-    let Some(map) = config.as_object_mut() else {
-        anyhow::bail!("--config must be a JSON object");
-    };
-    if !limits.tools.is_empty() {
-        map.insert("tools".to_owned(), serde_json::json!(limits.tools));
-    }
-    map.insert("read_only".to_owned(), serde_json::Value::Bool(true));
-    let config =
-        filetools_core::Config::from_json(&config.to_string()).map_err(anyhow::Error::msg)?;
+    let config = session_config(limits.config.as_deref(), &limits.tools, true)?;
     if filetools_core::tools::definitions::definitions(&config).is_empty() {
         anyhow::bail!(filetools::mcp::NO_READING_TOOL);
     }
     Ok(())
+}
+
+/// The session config of `--config`, with the `--tools` sets (which win
+/// over its `tools`) and, with `read_only`, the read-only key.
+pub fn session_config(
+    config: Option<&str>,
+    tools: &[String],
+    read_only: bool,
+) -> Result<filetools_core::Config> {
+    let mut config: serde_json::Value = serde_json::from_str(config.unwrap_or("{}"))
+        .map_err(|e| anyhow::anyhow!("--config is not JSON: {e}"))?;
+    let Some(map) = config.as_object_mut() else {
+        anyhow::bail!("--config must be a JSON object");
+    };
+    if !tools.is_empty() {
+        map.insert("tools".to_owned(), serde_json::json!(tools));
+    }
+    if read_only {
+        map.insert("read_only".to_owned(), serde_json::Value::Bool(true));
+    }
+    filetools_core::Config::from_json(&config.to_string()).map_err(anyhow::Error::msg)
 }
 
 /// `root`, when it is a directory; else an error naming it and the fix.
