@@ -109,3 +109,22 @@ def reference(root: Path, calls: List[Any], config: Any = None) -> List[Any]:
     """The results of ``calls`` from a session of its own over ``root``."""
     session = Tools(root, config=config).session()
     return [session.call(name, arguments) for name, arguments in calls]
+
+
+#: The notes of the adapters' scripted model turn.
+TURN_NOTES = "alpha\nbeta\n"
+
+#: A scripted model turn for the SDK adapters: a read, an image read, an
+#: edit, input of the wrong type and a tool that does not exist.
+TURN = [
+    ("read", {"file_path": "notes.txt"}),
+    ("read", {"file_path": "pic.png"}),
+    ("edit", {"file_path": "notes.txt", "old_string": "beta", "new_string": "gamma"}),
+    ("edit", {"file_path": 7, "old_string": "x", "new_string": "y"}),
+    ("bash", {"command": "ls"}),
+]
+
+
+def turn_root(path: Path) -> Path:
+    """A root for :data:`TURN`: notes.txt and pic.png."""
+    return make_root(path, TURN_NOTES, "pic.png")

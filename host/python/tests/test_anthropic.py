@@ -17,29 +17,11 @@ import anthropic
 import httpx2
 from anthropic.types import Message, MessageParam, ToolUnionParam
 
-import conftest
-from conftest import conforms, png, reference
+from conftest import TURN, TURN_NOTES, conforms, png, reference, turn_root
 from filetools import Tools
 from filetools.anthropic import AnthropicTools, anthropic_tools
 
-NOTES = "alpha\nbeta\n"
-
-#: A model's turn: a read, an image read, an edit, input of the wrong type
-#: and a tool that does not exist.
-TURN = [
-    ("read", {"file_path": "notes.txt"}),
-    ("read", {"file_path": "pic.png"}),
-    ("edit", {"file_path": "notes.txt", "old_string": "beta", "new_string": "gamma"}),
-    ("edit", {"file_path": 7, "old_string": "x", "new_string": "y"}),
-    ("bash", {"command": "ls"}),
-]
-
 PNG = png(4, 3)
-
-
-def make_root(path: Path) -> Path:
-    """A root holding notes.txt and pic.png."""
-    return conftest.make_root(path, NOTES, "pic.png")
 
 
 def message_json(uses: List[Any]) -> Dict[str, Any]:
@@ -80,7 +62,7 @@ class ScriptedApi:
 
 def test_tools_reach_the_api_as_the_definitions_give_them(tmp_path: Path) -> None:
     for strict in (False, True):
-        ft = anthropic_tools(make_root(tmp_path / f"root-{strict}"), strict=strict)
+        ft = anthropic_tools(turn_root(tmp_path / f"root-{strict}"), strict=strict)
         expected = Tools(tmp_path / f"root-{strict}").definitions("anthropic-strict" if strict else "anthropic")
         assert ft.tools == expected
         assert [tool["name"] for tool in ft.tools] == ["read", "write", "edit", "undo", "grep", "find"]
@@ -93,7 +75,7 @@ def test_tools_reach_the_api_as_the_definitions_give_them(tmp_path: Path) -> Non
 
 
 def test_results_answer_every_tool_use_of_a_response(tmp_path: Path) -> None:
-    root = make_root(tmp_path / "root")
+    root = turn_root(tmp_path / "root")
     ft = anthropic_tools(root)
     api = ScriptedApi(message_json(TURN), message_json([]))
     question = {"role": "user", "content": "Change beta to gamma in notes.txt"}
@@ -101,7 +83,7 @@ def test_results_answer_every_tool_use_of_a_response(tmp_path: Path) -> None:
     assert isinstance(response.content[1], anthropic.types.ToolUseBlock)
 
     answer = ft.results(response)
-    expected = reference(make_root(tmp_path / "twin"), TURN)
+    expected = reference(turn_root(tmp_path / "twin"), TURN)
 
     assert answer["role"] == "user"
     blocks = answer["content"]
@@ -135,9 +117,9 @@ def test_results_answer_every_tool_use_of_a_response(tmp_path: Path) -> None:
 def test_results_read_a_validated_message_and_its_dict_alike(tmp_path: Path) -> None:
     turn = TURN[:3]
     message = Message.model_validate(message_json(turn))
-    from_model = anthropic_tools(make_root(tmp_path / "a")).results(message)
-    from_dict = anthropic_tools(make_root(tmp_path / "b")).results(message.model_dump())
-    from_blocks = anthropic_tools(make_root(tmp_path / "c")).results(message_json(turn)["content"])
+    from_model = anthropic_tools(turn_root(tmp_path / "a")).results(message)
+    from_dict = anthropic_tools(turn_root(tmp_path / "b")).results(message.model_dump())
+    from_blocks = anthropic_tools(turn_root(tmp_path / "c")).results(message_json(turn)["content"])
     assert from_model == from_dict == from_blocks
     assert len(from_model["content"]) == 3
     for name in "abc":
@@ -145,14 +127,14 @@ def test_results_read_a_validated_message_and_its_dict_alike(tmp_path: Path) -> 
 
 
 def test_a_message_without_tool_use_gets_an_empty_answer(tmp_path: Path) -> None:
-    ft = anthropic_tools(make_root(tmp_path / "root"))
+    ft = anthropic_tools(turn_root(tmp_path / "root"))
     assert ft.results(Message.model_validate(message_json([]))) == {"role": "user", "content": []}
 
 
 def test_one_session_remembers_across_turns(tmp_path: Path) -> None:
     """A write over a file needs the read from an earlier turn: the adapter
     keeps one session for the conversation."""
-    root = make_root(tmp_path / "root")
+    root = turn_root(tmp_path / "root")
     ft = anthropic_tools(root)
     ft.results(Message.model_validate(message_json([("read", {"file_path": "notes.txt"})])))
     write = ("write", {"file_path": "notes.txt", "content": "omega\n"})
@@ -160,29 +142,29 @@ def test_one_session_remembers_across_turns(tmp_path: Path) -> None:
     assert answer["content"][0]["is_error"] is False
     assert (root / "notes.txt").read_text() == "omega\n"
 
-    fresh = anthropic_tools(make_root(tmp_path / "twin"))
+    fresh = anthropic_tools(turn_root(tmp_path / "twin"))
     refused = fresh.results(Message.model_validate(message_json([write])))
     assert refused["content"][0]["is_error"] is True
-    assert (tmp_path / "twin" / "notes.txt").read_text() == NOTES
+    assert (tmp_path / "twin" / "notes.txt").read_text() == TURN_NOTES
 
 
 def test_aresults_gives_what_results_gives(tmp_path: Path) -> None:
     message = Message.model_validate(message_json(TURN))
-    synchronous = anthropic_tools(make_root(tmp_path / "a")).results(message)
-    asynchronous = asyncio.run(anthropic_tools(make_root(tmp_path / "b")).aresults(message))
+    synchronous = anthropic_tools(turn_root(tmp_path / "a")).results(message)
+    asynchronous = asyncio.run(anthropic_tools(turn_root(tmp_path / "b")).aresults(message))
     assert asynchronous == synchronous
     assert (tmp_path / "b" / "notes.txt").read_text() == "alpha\ngamma\n"
-    single = asyncio.run(anthropic_tools(make_root(tmp_path / "c")).aresult(message.content[1]))
+    single = asyncio.run(anthropic_tools(turn_root(tmp_path / "c")).aresult(message.content[1]))
     assert single == synchronous["content"][0]
 
 
 def test_the_text_editor_tool_set_uses_the_built_in_tool(tmp_path: Path) -> None:
     config = {"tools": "text-editor"}
-    root = make_root(tmp_path / "root")
+    root = turn_root(tmp_path / "root")
     ft = anthropic_tools(root, config=config)
     assert isinstance(ft, AnthropicTools)
     assert ft.tools == [{"type": "text_editor_20250728", "name": "str_replace_based_edit_tool"}]
-    assert anthropic_tools(make_root(tmp_path / "strict"), strict=True, config=config).tools == ft.tools
+    assert anthropic_tools(turn_root(tmp_path / "strict"), strict=True, config=config).tools == ft.tools
     assert conforms(ToolUnionParam, ft.tools[0])
 
     name = ft.tools[0]["name"]
@@ -196,7 +178,7 @@ def test_the_text_editor_tool_set_uses_the_built_in_tool(tmp_path: Path) -> None
     assert api.requests[0]["tools"] == ft.tools
 
     answer = ft.results(response)
-    expected = reference(make_root(tmp_path / "twin"), turn, config)
+    expected = reference(turn_root(tmp_path / "twin"), turn, config)
     assert [block["content"] for block in answer["content"]] == [
         [{"type": "text", "text": result.text}] for result in expected
     ]

@@ -14,30 +14,13 @@ import httpx
 from google import genai
 from google.genai import types
 
-import conftest
-from conftest import png, reference
+from conftest import TURN, png, reference, turn_root
 from filetools import Tools
 from filetools.gemini import function_calls, gemini_tools
 
-NOTES = "alpha\nbeta\n"
 PNG = png(4, 3)
 
-#: A model's turn: a read, an image read, an edit, input of the wrong type
-#: and a tool that does not exist.
-TURN = [
-    ("read", {"file_path": "notes.txt"}),
-    ("read", {"file_path": "pic.png"}),
-    ("edit", {"file_path": "notes.txt", "old_string": "beta", "new_string": "gamma"}),
-    ("edit", {"file_path": 7, "old_string": "x", "new_string": "y"}),
-    ("bash", {"command": "ls"}),
-]
-
 SETS = ["filetools", "text-editor", "apply-patch", "mcp-filesystem", "notebook"]
-
-
-def make_root(path: Path) -> Path:
-    """A root holding notes.txt and pic.png."""
-    return conftest.make_root(path, NOTES, "pic.png")
 
 
 def response_json(calls: List[Any]) -> Dict[str, Any]:
@@ -79,7 +62,7 @@ def test_declarations_reach_the_api_through_the_sdk_unchanged(tmp_path: Path) ->
 
 
 def test_results_answer_every_function_call_in_order(tmp_path: Path) -> None:
-    root = make_root(tmp_path / "root")
+    root = turn_root(tmp_path / "root")
     ft = gemini_tools(root)
     done_json = {"candidates": [{"content": {"role": "model", "parts": [{"text": "Done."}]}}]}
     api = ScriptedApi(response_json(TURN), done_json)
@@ -88,7 +71,7 @@ def test_results_answer_every_function_call_in_order(tmp_path: Path) -> None:
     assert response.function_calls is not None and len(response.function_calls) == len(TURN)
 
     answer = ft.results(response)
-    expected = reference(make_root(tmp_path / "twin"), TURN)
+    expected = reference(turn_root(tmp_path / "twin"), TURN)
     answers = [part["functionResponse"] for part in answer["parts"]]
     assert [a["id"] for a in answers] == [f"c{i}" for i in range(len(TURN))]
     assert [a["name"] for a in answers] == [name for name, _ in TURN]
@@ -116,5 +99,5 @@ def test_calls_are_read_from_the_sdks_objects_and_their_dicts_alike(tmp_path: Pa
     from_model = function_calls(response)
     from_dict = function_calls(response_json(TURN[:2]))
     assert [call.name for call in from_model] == [call["name"] for call in from_dict] == ["read", "read"]
-    ft = gemini_tools(make_root(tmp_path / "a"))
-    assert ft.results(response) == gemini_tools(make_root(tmp_path / "b")).results(response_json(TURN[:2]))
+    ft = gemini_tools(turn_root(tmp_path / "a"))
+    assert ft.results(response) == gemini_tools(turn_root(tmp_path / "b")).results(response_json(TURN[:2]))
