@@ -7,10 +7,18 @@
 //! fallbacks of [`crate::private_dir`] — where `KEY` is drawn from the
 //! root's canonical path, so every process serving that root finds them.
 //! Each record is written whole and synced, and its file synced into the
-//! directory, before the guest makes its first step. The call that made
-//! (or claimed) a record holds an exclusive `flock` on it for as long as it
-//! runs: the lock goes with the process, so a record whose lock can be
-//! taken belongs to a call that died, and is claimed; one whose file was
+//! directory, before the guest makes its first step.
+//!
+//! Every host keeps them the same way, so a change cut off in one is put
+//! back by the next process on that root, whichever host it runs: a name
+//! is `NANOS-PID-START-TOKEN-N.change`, made when the change began, by the
+//! process its middle part names (see [`crate::owner`]). A record is
+//! claimed when no live call holds it: one this process made whose call
+//! let it go, or one whose process has ended — that one is first renamed
+//! to this process's name, so that exactly one claimer gets it and every
+//! host sees it held again. This host also holds an exclusive `flock` on
+//! each record it holds, as earlier versions did (their names,
+//! `NANOS-PID-N`, are claimed by the lock alone); one whose file was
 //! removed while waiting is skipped. For a file system the program gave,
 //! or when no private directory can be had, the records live in this
 //! process's memory: they outlive a trapped call, not the process.
@@ -30,14 +38,8 @@ use filetools_core::sha256_hex;
 use rustix::fs::{AtFlags, FlockOperation, Mode, OFlags};
 use rustix::io::Errno;
 
-use crate::private_dir::{self, Places};
-
-/// Where the state directory goes by default.
-const STATE_PLACES: Places = Places {
-    explicit: "FILETOOLS_STATE_DIR",
-    xdg: "XDG_STATE_HOME",
-    under_home: ".local/state",
-};
+use crate::owner::Owner;
+use crate::private_dir;
 
 /// Hex digits of the root's digest in its directory's name.
 const ROOT_KEY_HEX_DIGITS: usize = 32;
@@ -98,29 +100,20 @@ impl Journal {
     /// the first default that is private; in memory when none is, with
     /// the reason.
     pub fn for_root(explicit: Option<&Path>, root: &Path) -> (Self, Option<String>) {
-        let candidates = match explicit {
-            Some(dir) => vec![dir.to_path_buf()],
-            None => private_dir::places(&STATE_PLACES),
-        };
-        let mut refusal = None;
-        for base in candidates {
-            match private_dir::open(&base.join("changes"), Some(root)) {
-                Ok(changes) => {
-                    let key = sha256_hex(root.as_os_str().as_encoded_bytes());
-                    let key = key[..ROOT_KEY_HEX_DIGITS].to_owned();
-                    return (Self::Files { changes, key }, None);
-                }
-                Err(why) => {
-                    refusal.get_or_insert_with(|| {
-                        format!(
-                            "the records of changes under way are kept in memory, not in {}: {why}; a change of several files cut off by a kill is then not put back by the next process. Set FILETOOLS_STATE_DIR to a private directory outside the workspace",
-                            base.display()
-                        )
-                    });
-                }
+        match private_dir::open_first(&private_dir::STATE, explicit, "changes", root) {
+            Ok(changes) => {
+                let key = sha256_hex(root.as_os_str().as_encoded_bytes());
+                let key = key[..ROOT_KEY_HEX_DIGITS].to_owned();
+                (Self::Files { changes, key }, None)
             }
+            Err((base, why)) => (
+                Self::memory(),
+                Some(format!(
+                    "the records of changes under way are kept in memory, not in {}: {why}; a change of several files cut off by a kill is then not put back by the next process. Set FILETOOLS_STATE_DIR to a private directory outside the workspace",
+                    base.display()
+                )),
+            ),
         }
-        (Self::memory(), refusal)
     }
 
     /// Records in this process's memory.
@@ -201,20 +194,31 @@ impl Journal {
                 // A record a kill cut off while it was written was never
                 // acted on: it goes once nobody holds it.
                 for name in writing {
-                    if take(&dir, &name).is_some() {
+                    if claimable(&name).is_some() && take(&dir, &name).is_some() {
                         let _ = rustix::fs::unlinkat(&dir, &name, AtFlags::empty());
                     }
                 }
                 for name in records {
-                    if let Some((file, record)) = take(&dir, &name) {
-                        let held = Held::File {
-                            journal: Arc::clone(self),
-                            dir,
-                            name,
-                            _file: file,
-                        };
-                        return Ok(Some((held, record)));
-                    }
+                    let Some(claim) = claimable(&name) else {
+                        continue;
+                    };
+                    let Some((file, record)) = take(&dir, &name) else {
+                        continue;
+                    };
+                    let name = match claim {
+                        Claim::InPlace => name,
+                        Claim::Adopt => match adopt(&dir, &name) {
+                            Some(adopted) => adopted,
+                            None => continue,
+                        },
+                    };
+                    let held = Held::File {
+                        journal: Arc::clone(self),
+                        dir,
+                        name,
+                        _file: file,
+                    };
+                    return Ok(Some((held, record)));
                 }
                 Ok(None)
             }
@@ -325,14 +329,63 @@ fn take(dir: &OwnedFd, name: &OsString) -> Option<(File, Vec<u8>)> {
     Some((file, record))
 }
 
-/// A fresh record name ending in `suffix`: the time, the process and a
+/// A fresh record name ending in `suffix`: the time, this process and a
 /// counter.
 fn record_name(suffix: &str) -> OsString {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
+    named(&format!("{nanos:020}"), suffix)
+}
+
+/// The name of a record made at `nanos` (its first part) held by this
+/// process, ending in `suffix`.
+fn named(nanos: &str, suffix: &str) -> OsString {
     let n = NEXT_RECORD.fetch_add(1, Ordering::Relaxed);
-    OsString::from(format!("{nanos:020}-{}-{n}{suffix}", std::process::id()))
+    OsString::from(format!("{nanos}-{}-{n}{suffix}", Owner::this()))
+}
+
+/// How a record may be claimed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Claim {
+    /// As it is named, once locked: this process made it (or an earlier
+    /// version, which named no start time), and its lock decides.
+    InPlace,
+    /// Renamed to this process's name first: its process has ended.
+    Adopt,
+}
+
+/// Whether the record (or record being written) `name` may be claimed,
+/// and how; `None` while the process that made it runs.
+fn claimable(name: &OsString) -> Option<Claim> {
+    let name = name.to_str()?;
+    let body = name
+        .strip_suffix(RECORD_SUFFIX)
+        .or_else(|| name.strip_suffix(WRITING_SUFFIX))?;
+    let (nanos, rest) = body.split_once('-')?;
+    let Some(owner) = rest
+        .rsplit_once('-')
+        .and_then(|(owner, _)| Owner::parse(owner))
+    else {
+        // `NANOS-PID-N`: an earlier version's name.
+        return (!nanos.is_empty()).then_some(Claim::InPlace);
+    };
+    if owner.is_this() {
+        Some(Claim::InPlace)
+    } else if owner.gone() {
+        Some(Claim::Adopt)
+    } else {
+        None
+    }
+}
+
+/// Renames the record `name`, made by a process that ended, to this
+/// process's name; `None` when another claimer renamed it first.
+fn adopt(dir: &OwnedFd, name: &OsString) -> Option<OsString> {
+    let nanos = name.to_str()?.split_once('-')?.0;
+    let adopted = named(nanos, RECORD_SUFFIX);
+    rustix::fs::renameat(dir, name, dir, &adopted).ok()?;
+    Some(adopted)
 }
 
 /// The error of a record that could not be kept: the guest then changes
@@ -414,6 +467,41 @@ mod tests {
         // And the next change makes it again.
         journal.begin(b"three").unwrap().end().unwrap();
         assert_eq!(entries(), 0);
+    }
+
+    /// Writes a record as another process named by `owner` would have.
+    fn record_of(journal: &Journal, owner: &str, record: &[u8]) -> std::path::PathBuf {
+        let Journal::Files { changes, key } = journal else {
+            panic!("a journal in memory")
+        };
+        changes.create_dir_all(key).unwrap();
+        let name = format!("{:020}-{owner}-0{RECORD_SUFFIX}", 1);
+        changes.write(format!("{key}/{name}"), record).unwrap();
+        std::path::PathBuf::from(key).join(name)
+    }
+
+    #[test]
+    fn a_record_of_a_running_process_of_another_host_is_left_and_one_of_an_ended_process_is_taken_over()
+     {
+        let (state, root) = (scratch("state"), scratch("root"));
+        let journal = Arc::new(Journal::for_root(Some(&state), &root).0);
+        // A process that runs but holds no lock: the npm host, say.
+        let parent = std::os::unix::process::parent_id();
+        let running = record_of(&journal, &format!("{parent}-0-0000abcd"), b"running");
+        assert!(journal.claim().unwrap().is_none());
+        std::fs::remove_file(state.join("changes").join(&running)).unwrap();
+        let ended = record_of(&journal, "1073741824-5-0000abcd", b"ended");
+        let (held, record) = journal.claim().unwrap().unwrap();
+        assert_eq!(record, b"ended");
+        let Held::File { name, .. } = &held else {
+            panic!("a record in memory")
+        };
+        // Renamed to this process's name: held, for every host.
+        assert!(!state.join("changes").join(&ended).exists());
+        assert!(name.to_str().unwrap().contains(&Owner::this().to_string()));
+        assert!(journal.claim().unwrap().is_none());
+        held.end().unwrap();
+        assert!(journal.claim().unwrap().is_none());
     }
 
     #[test]

@@ -40,6 +40,7 @@ mod journal;
 pub mod limits;
 pub mod mcp;
 mod overlay;
+mod owner;
 mod private_dir;
 pub mod private_file;
 pub mod protocol;

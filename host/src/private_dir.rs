@@ -21,6 +21,14 @@ pub(crate) struct Places {
     pub under_home: &'static str,
 }
 
+/// Where the state directory goes by default: the records of changes
+/// under way, and the turns taken in directories.
+pub(crate) const STATE: Places = Places {
+    explicit: "FILETOOLS_STATE_DIR",
+    xdg: "XDG_STATE_HOME",
+    under_home: ".local/state",
+};
+
 /// The directories to try, in order: the explicit variable's alone when it
 /// is set; else the XDG place, `$XDG_RUNTIME_DIR/filetools`, and
 /// `$TMPDIR/filetools-UID`.
@@ -45,6 +53,31 @@ pub(crate) fn places(kind: &Places) -> Vec<PathBuf> {
     let tmp = var("TMPDIR").unwrap_or_else(std::env::temp_dir);
     places.push(tmp.join(format!("filetools-{}", rustix::process::geteuid().as_raw())));
     places
+}
+
+/// `sub` under the first of `kind`'s places (or `explicit` alone, when
+/// given) that is private and outside `root`; else the first place tried
+/// and why it was refused.
+pub(crate) fn open_first(
+    kind: &Places,
+    explicit: Option<&Path>,
+    sub: &str,
+    root: &Path,
+) -> Result<Dir, (PathBuf, String)> {
+    let candidates = match explicit {
+        Some(dir) => vec![dir.to_path_buf()],
+        None => places(kind),
+    };
+    let mut refusal = None;
+    for base in candidates {
+        match open(&base.join(sub), Some(root)) {
+            Ok(dir) => return Ok(dir),
+            Err(why) => {
+                refusal.get_or_insert((base, why));
+            }
+        }
+    }
+    Err(refusal.unwrap_or_else(|| (PathBuf::new(), "no place was given".to_owned())))
 }
 
 /// Opens `path`, creating it `0700` when missing, if it is this user's

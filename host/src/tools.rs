@@ -20,6 +20,7 @@ use crate::engine::{self, LoadSource, TickingEngine};
 use crate::grammars::Grammars;
 use crate::journal::Journal;
 use crate::limits::{DEFAULT_CALL_TIMEOUT, DEFAULT_MEMORY_LIMIT};
+use crate::private_dir;
 use crate::sandbox::Sandbox;
 use crate::session::{Definition, Session};
 use crate::shared::Shared;
@@ -218,7 +219,12 @@ impl Builder {
             let root = self
                 .root
                 .context("filetools needs a root directory (or a file system, Builder::fs)")?;
-            rooted(&root, self.read_only, &mut config)?
+            rooted(
+                &root,
+                self.read_only,
+                self.state_dir.as_deref(),
+                &mut config,
+            )?
         };
         let engine = Arc::new(TickingEngine::new(self.tuning.compiler_inlining)?);
         let wasm = self.component.as_deref().unwrap_or(engine::COMPONENT);
@@ -273,11 +279,21 @@ impl Builder {
 /// The sandbox over `root`, and the config keys that name it: the guest
 /// knows the root by its canonical path, and by the spelling it was given
 /// (a symlink to it, say) when that differs.
-fn rooted(root: &Path, read_only: bool, config: &mut Map<String, Value>) -> Result<Backend> {
+fn rooted(
+    root: &Path,
+    read_only: bool,
+    state_dir: Option<&Path>,
+    config: &mut Map<String, Value>,
+) -> Result<Backend> {
     let kernel_files = config.get("kernel_files") == Some(&Value::Bool(true));
     let sandbox = Sandbox::open(root, read_only)
         .with_context(|| format!("cannot open root directory {}", root.display()))?
         .kernel_files(kernel_files);
+    // Where the records of changes cannot be kept, the journal says why.
+    let turns = (!read_only)
+        .then(|| private_dir::open_first(&private_dir::STATE, state_dir, "turns", sandbox.root()))
+        .and_then(Result::ok);
+    let sandbox = sandbox.turns(turns);
     if !config.contains_key("root") {
         let canonical = sandbox.root().to_string_lossy().into_owned();
         let aliases = sandbox.spellings().iter().filter(|s| **s != canonical);
@@ -343,7 +359,12 @@ impl Tools {
         };
         config.remove("root");
         config.remove("root_aliases");
-        let backend = rooted(root.as_ref(), shared.read_only, &mut config)?;
+        let backend = rooted(
+            root.as_ref(),
+            shared.read_only,
+            shared.state_dir.as_deref(),
+            &mut config,
+        )?;
         let (journal, journal_refusal) = match backend.root() {
             Some(root) => Journal::for_root(shared.state_dir.as_deref(), root),
             None => (Journal::memory(), None),

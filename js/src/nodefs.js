@@ -9,7 +9,11 @@
 import * as fs from 'node:fs';
 import { dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path';
 import { DESCRIBE, FsError, byCodePoint } from './fserror.js';
+import { createHash } from 'node:crypto';
 import { memoryJournal } from './journal.js';
+import { fileJournal } from './records.js';
+import { stateDir as findStateDir } from './statedir.js';
+import { turnsIn } from './turns.js';
 import { joined, named, shown } from './nodenames.js';
 import { fsError, kindOf, move, remove, replace, sweep } from './nodereplace.js';
 
@@ -32,11 +36,16 @@ function nameOf(path) {
 /** Trees of kernel files, refused unless `kernelFiles` is set. */
 const KERNEL_TREES = ['/proc', '/sys'];
 
+/** Hex digits of the root's digest in its records' directory name, as in the Rust host. */
+const ROOT_KEY_HEX_DIGITS = 32;
+
 /**
  * The files under `root`; `readOnly` refuses every change; `kernelFiles`
- * serves /proc and /sys when the root contains them.
+ * serves /proc and /sys when the root contains them; `stateDir` names the
+ * private directory for the records of changes under way and the turns
+ * (default: where the Rust host keeps them, see statedir.js).
  */
-export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
+export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir } = {}) {
   const base = fs.realpathSync.native(root);
   const under = (real, dir) => {
     if (Buffer.isBuffer(real)) {
@@ -214,7 +223,16 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
       return change(...args);
     };
 
-  const journal = memoryJournal({ readOnly });
+  // Records and turns on disk, shared with every host's processes on this
+  // root; in memory (and no turns) where no private directory can be had.
+  const changes = readOnly ? null : findStateDir('changes', base, stateDir);
+  const journal = changes?.path
+    ? fileJournal(changes.path, createHash('sha256').update(base).digest('hex').slice(0, ROOT_KEY_HEX_DIGITS))
+    : memoryJournal({ readOnly });
+  const stateRefusal = changes?.why
+    ? `the records of changes under way are kept in memory, not in ${changes.base}: ${changes.why}; a change of several files cut off by a kill is then not put back by the next process. Set FILETOOLS_STATE_DIR to a private directory outside the workspace`
+    : null;
+  const turns = turnsIn(readOnly ? null : (findStateDir('turns', base, stateDir).path ?? null));
   const hostFs = {
     stat,
     read: (path, offset, len) => {
@@ -274,14 +292,15 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
         swept.add(parent);
         sweep(parent);
       }
-      return metadataOf(replace(parent, nameOf(target), target, data, precondition));
+      return metadataOf(replace(parent, nameOf(target), target, data, precondition, turns));
     }),
     removeFile: changing((path, precondition) => {
       if (readOnly) {
         throw new FsError('read-only');
       }
       const { full } = resolve(path);
-      remove(changeTarget(full), precondition);
+      const target = changeTarget(full);
+      remove(parentOf(target), target, precondition, turns);
     }),
     createDir: changing((path) => {
       if (readOnly) {
@@ -311,7 +330,7 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
         throw fsError(err);
       }
       resolve(parts.slice(0, -1).join('/') || '.');
-      return metadataOf(move(from, changeTarget(full), precondition));
+      return metadataOf(move(parentOf(from), from, changeTarget(full), precondition, turns));
     }),
     beginChange: journal.beginChange,
     endChange: journal.endChange,
@@ -322,5 +341,5 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false } = {}) {
     journal.callEnded();
   };
 
-  return { hostFs, root: base, rootAliases, kernelFiles, readOnly, callEnded };
+  return { hostFs, root: base, rootAliases, kernelFiles, readOnly, callEnded, stateRefusal };
 }

@@ -11,15 +11,18 @@
 //   its handle and then, just before the rename, looked at once more: the
 //   same inode, unwritten. A change landing between that last look and the
 //   rename (a few microseconds) is overwritten; that window is the residue,
-//   which the Rust host on Linux does not have. A new file is created with
+//   which the Rust host on Linux does not have. The check and the rename
+//   run in the directory's turn (turns.js), which every host honours, so
+//   the residue is left to writers that are not filetools. A new file is created with
 //   a hard link, which fails when anything took the name meanwhile.
 // - Temporary names are `.NAME.filetools-PID-TOKEN-N.tmp`, as the Rust host
 //   writes them; the first change to a directory removes those whose writer
 //   is no longer running.
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { DESCRIBE, FsError, holds } from './fserror.js';
+import { running, TOKEN } from './owner.js';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
 
@@ -30,9 +33,6 @@ const HASH_PIECE_BYTES = 64 * 1024;
 /** Mode of a new file before the umask. */
 const NEW_FILE_MODE = 0o666;
 
-const TOKEN = randomInt(0, 2 ** 32)
-  .toString(16)
-  .padStart(8, '0');
 let counter = 0;
 
 export function kindOf(stats) {
@@ -258,9 +258,10 @@ function takeOwnerAndMode(fd, like) {
  * Replaces (or creates) `full` in `parent` with `data` while
  * `precondition` holds; returns the new file's stats, or throws an FsError.
  */
-export function replace(parent, name, full, data, precondition) {
+export function replace(parent, name, full, data, precondition, turns = NO_TURNS) {
   const before = verifyQuickly(full, precondition);
   const { temp, stats } = writeTemp(parent, name, data, before?.stats);
+  const endTurn = takeTurn(turns, parent, temp);
   try {
     const checked = verify(full, precondition);
     if (checked === null) {
@@ -281,23 +282,42 @@ export function replace(parent, name, full, data, precondition) {
   } catch (err) {
     throw fsError(err);
   } finally {
+    endTurn?.();
     fs.rmSync(temp, { force: true });
   }
 }
 
-/** Removes `full` while `precondition` holds. */
-export function remove(full, precondition) {
-  const checked = verify(full, precondition);
-  if (checked === null) {
-    throw new FsError('not-found');
-  }
-  if (!same(statsAt(full), checked.stats)) {
-    throw new FsError('conflict');
-  }
+/** Turns taken nowhere (see turns.js). */
+const NO_TURNS = { take: () => null };
+
+/** The turn in `dir`, or null; a refusal removes `temp` first. */
+function takeTurn(turns, dir, temp) {
   try {
-    fs.unlinkSync(full);
+    return turns.take(dir);
   } catch (err) {
-    throw fsError(err);
+    if (temp !== undefined) fs.rmSync(temp, { force: true });
+    throw err;
+  }
+}
+
+/** Removes `full`, in the directory `parent`, while `precondition` holds. */
+export function remove(parent, full, precondition, turns = NO_TURNS) {
+  const endTurn = takeTurn(turns, parent);
+  try {
+    const checked = verify(full, precondition);
+    if (checked === null) {
+      throw new FsError('not-found');
+    }
+    if (!same(statsAt(full), checked.stats)) {
+      throw new FsError('conflict');
+    }
+    try {
+      fs.unlinkSync(full);
+    } catch (err) {
+      throw fsError(err);
+    }
+  } finally {
+    endTurn?.();
   }
 }
 
@@ -308,7 +328,16 @@ export function remove(full, precondition) {
  * old one; a directory moves with `any` only, after a look that the name is
  * free. Returns the stats of what now stands at `destination`.
  */
-export function move(full, destination, precondition) {
+export function move(parent, full, destination, precondition, turns = NO_TURNS) {
+  const endTurn = takeTurn(turns, parent);
+  try {
+    return moveChecked(full, destination, precondition);
+  } finally {
+    endTurn?.();
+  }
+}
+
+function moveChecked(full, destination, precondition) {
   const seen = statsAt(full);
   if (seen === null) {
     throw new FsError('not-found');
@@ -380,18 +409,6 @@ function verifyQuickly(full, precondition) {
 export function maker(name) {
   const match = /^\..*\.filetools-(\d+)-(?:([0-9a-f]{8})-)?(\d+)\.tmp$/.exec(name);
   return match ? { pid: Number(match[1]), token: match[2] ?? null } : null;
-}
-
-function running(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // ESRCH: no such process. Anything else — EPERM, or a runtime that
-    // may not ask (Deno without --allow-run) — counts as alive, so a
-    // writer's file is never taken from under it.
-    return err.code !== 'ESRCH';
-  }
 }
 
 /** Removes from `dir` the temporary files whose writer is gone. */

@@ -14,6 +14,26 @@ use serde_json::Value;
 /// How long a call may take before the session is taken to hang.
 pub const ANSWER_TIMEOUT: Duration = Duration::from_mins(1);
 
+/// What runs a session that speaks the line protocol of `filetools
+/// session`: the CLI, or a Node agent over the npm package.
+#[derive(Debug, Clone, Copy)]
+pub enum Runner<'a> {
+    /// The `filetools` binary at this path.
+    Cli(&'a Path),
+    /// `node` running the npm package's session script at this path
+    /// (`js/scripts/session.mjs`).
+    Node(&'a Path),
+}
+
+impl std::fmt::Display for Runner<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Runner::Cli(_) => "the CLI",
+            Runner::Node(_) => "Node",
+        })
+    }
+}
+
 /// A running `filetools session`.
 #[derive(Debug)]
 pub struct SessionProcess {
@@ -34,11 +54,26 @@ impl SessionProcess {
         Self::start_command(bin, "mcp", root, extra)
     }
 
+    /// Starts a session of `runner` over `root` with `extra` arguments.
+    pub fn start_with(runner: Runner<'_>, root: &Path, extra: &[&str]) -> Result<Self> {
+        match runner {
+            Runner::Cli(bin) => Self::start(bin, root, extra),
+            Runner::Node(script) => {
+                let mut command = Command::new("node");
+                command.arg(script).arg("--root").arg(root).args(extra);
+                Self::spawn(command, script)
+            }
+        }
+    }
+
     fn start_command(bin: &Path, command: &str, root: &Path, extra: &[&str]) -> Result<Self> {
-        let mut child = Command::new(bin)
-            .args([command, "--root"])
-            .arg(root)
-            .args(extra)
+        let mut line = Command::new(bin);
+        line.args([command, "--root"]).arg(root).args(extra);
+        Self::spawn(line, bin)
+    }
+
+    fn spawn(mut command: Command, bin: &Path) -> Result<Self> {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()

@@ -23,6 +23,7 @@ mod node;
 mod replace;
 mod resolve;
 pub(crate) mod temp;
+mod turn;
 
 use std::collections::HashSet;
 use std::io;
@@ -77,6 +78,8 @@ pub struct Sandbox {
     read_only: bool,
     kernel_files: bool,
     exchange: bool,
+    /// Where the turns in directories are kept, when they can be.
+    turns: Option<Dir>,
     /// Directories (root-relative, links resolved) already cleared of
     /// temporary files that a killed writer left.
     swept: Mutex<HashSet<PathBuf>>,
@@ -97,6 +100,7 @@ impl Sandbox {
             read_only,
             kernel_files: false,
             exchange: true,
+            turns: None,
             swept: Mutex::new(HashSet::new()),
         })
     }
@@ -117,6 +121,22 @@ impl Sandbox {
     pub fn exchange(mut self, on: bool) -> Self {
         self.exchange = on;
         self
+    }
+
+    /// Take turns with the processes of every host (the npm host
+    /// included) in a directory before changing a file there, keeping them
+    /// in `turns`, a private directory outside the root (the `turns`
+    /// directory of the state directory). Without one, a change takes the
+    /// directory's `flock` alone, which only this host's processes honour.
+    #[must_use]
+    pub fn turns(mut self, turns: Option<Dir>) -> Self {
+        self.turns = turns;
+        self
+    }
+
+    /// The directory turns are kept in.
+    fn turns_dir(&self) -> Option<&Dir> {
+        self.turns.as_ref()
     }
 
     /// The canonical absolute path of the root.

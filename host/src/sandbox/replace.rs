@@ -65,7 +65,7 @@ pub(super) fn write(
             replace(sandbox, dir, name, temp, precondition, deadline)?
         }
         Node::Missing => {
-            let _lock = dirlock::lock(dir, deadline)?;
+            let _lock = dirlock::lock(sandbox.turns_dir(), dir, deadline)?;
             create(dir, name, data, deadline)?
         }
         Node::Other(_) => return Err(FsError::Conflict),
@@ -88,7 +88,7 @@ pub(super) fn remove(
     }
     node::check_quickly(&before, precondition)?;
     drop(before);
-    let _lock = dirlock::lock(dir, deadline)?;
+    let _lock = dirlock::lock(sandbox.turns_dir(), dir, deadline)?;
     if sandbox.exchange {
         match take_away(dir, name, precondition, deadline) {
             Err(Unsupported) => {}
@@ -127,7 +127,7 @@ pub(super) fn rename(
     }
     let regular = matches!(before, Node::Regular(_));
     drop(before);
-    let _lock = dirlock::lock(&from.parent, deadline)?;
+    let _lock = dirlock::lock(sandbox.turns_dir(), &from.parent, deadline)?;
     if !matches!(node::look(&to.parent, destination)?, Node::Missing) {
         return Err(FsError::Conflict);
     }
@@ -245,7 +245,7 @@ fn replace(
         return Err(FsError::Io("the new file has no name".to_owned()));
     };
     let ours = Identity::of(&temp.file.metadata().map_err(fs_error)?);
-    let outcome = match dirlock::lock(dir, deadline) {
+    let outcome = match dirlock::lock(sandbox.turns_dir(), dir, deadline) {
         Err(err) => Err(err),
         Ok(_lock) if sandbox.exchange => {
             match exchange(dir, name, temp_name, &ours, precondition, deadline) {

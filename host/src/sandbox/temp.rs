@@ -24,7 +24,6 @@ use std::io::{self, Write as _};
 use std::os::fd::AsFd as _;
 use std::os::unix::ffi::OsStrExt as _;
 use std::os::unix::fs::MetadataExt as _;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use cap_std::fs::Dir;
@@ -34,6 +33,7 @@ use rustix::io::Errno;
 
 use super::fs_error;
 use crate::limits::Deadline;
+use crate::owner::{running, token};
 
 /// Bytes written per step; the deadline is checked between.
 const WRITE_PIECE_BYTES: usize = 1024 * 1024;
@@ -262,17 +262,6 @@ fn fill(file: &File, data: &[u8], deadline: Deadline) -> Result<(), FsError> {
     file.sync_all().map_err(fs_error)
 }
 
-/// A random number fixed for this process, which tells its temporary names
-/// from those of an earlier process that had the same id.
-fn token() -> u32 {
-    static TOKEN: OnceLock<u32> = OnceLock::new();
-    *TOKEN.get_or_init(|| {
-        use std::hash::{BuildHasher as _, RandomState};
-        let hash = RandomState::new().hash_one((std::process::id(), std::time::SystemTime::now()));
-        (hash >> 32) as u32
-    })
-}
-
 /// A temporary name for a change of `target` no other writer uses.
 pub(super) fn fresh_name(target: &OsStr) -> OsString {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -306,17 +295,6 @@ fn maker(name: &OsStr) -> Option<(u32, Option<u32>)> {
         [pid, n] if all_digits(pid) && all_digits(n) => Some((pid.parse().ok()?, None)),
         _ => None,
     }
-}
-
-/// Whether the process `pid` is running (or may be: one we may not signal).
-fn running(pid: u32) -> bool {
-    let Some(pid) = i32::try_from(pid)
-        .ok()
-        .and_then(rustix::process::Pid::from_raw)
-    else {
-        return false;
-    };
-    !matches!(rustix::process::test_kill_process(pid), Err(Errno::SRCH))
 }
 
 /// Whether the temporary file `name` was left by a writer that is gone.

@@ -1,7 +1,10 @@
 //! `cargo xtask stress`: the reliability suite at full counts, with its
 //! figures. `--bin PATH` measures another build of the CLI (an older one,
-//! say); `--seed N` replays a run; `--only race,swap,kill,together,deadline,fuzz,cache,roots,hostile`
-//! picks scenarios; `--percent P` runs `P`% of every count.
+//! say); `--seed N` replays a run; `--only race,swap,kill,together,node,deadline,fuzz,cache,roots,hostile`
+//! picks scenarios; `--percent P` runs `P`% of every count. `node` (kills
+//! of a Node agent's changes, put back by Node or the CLI, and the other
+//! way round) needs `node` and the npm package built (`js/generated`); it
+//! fails when a file is left mixed or torn, or a recovery goes unsaid.
 //!
 //! ```text
 //! cargo run --release -p filetools-tests --bin stress -- --bin target/release/filetools
@@ -11,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context as _, Result, bail};
+use filetools_tests::cli::Runner;
 use filetools_tests::hostile::Counts;
 use filetools_tests::reliability::{
     Rng, cache, deadline, fresh_dir, fuzz, hostile, kill, kill_together,
@@ -27,6 +31,10 @@ const KILL_MAX_BYTES: u64 = 20 * 1024 * 1024;
 /// Kills per kind of change of several files (patch, undo of a patch,
 /// undo of a move, move).
 const KILL_TOGETHER_TRIALS: u64 = 260;
+/// Kills per kind of change of several files made by a Node agent, for
+/// each next host (Node, the CLI): 512 in all; and half as many per kind
+/// made by the CLI and put back by Node.
+const NODE_TOGETHER_TRIALS: u64 = 64;
 /// Deadlines swept across a patch of six files.
 const DEADLINE_RUNS: u64 = 120;
 const FUZZ_LINES: u64 = 20_000;
@@ -39,6 +47,7 @@ const GARBAGE_BYTES: u64 = 3_900_000;
 /// What the command line asks for.
 struct Options {
     bin: PathBuf,
+    node_session: PathBuf,
     seed: u64,
     only: Option<Vec<String>>,
     percent: u64,
@@ -48,6 +57,7 @@ fn options(workspace: &Path) -> Result<Options> {
     let mut args = std::env::args().skip(1);
     let mut options = Options {
         bin: workspace.join("target/release/filetools"),
+        node_session: workspace.join("js/scripts/session.mjs"),
         seed: Rng::seed_from_clock(),
         only: None,
         percent: 100,
@@ -56,6 +66,7 @@ fn options(workspace: &Path) -> Result<Options> {
         let mut value = || args.next().with_context(|| format!("{arg} needs a value"));
         match arg.as_str() {
             "--bin" => options.bin = value()?.into(),
+            "--node-session" => options.node_session = value()?.into(),
             "--seed" => options.seed = value()?.parse()?,
             "--percent" => options.percent = value()?.parse()?,
             "--only" => options.only = Some(value()?.split(',').map(str::to_owned).collect()),
@@ -73,6 +84,7 @@ fn main() -> Result<()> {
     let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let Options {
         bin,
+        node_session,
         seed,
         only,
         percent,
@@ -127,6 +139,9 @@ fn main() -> Result<()> {
         println!("kill -9 during changes of 1 KB to 20 MB: {report}");
     }
     several_files(&bin, &base, &wanted, &n, &mut rng)?;
+    if wanted("node") {
+        across_hosts(&bin, &node_session, &base, &n, &mut rng)?;
+    }
     if wanted("fuzz") {
         let dir = fresh_dir(&base, "fuzz")?;
         let report = timed(|| fuzz::cli(&bin, &dir, n(FUZZ_LINES), n(FUZZ_LONG_LINE), &mut rng))?;
@@ -182,6 +197,38 @@ fn several_files(
         let state = fresh_dir(base, "deadline-state")?;
         let report = timed(|| deadline::sweep(&dir, &state, n(DEADLINE_RUNS)))?;
         println!("deadlines swept across a patch: {report}");
+    }
+    Ok(())
+}
+
+/// Changes of several files cut off in one host and put back by another:
+/// fails when any file is left mixed or torn, or a recovery goes unsaid.
+fn across_hosts(
+    bin: &Path,
+    node_session: &Path,
+    base: &Path,
+    n: &impl Fn(u64) -> u64,
+    rng: &mut Rng,
+) -> Result<()> {
+    let (cli, node) = (Runner::Cli(bin), Runner::Node(node_session));
+    let pairs = [
+        (node, node, n(NODE_TOGETHER_TRIALS)),
+        (node, cli, n(NODE_TOGETHER_TRIALS)),
+        (cli, node, n(NODE_TOGETHER_TRIALS / 2)),
+    ];
+    let mut failures = 0;
+    for (maker, next, trials) in pairs {
+        let dir = fresh_dir(base, "kill-across")?;
+        let report = timed(|| {
+            kill_together::across(maker, next, &dir, trials, n(KILL_MAX_BYTES).max(4096), rng)
+        })?;
+        println!(
+            "kill -9 during changes of several files of 1 KB to 20 MB made by {maker}, next call by {next}:\n{report}"
+        );
+        failures += report.failures();
+    }
+    if failures > 0 {
+        bail!("{failures} files left mixed or torn, or recoveries unsaid, across hosts");
     }
     Ok(())
 }

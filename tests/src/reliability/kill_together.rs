@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::Rng;
 use super::kill::{MIN_BYTES, content, log_spread};
-use crate::cli::{SessionProcess, succeeded, text};
+use crate::cli::{Runner, SessionProcess, succeeded, text};
 
 /// Most files in one change.
 const MAX_FILES: u64 = 7;
@@ -123,12 +123,33 @@ type Plan = Vec<(String, Option<String>, Option<String>)>;
 /// Runs `trials` killed changes of each kind, files up to `max_bytes`,
 /// with the CLI `bin` in `dir`.
 pub fn cli(bin: &Path, dir: &Path, trials: u64, max_bytes: u64, rng: &mut Rng) -> Result<Report> {
+    across(
+        Runner::Cli(bin),
+        Runner::Cli(bin),
+        dir,
+        trials,
+        max_bytes,
+        rng,
+    )
+}
+
+/// Runs `trials` changes of each kind made by `maker` and killed, files up
+/// to `max_bytes`, in `dir`, each followed by a first call of `next`: a
+/// change cut off in one host is put back by the other.
+pub fn across(
+    maker: Runner<'_>,
+    next: Runner<'_>,
+    dir: &Path,
+    trials: u64,
+    max_bytes: u64,
+    rng: &mut Rng,
+) -> Result<Report> {
     let mut report = Report::default();
     for kind in Kind::ALL {
         // An unkilled change of the fewest, smallest files and of the most,
         // largest ones: a trial's window lies between, by its bytes.
-        let small = calibrate(bin, dir, kind, MIN_BYTES, 2)?;
-        let large = calibrate(bin, dir, kind, max_bytes, MAX_FILES)?;
+        let small = calibrate(maker, dir, kind, MIN_BYTES, 2)?;
+        let large = calibrate(maker, dir, kind, max_bytes, MAX_FILES)?;
         let large_bytes = large.bytes.max(1);
         let mut counts = Counts::default();
         for trial in 0..trials {
@@ -144,7 +165,7 @@ pub fn cli(bin: &Path, dir: &Path, trials: u64, max_bytes: u64, rng: &mut Rng) -
             // some land before any step) to the answer.
             let first = by_bytes(small.first_change, large.first_change) * 9 / 10;
             let end = by_bytes(small.end, large.end).max(first + 1);
-            let (mut session, call) = staged(bin, dir, kind, &plan)?;
+            let (mut session, call) = staged(maker, dir, kind, &plan)?;
             session.send_raw(format!("{call}\n").as_bytes())?;
             let delay = first + rng.stratified(trial, trials, end - first);
             let answered = session.answer_within(Duration::from_micros(delay))?;
@@ -157,7 +178,7 @@ pub fn cli(bin: &Path, dir: &Path, trials: u64, max_bytes: u64, rng: &mut Rng) -
             counts.torn += after_kill.torn;
             let mixed = after_kill.old > 0 && after_kill.new > 0;
             counts.mixed_after_kill += u64::from(mixed);
-            let mut next = SessionProcess::start(bin, dir, &SESSION_ARGS)?;
+            let mut next = SessionProcess::start_with(next, dir, &SESSION_ARGS)?;
             let first = next.call("read", &json!({"file_path": plan[0].0, "limit": 1}))?;
             next.finish()?;
             let after = sides(dir, &plan);
@@ -244,8 +265,13 @@ fn for_kind(mut plan: Plan, kind: Kind) -> Plan {
 
 /// A session that has read the files and, for an undo, made the change;
 /// and the call to kill.
-fn staged(bin: &Path, dir: &Path, kind: Kind, plan: &Plan) -> Result<(SessionProcess, Value)> {
-    let mut session = SessionProcess::start(bin, dir, &SESSION_ARGS)?;
+fn staged(
+    runner: Runner<'_>,
+    dir: &Path,
+    kind: Kind,
+    plan: &Plan,
+) -> Result<(SessionProcess, Value)> {
+    let mut session = SessionProcess::start_with(runner, dir, &SESSION_ARGS)?;
     let mut call = |tool: &str, args: Value| -> Result<()> {
         let answer = session.call(tool, &args)?;
         if !succeeded(&answer) {
@@ -340,7 +366,13 @@ fn stamps(dir: &Path, plan: &Plan) -> Vec<Option<(u64, u64, i64, i64)>> {
 
 /// How long an unkilled change of `files` files of `size` takes (as far
 /// as the change allows: one for a move), and when its steps begin.
-fn calibrate(bin: &Path, dir: &Path, kind: Kind, size: u64, files: u64) -> Result<Calibration> {
+fn calibrate(
+    runner: Runner<'_>,
+    dir: &Path,
+    kind: Kind,
+    size: u64,
+    files: u64,
+) -> Result<Calibration> {
     let mut plan = Vec::new();
     let files = if matches!(kind, Kind::UndoMove | Kind::Move) {
         1
@@ -356,7 +388,7 @@ fn calibrate(bin: &Path, dir: &Path, kind: Kind, size: u64, files: u64) -> Resul
         plan.push((name, Some(old), Some(new)));
     }
     let plan = for_kind(plan, kind);
-    let (mut session, call) = staged(bin, dir, kind, &plan)?;
+    let (mut session, call) = staged(runner, dir, kind, &plan)?;
     let before = stamps(dir, &plan);
     let started = Instant::now();
     session.send_raw(format!("{call}\n").as_bytes())?;
