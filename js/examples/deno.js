@@ -31,5 +31,7 @@ console.log(
     outline,
     ready,
     second: (await other.call('read', { file_path: 'a.txt' })).isError,
+    // Why changes under way are kept in memory, not on disk (nodeFs).
+    stateRefusal: fs.stateRefusal ?? null,
   }),
 );

@@ -3,7 +3,12 @@
 // permission for the package is needed. The grammars' component is
 // instantiated only when a call first parses code. `memoryFs` needs no
 // permission at all; `nodeFs(root)` needs --allow-read and --allow-write
-// scoped to the root, nothing more.
+// scoped to the root, nothing more. To keep the records of changes under
+// way on disk, where the next process of any host puts back a change a
+// kill cut off, allow the state directory too: --allow-read and
+// --allow-write for it, --allow-env=FILETOOLS_STATE_DIR (naming it) and
+// --allow-sys=uid (to check it is private); without them the records stay
+// in memory and `nodeFs(root).stateRefusal` says why.
 import source core from '../generated/filetools.core.wasm';
 import source core2 from '../generated/filetools.core2.wasm';
 import source core3 from '../generated/filetools.core3.wasm';

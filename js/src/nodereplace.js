@@ -13,8 +13,9 @@
 //   rename (a few microseconds) is overwritten; that window is the residue,
 //   which the Rust host on Linux does not have. The check and the rename
 //   run in the directory's turn (turns.js), which every host honours, so
-//   the residue is left to writers that are not filetools. A new file is created with
-//   a hard link, which fails when anything took the name meanwhile.
+//   the residue is left to writers that are not filetools. A new file is
+//   created with a hard link, which fails when anything took the name
+//   meanwhile. A move is one rename, so a kill never leaves both names.
 // - Temporary names are `.NAME.filetools-PID-TOKEN-N.tmp`, as the Rust host
 //   writes them; the first change to a directory removes those whose writer
 //   is no longer running.
@@ -322,11 +323,12 @@ export function remove(parent, full, precondition, turns = NO_TURNS) {
 }
 
 /**
- * Moves `full` to the free name `destination` while `precondition` holds on
- * what moves. A regular file is hard-linked under its new name (which fails
- * when the name is taken), checked there and only then unlinked from the
- * old one; a directory moves with `any` only, after a look that the name is
- * free. Returns the stats of what now stands at `destination`.
+ * Moves `full` (in the directory `parent`) to the free name `destination`
+ * while `precondition` holds on what moves, in one rename, as the Rust host
+ * does where it cannot refuse to replace: a regular file is checked, then
+ * looked at once more with the name still free just before the rename; a
+ * directory moves with `any` only, after a look that the name is free.
+ * Returns the stats of what now stands at `destination`.
  */
 export function move(parent, full, destination, precondition, turns = NO_TURNS) {
   const endTurn = takeTurn(turns, parent);
@@ -356,25 +358,21 @@ function moveChecked(full, destination, precondition) {
     }
     return statsAt(destination);
   }
-  try {
-    fs.linkSync(full, destination);
-  } catch (err) {
-    throw err.code === 'EEXIST' ? new FsError('conflict') : fsError(err);
+  // Checked, then looked at once more, with the name still free, just
+  // before one rename: a kill leaves the file under one name or the other,
+  // never both (Node has no rename that refuses to replace; a name taken
+  // in the microseconds between the last look and the rename is the
+  // residue, as for a replacement).
+  const checked = verify(full, precondition);
+  if (checked === null) {
+    throw new FsError('not-found');
   }
-  let checked;
-  try {
-    checked = verify(destination, precondition);
-    if (checked === null || !same(statsAt(full), statsAt(destination))) {
-      throw new FsError('conflict');
-    }
-  } catch (err) {
-    fs.rmSync(destination, { force: true });
-    throw err;
+  if (!same(statsAt(full), checked.stats) || statsAt(destination) !== null) {
+    throw new FsError('conflict');
   }
   try {
-    fs.unlinkSync(full);
+    fs.renameSync(full, destination);
   } catch (err) {
-    fs.rmSync(destination, { force: true });
     throw fsError(err);
   }
   return statsAt(destination);

@@ -34,11 +34,11 @@ function project() {
   return { dir, root: fs.realpathSync(root) };
 }
 
-function run(dir, flags, args = []) {
+function run(dir, flags, args = [], env = {}) {
   const out = spawnSync(deno(), ['run', '--no-prompt', '--no-lock', ...flags, 'tools.js', ...args], {
     cwd: dir,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: dir, DENO_DIR: join(dir, '.deno') },
+    env: { PATH: process.env.PATH, HOME: dir, DENO_DIR: join(dir, '.deno'), ...env },
   });
   assert.equal(out.status, 0, out.stderr);
   return JSON.parse(out.stdout.trim().split('\n').at(-1));
@@ -68,4 +68,25 @@ test('Deno with read and write allowed for the root alone works over nodeFs; wit
   assert.match(readOnly.edit.text, /permission denied/i);
   assert.doesNotMatch(readOnly.edit.text, /try again|I\/O error/i);
   assert.equal(fs.readFileSync(join(root, 'a.txt'), 'utf8'), 'alpha\nbeta\n');
+});
+
+test('Deno allowed a state directory keeps the records of changes under way there, where every host finds them', () => {
+  const { dir, root } = project();
+  const state = join(dir, 'state');
+  const flags = [
+    `--allow-read=${root},${state}`,
+    `--allow-write=${root},${state}`,
+    '--allow-env=FILETOOLS_STATE_DIR',
+    '--allow-sys=uid',
+  ];
+  const seen = run(dir, flags, [root], { FILETOOLS_STATE_DIR: state });
+  assert.match(seen.edit.text, /^Edited a.txt/);
+  assert.equal(seen.stateRefusal, null);
+  // Made private, and empty again once the change is over.
+  assert.equal(fs.statSync(join(state, 'changes')).mode & 0o777, 0o700);
+  assert.deepEqual(fs.readdirSync(join(state, 'changes')), []);
+  assert.deepEqual(fs.readdirSync(join(state, 'turns')), []);
+  // Without it, the records stay in memory and nodeFs says why.
+  const fallback = run(dir, [`--allow-read=${root}`, `--allow-write=${root}`], [root]);
+  assert.match(fallback.stateRefusal, /kept in memory/);
 });

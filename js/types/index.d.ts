@@ -182,8 +182,20 @@ export interface MemoryFsOptions {
  * implicit).
  */
 export function memoryFs(files?: Record<string, string | Uint8Array>, options?: MemoryFsOptions): MemoryFileSystem;
+/** The back end `nodeFs` gives. */
+export interface NodeFileSystem extends FileSystem {
+  /** Why the records of changes under way are kept in memory, not in the
+   * state directory; null when they are on disk. */
+  stateRefusal: string | null;
+}
 /**
  * Node only: the files under `root`, sandboxed. `readOnly` refuses every
- * change; `kernelFiles` serves /proc and /sys when the root contains them.
+ * change; `kernelFiles` serves /proc and /sys when the root contains them;
+ * `stateDir` is the private directory for the records of changes under way
+ * and the turns in directories, shared with every host (default: the Rust
+ * host's, `$FILETOOLS_STATE_DIR` or `~/.local/state/filetools`).
  */
-export function nodeFs(root: string, options?: { readOnly?: boolean; kernelFiles?: boolean }): FileSystem;
+export function nodeFs(
+  root: string,
+  options?: { readOnly?: boolean; kernelFiles?: boolean; stateDir?: string },
+): NodeFileSystem;

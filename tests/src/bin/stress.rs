@@ -1,6 +1,6 @@
 //! `cargo xtask stress`: the reliability suite at full counts, with its
 //! figures. `--bin PATH` measures another build of the CLI (an older one,
-//! say); `--seed N` replays a run; `--only race,swap,kill,together,node,deadline,fuzz,cache,roots,hostile`
+//! say); `--dir PATH` works there (default `target/stress`); `--seed N` replays a run; `--only race,swap,kill,together,node,deadline,fuzz,cache,roots,hostile`
 //! picks scenarios; `--percent P` runs `P`% of every count. `node` (kills
 //! of a Node agent's changes, put back by Node or the CLI, and the other
 //! way round) needs `node` and the npm package built (`js/generated`); it
@@ -48,6 +48,7 @@ const GARBAGE_BYTES: u64 = 3_900_000;
 struct Options {
     bin: PathBuf,
     node_session: PathBuf,
+    dir: PathBuf,
     seed: u64,
     only: Option<Vec<String>>,
     percent: u64,
@@ -58,6 +59,7 @@ fn options(workspace: &Path) -> Result<Options> {
     let mut options = Options {
         bin: workspace.join("target/release/filetools"),
         node_session: workspace.join("js/scripts/session.mjs"),
+        dir: workspace.join("target/stress"),
         seed: Rng::seed_from_clock(),
         only: None,
         percent: 100,
@@ -67,6 +69,7 @@ fn options(workspace: &Path) -> Result<Options> {
         match arg.as_str() {
             "--bin" => options.bin = value()?.into(),
             "--node-session" => options.node_session = value()?.into(),
+            "--dir" => options.dir = value()?.into(),
             "--seed" => options.seed = value()?.parse()?,
             "--percent" => options.percent = value()?.parse()?,
             "--only" => options.only = Some(value()?.split(',').map(str::to_owned).collect()),
@@ -85,11 +88,11 @@ fn main() -> Result<()> {
     let Options {
         bin,
         node_session,
+        dir: base,
         seed,
         only,
         percent,
     } = options(&workspace)?;
-    let base = workspace.join("target/stress");
     let wanted = |name: &str| {
         only.as_ref()
             .is_none_or(|names| names.iter().any(|n| n == name))

@@ -234,7 +234,8 @@ fn prepare(dir: &Path, kind: Kind, trial: u64, max_bytes: u64, rng: &mut Rng) ->
     let mut plan = Vec::new();
     let mut total = 0;
     for n in 0..count {
-        let size = log_spread(rng, max_bytes).min((MAX_TOTAL_BYTES - total).max(MIN_BYTES));
+        let size =
+            log_spread(rng, max_bytes).min(MAX_TOTAL_BYTES.saturating_sub(total).max(MIN_BYTES));
         total += size;
         let name = format!("f{trial}-{n}.txt");
         let old = content(size, &format!("first version of {name}"));
