@@ -1,8 +1,8 @@
 // `npm run playground`: serves the workspace over HTTP on localhost so the
 // playground (js/playground/) can load the package and the component (built
-// by `npm run build`), and the conformance cases when they are laid out
-// (target/js-cases/; the page says how). A directory serves its
-// index.html.
+// by `npm run build`), and the conformance cases, which it lays out into
+// target/js-cases/ the first time. A directory serves its index.html.
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -66,6 +66,19 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (!existsSync(join(workspace, 'js', 'generated', 'filetools.js'))) {
     console.error('the component is not built: run `npm run build` first');
     process.exit(1);
+  }
+  // The conformance cases, laid out once for the page's case panel: by the
+  // small crate that draws their generated inputs (not the Rust host).
+  if (!existsSync(join(workspace, 'target', 'js-cases', 'index.json'))) {
+    console.log('laying the conformance cases out into target/js-cases (once)');
+    execFileSync(
+      'cargo',
+      ['run', '--quiet', '--package', 'filetools-cases', '--', join(workspace, 'target', 'js-cases')],
+      {
+        cwd: workspace,
+        stdio: 'inherit',
+      },
+    );
   }
   const server = await serve(workspace, Number(process.env.PORT ?? 8080));
   console.log(`playground: http://127.0.0.1:${server.address().port}/js/playground/`);

@@ -37,35 +37,42 @@ function nanosNow() {
   return BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
 }
 
-/** The names in `turns` that start with `key`, without it. */
+/** The names in `turns` that start with `key`, without it; and the other names. */
 function list(turns, key) {
-  return fs
-    .readdirSync(turns)
-    .filter((name) => name.startsWith(key))
-    .map((name) => name.slice(key.length));
+  const [mine, elsewhere] = [[], []];
+  for (const name of fs.readdirSync(turns)) {
+    if (name.startsWith(key)) mine.push(name.slice(key.length));
+    else elsewhere.push(name);
+  }
+  return [mine, elsewhere];
+}
+
+/** Who made a file, from what follows its key: `c.OWNER-N` or `t.NUMBER.OWNER-N`. */
+function ownerAfterKey(rest) {
+  let madeBy;
+  if (rest.startsWith(CHOOSING)) {
+    madeBy = rest.slice(CHOOSING.length);
+  } else if (rest.startsWith(TICKET)) {
+    const ticket = rest.slice(TICKET.length);
+    if (!ticket.includes('.')) return null;
+    madeBy = ticket.slice(ticket.indexOf('.') + 1);
+  } else {
+    return null;
+  }
+  return parseOwner(madeBy.slice(0, madeBy.lastIndexOf('-')));
 }
 
 /** Whether `other` holds off the ticket `mine`; a file of an ended process is removed instead. */
 function blocks(turns, key, other, mine) {
-  let madeBy;
-  if (other.startsWith(CHOOSING)) {
-    madeBy = other.slice(CHOOSING.length);
-  } else if (other.startsWith(TICKET)) {
-    const rest = other.slice(TICKET.length);
-    if (rest === mine) return false;
-    madeBy = rest.slice(rest.indexOf('.') + 1);
-  } else {
-    return false;
-  }
-  const owner = parseOwner(madeBy.slice(0, madeBy.lastIndexOf('-')));
-  if (owner === null) {
-    return false;
-  }
+  const ticket = other.startsWith(TICKET) ? other.slice(TICKET.length) : null;
+  if (ticket === mine) return false;
+  const owner = ownerAfterKey(other);
+  if (owner === null) return false;
   if (gone(owner)) {
     fs.rmSync(join(turns, key + other), { force: true });
     return false;
   }
-  return other.startsWith(CHOOSING) || other.slice(TICKET.length) < mine;
+  return ticket === null || ticket < mine;
 }
 
 /**
@@ -92,8 +99,15 @@ export function turnsIn(turns) {
       return null;
     }
     try {
+      const [others, elsewhere] = list(turns, key);
+      // Files other directories' turns left when their process ended go
+      // too, so the directory holds only what live processes made.
+      for (const name of elsewhere) {
+        const owner = ownerAfterKey(name.slice(name.indexOf('.') + 1));
+        if (owner !== null && gone(owner)) fs.rmSync(join(turns, name), { force: true });
+      }
       let highest = 0n;
-      for (const other of list(turns, key)) {
+      for (const other of others) {
         if (!other.startsWith(TICKET)) continue;
         const number = other.slice(TICKET.length, other.indexOf('.', TICKET.length));
         if (/^\d+$/.test(number) && BigInt(number) > highest) highest = BigInt(number);
@@ -111,7 +125,7 @@ export function turnsIn(turns) {
     const end = () => fs.rmSync(ticket, { force: true });
     const started = Date.now();
     try {
-      while (list(turns, key).some((other) => blocks(turns, key, other, mine))) {
+      while (list(turns, key)[0].some((other) => blocks(turns, key, other, mine))) {
         if (Date.now() - started >= MAX_TURN_WAIT_MS) {
           throw new FsError(
             'io',

@@ -30,7 +30,7 @@ let laidOut = false;
 /** Lays the cases out (once per process) and returns their names. */
 export function caseNames() {
   if (!laidOut) {
-    execFileSync(workspaceBinary('filetools-tests', 'cases'), [casesDir], {
+    execFileSync(workspaceBinary('filetools-cases', 'cases'), [casesDir], {
       cwd: workspace,
       stdio: ['ignore', 'ignore', 'inherit'],
     });

@@ -14,13 +14,12 @@
 //! [`reliability`] tries the host's promises under races, kills and bad
 //! input, driving the `filetools` binary through [`cli`].
 
-pub mod case;
+pub use filetools_cases::{case, images, pdfs};
+
 pub mod cli;
 pub mod hostile;
 pub mod hosts;
 pub mod http;
-pub mod images;
-pub mod pdfs;
 pub mod real_files;
 pub mod redis;
 pub mod reliability;

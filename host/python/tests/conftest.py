@@ -30,7 +30,7 @@ def case_names() -> List[str]:
     if not index.is_file():
         raise RuntimeError(
             f"no conformance cases at {index.parent}: lay them out with "
-            "`cargo run -p filetools-tests --bin cases -- target/py-cases` "
+            "`cargo run -p filetools-cases -- target/py-cases` "
             "(cargo xtask test does)"
         )
     return json.loads(index.read_text())

@@ -76,7 +76,20 @@ pub(super) fn take<'a>(
     if create(turns, &choosing).is_err() {
         return Ok(None);
     }
-    let chosen = list(turns, &key).map(|others| number(&others));
+    let chosen = list(turns, &key).map(|(others, elsewhere)| {
+        // Files other directories' turns left when their process ended go
+        // too, so the directory holds only what live processes made.
+        for name in elsewhere {
+            let gone = name
+                .split_once('.')
+                .and_then(|(_, rest)| owner_after_key(rest))
+                .is_some_and(|owner| owner.gone());
+            if gone {
+                let _ = rustix::fs::unlinkat(turns, name.as_str(), AtFlags::empty());
+            }
+        }
+        number(&others)
+    });
     let ticket = chosen.ok().map(|number| {
         let ticket = format!("{number:0NUMBER_DIGITS$}.{me}");
         (create(turns, &format!("{key}{TICKET}{ticket}")), ticket)
@@ -91,7 +104,7 @@ pub(super) fn take<'a>(
     };
     let started = Instant::now();
     loop {
-        let others = list(turns, &key).map_err(|err| FsError::Io(err.to_string()))?;
+        let (others, _) = list(turns, &key).map_err(|err| FsError::Io(err.to_string()))?;
         if !others.iter().any(|other| blocks(turns, &key, other, &mine)) {
             return Ok(Some(turn));
         }
@@ -112,16 +125,31 @@ fn create(turns: &Dir, name: &str) -> rustix::io::Result<()> {
     rustix::fs::openat(turns, name, flags, Mode::from_raw_mode(0o600)).map(drop)
 }
 
-/// The names in `turns` that start with `key`, without it.
-fn list(turns: &Dir, key: &str) -> std::io::Result<Vec<String>> {
-    let mut names = Vec::new();
+/// The names in `turns` that start with `key`, without it; and the other
+/// names.
+fn list(turns: &Dir, key: &str) -> std::io::Result<(Vec<String>, Vec<String>)> {
+    let (mut names, mut elsewhere) = (Vec::new(), Vec::new());
     for entry in turns.entries()? {
         let name = entry?.file_name();
-        if let Some(rest) = name.to_str().and_then(|name| name.strip_prefix(key)) {
-            names.push(rest.to_owned());
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        match name.strip_prefix(key) {
+            Some(rest) => names.push(rest.to_owned()),
+            None => elsewhere.push(name.to_owned()),
         }
     }
-    Ok(names)
+    Ok((names, elsewhere))
+}
+
+/// Who made a file, from what follows its key: `c.OWNER-N` or
+/// `t.NUMBER.OWNER-N`.
+fn owner_after_key(rest: &str) -> Option<Owner> {
+    let made_by = match rest.strip_prefix(CHOOSING) {
+        Some(made_by) => made_by,
+        None => rest.strip_prefix(TICKET)?.split_once('.')?.1,
+    };
+    Owner::parse(made_by.rsplit_once('-')?.0)
 }
 
 /// The number a new ticket takes: one more than the highest, or the time.
@@ -141,27 +169,18 @@ fn number(others: &[String]) -> u64 {
 /// `mine`: another process choosing, or a ticket before it. A file whose
 /// process ended is removed instead.
 fn blocks(turns: &Dir, key: &str, other: &str, mine: &str) -> bool {
-    let (choosing, made_by) = if let Some(rest) = other.strip_prefix(CHOOSING) {
-        (true, rest)
-    } else if let Some(rest) = other.strip_prefix(TICKET) {
-        if rest == mine {
-            return false;
-        }
-        (false, rest.split_once('.').map_or("", |(_, by)| by))
-    } else {
+    let ticket = other.strip_prefix(TICKET);
+    if ticket == Some(mine) {
         return false;
-    };
-    let Some(owner) = made_by
-        .rsplit_once('-')
-        .and_then(|(owner, _)| Owner::parse(owner))
-    else {
+    }
+    let Some(owner) = owner_after_key(other) else {
         return false;
     };
     if owner.gone() {
         let _ = rustix::fs::unlinkat(turns, format!("{key}{other}").as_str(), AtFlags::empty());
         return false;
     }
-    choosing || other.strip_prefix(TICKET).is_some_and(|rest| rest < mine)
+    ticket.is_none_or(|rest| rest < mine)
 }
 
 #[cfg(test)]
@@ -205,6 +224,8 @@ mod tests {
         let ended = "1073741824-5-0000abcd-0";
         create(&turns, &format!("{key}{CHOOSING}{ended}")).unwrap();
         create(&turns, &format!("{key}{TICKET}{:020}.{ended}", 1)).unwrap();
+        // And those another directory's turn left.
+        create(&turns, &format!("1-2.{TICKET}{:020}.{ended}", 1)).unwrap();
         let turn = take(&turns, &dir, Deadline::NEVER, Duration::from_millis(50));
         let _turn = turn.unwrap().unwrap();
         assert_eq!(

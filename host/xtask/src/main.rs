@@ -38,8 +38,8 @@ locked dependencies [npm]; ruff in target/py-lint [ruff]; the Python MCP client 
             then Node vs wasmtime per call and the npm package's size
             (option: --targets for the performance table alone) [build, npm, redis, rg]
   stress    the reliability suite at full counts: racing writers, swapped-in FIFOs and
-            devices, kill -9 during writes, protocol fuzz, a damaged cache, hostile files,
-            root spellings
+            devices, kill -9 during writes (in the CLI, and in Node agents put back by
+            either host), protocol fuzz, a damaged cache, hostile files, root spellings
             (options: --bin PATH to measure another build, --seed N, --percent P, --only NAMES)
             [build, npm]
   fuzz      the coverage-guided fuzz targets (argument parser, text pager, edit matcher,
@@ -250,12 +250,13 @@ fn release_bin_with(name: &str, args: &[String], env: &[(&str, &str)]) -> Result
 }
 
 /// The reliability suite at full counts against the release CLI (or the
-/// build `--bin` names), then nodeFs raced the same way (on a plain run).
+/// build `--bin` names) — with the npm package built first, since Node
+/// agents take part — then nodeFs raced the same way (on a plain run).
 fn stress(args: &[String]) -> Result<()> {
     run::release_cli()?;
+    run::npm(&["run", "build"])?;
     release_bin_with("stress", args, &[])?;
     if args.is_empty() {
-        run::npm(&["run", "build"])?;
         run::npm(&["run", "stress"])?;
     }
     Ok(())

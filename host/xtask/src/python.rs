@@ -117,8 +117,9 @@ pub fn test() -> Result<PathBuf> {
     fresh_venv(&venv, &wheel, Some(&requirements))?;
     // The cases as the Rust tests lay them out, generated inputs included.
     let cases = root().join("target/py-cases");
+    run::cargo(&["build", "--quiet", "--package", "filetools-cases"])?;
     status(Command::new(run::debug_dir().join("cases")).arg(&cases))
-        .context("laying the conformance cases out (the Rust tests build `cases`)")?;
+        .context("laying the conformance cases out")?;
     status(
         Command::new(venv.join("bin/python"))
             .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])

@@ -10,7 +10,7 @@ use std::fs;
 use std::path::PathBuf;
 
 use anyhow::{Context as _, Result};
-use filetools_tests::case::{self, Step};
+use filetools_cases::case::{self, Step};
 use serde_json::json;
 
 fn main() -> Result<()> {

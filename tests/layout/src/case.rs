@@ -102,7 +102,7 @@ pub struct Case {
 
 /// The folder holding every case.
 pub fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("cases")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases")
 }
 
 /// Every case under `root`, sorted by name.
