@@ -55,7 +55,8 @@ execFileSync(process.execPath, [...tsc, join(js, 'types', 'index.d.ts')], { stdi
 // The adapters' declarations must compile against the SDKs' types. Those
 // need @types/node, which the package does not install, so only what tsc
 // says about types/ counts (the SDKs' own declarations are theirs to check).
-const adapters = ['anthropic', 'openai', 'ai', 'langchain', 'gemini'].map((name) => join('types', `${name}.d.ts`));
+const sdks = ['anthropic', 'openai', 'ai', 'langchain', 'gemini', 'mastra'];
+const adapters = sdks.map((name) => join('types', `${name}.d.ts`));
 const said = spawnSync(process.execPath, [...tsc, ...adapters], { cwd: js, encoding: 'utf8' }).stdout;
 // A diagnostic is its first line and the indented lines after it.
 let inOurs = false;

@@ -14,6 +14,10 @@ import { aiTools, modelOutput } from 'agent-filetools/ai';
 import { langchainTools } from 'agent-filetools/langchain';
 import { geminiTools } from 'agent-filetools/gemini';
 import type { Content, GoogleGenAI } from '@google/genai';
+import { Agent } from '@mastra/core/agent';
+import type { AgentConfig, ToolsInput } from '@mastra/core/agent';
+import { mastraTools, modelOutput as mastraOutput } from 'agent-filetools/mastra';
+import type { MastraToolOutput } from 'agent-filetools/mastra';
 import { createTools, memoryFs } from 'agent-filetools';
 import type { MemoryFsNode, MemoryFsOptions } from 'agent-filetools';
 
@@ -105,4 +109,13 @@ export async function geminiRoundTrip(client: GoogleGenAI): Promise<string | und
     config: { tools: [{ functionDeclarations: ft.functionDeclarations }] },
   });
   return again.text;
+}
+
+/** Mastra: the tools of an Agent, and what one of them gives the model. */
+export async function mastraAgent(model: AgentConfig['model']): Promise<Agent> {
+  const fs = memoryFs({ 'a.txt': 'a\n' });
+  const output: MastraToolOutput = mastraOutput(await (await createTools({ fs })).read({ file_path: 'a.txt' }));
+  void output;
+  const tools: ToolsInput = await mastraTools({ fs });
+  return new Agent({ name: 'filetools', instructions: 'Fix the typo.', model, tools });
 }
