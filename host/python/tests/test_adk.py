@@ -8,6 +8,7 @@ writes them."""
 from __future__ import annotations
 
 import asyncio
+import runpy
 from pathlib import Path
 from typing import Any, AsyncGenerator, Dict, List
 
@@ -155,4 +156,16 @@ def test_import_says_what_to_install() -> None:
     assert (
         missing_sdk_message("adk", "google.adk")
         == "filetools.adk needs Google's Agent Development Kit: pip install google-adk\n"
+    )
+
+
+def test_the_readmes_adk_lines_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("`filetools.adk.adk_tools` gives", 1)[1].split("```python\n", 1)[1].split("\n```", 1)[0]
+    script = tmp_path / "adk.py"
+    script.write_text(block)
+    monkeypatch.chdir(tmp_path)
+    seen = runpy.run_path(str(script))
+    assert sorted(tool.name for tool in seen["agent"].tools) == sorted(
+        d["name"] for d in gemini_tools(tmp_path).function_declarations
     )
