@@ -68,3 +68,9 @@ export function gone(owner) {
   const now = startOf(owner.pid);
   return owner.start !== '0' && now !== null && now !== owner.start;
 }
+
+/** The wall-clock time in nanoseconds (sub-millisecond part from the
+ * monotonic clock): what orders records and turns' tickets. */
+export function nanosNow() {
+  return BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
+}

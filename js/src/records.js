@@ -17,7 +17,7 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { FsError } from './fserror.js';
-import { gone, isThis, OWNER_PART, parseOwner, running } from './owner.js';
+import { gone, isThis, nanosNow, OWNER_PART, parseOwner, running } from './owner.js';
 
 const RECORD_SUFFIX = '.change';
 const WRITING_SUFFIX = '.writing';
@@ -26,12 +26,6 @@ const WRITING_SUFFIX = '.writing';
 const held = new Set();
 /** Tells apart the names this instance makes. */
 let counter = 0;
-
-/** The wall-clock time in nanoseconds, 20 digits (a record's first part). */
-function nanosNow() {
-  const nanos = BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
-  return nanos.toString().padStart(20, '0');
-}
 
 /** A name of this instance, made at `nanos`, ending in `suffix`. */
 function named(nanos, suffix) {
@@ -125,7 +119,8 @@ export function fileJournal(changes, key, { readOnly = false } = {}) {
       }
       // A record the call claimed and left unsettled goes to a later call.
       letGo();
-      const nanos = nanosNow();
+      // A record's first part: the time, 20 digits.
+      const nanos = nanosNow().toString().padStart(20, '0');
       let writing;
       try {
         writing = write(intent, nanos);

@@ -19,7 +19,7 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { FsError } from './fserror.js';
-import { gone, OWNER_PART, parseOwner } from './owner.js';
+import { gone, nanosNow, OWNER_PART, parseOwner } from './owner.js';
 
 /** How long a change waits for the turn, as in the Rust host. */
 export const MAX_TURN_WAIT_MS = 10_000;
@@ -32,10 +32,6 @@ const TICKET = 't.';
 let counter = 0;
 /** Sleeps the thread: the calls of host-fs are synchronous. */
 const pause = new Int32Array(new SharedArrayBuffer(4));
-
-function nanosNow() {
-  return BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
-}
 
 /** The names in `turns` that start with `key`, without it; and the other names. */
 function list(turns, key) {
@@ -129,7 +125,7 @@ export function turnsIn(turns) {
         if (Date.now() - started >= MAX_TURN_WAIT_MS) {
           throw new FsError(
             'io',
-            `another change in the same directory held it for over ${MAX_TURN_WAIT_MS / 1000} s; nothing was changed`,
+            `another change in the same directory held it for over ${MAX_TURN_WAIT_MS / 1000} s; nothing was changed. Try the change again once the other is done`,
           );
         }
         Atomics.wait(pause, 0, 0, RETRY_MS);

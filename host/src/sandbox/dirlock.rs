@@ -16,7 +16,6 @@
 //! do not take it (an editor, a formatter) are caught as before, by the
 //! check on what the exchange displaced.
 
-use std::thread;
 use std::time::{Duration, Instant};
 
 use cap_std::fs::Dir;
@@ -33,9 +32,6 @@ use crate::limits::Deadline;
 /// directory before it gives up: each holds the lock for one exchange and
 /// one hash of the file it displaced.
 pub const MAX_LOCK_WAIT: Duration = Duration::from_secs(10);
-
-/// Time between two tries of a held lock.
-const RETRY: Duration = Duration::from_micros(200);
 
 /// The directory's lock, held until dropped; `None` where the file system
 /// or the directory's permissions give none (the compare-and-replace still
@@ -105,14 +101,7 @@ pub(super) fn lock<'a>(
             Err(err) if unlockable(err) => return Ok(unlocked(turn)),
             Err(err) => return Err(fs_error(err.into())),
         }
-        deadline.check()?;
-        if started.elapsed() >= MAX_LOCK_WAIT {
-            return Err(FsError::Io(format!(
-                "another change in the same directory held it for over {} s; nothing was changed",
-                MAX_LOCK_WAIT.as_secs()
-            )));
-        }
-        thread::sleep(RETRY);
+        turn::pause(started, deadline, MAX_LOCK_WAIT)?;
     }
 }
 

@@ -108,15 +108,26 @@ pub(super) fn take<'a>(
         if !others.iter().any(|other| blocks(turns, &key, other, &mine)) {
             return Ok(Some(turn));
         }
-        deadline.check()?;
-        if started.elapsed() >= max_wait {
-            return Err(FsError::Io(format!(
-                "another change in the same directory held it for over {} s; nothing was changed",
-                max_wait.as_secs()
-            )));
-        }
-        thread::sleep(RETRY);
+        pause(started, deadline, max_wait)?;
     }
+}
+
+/// Waits a little before the next try at a directory's turn or lock taken
+/// since `started`; an error once `deadline` or `max_wait` has passed.
+pub(super) fn pause(
+    started: Instant,
+    deadline: Deadline,
+    max_wait: Duration,
+) -> Result<(), FsError> {
+    deadline.check()?;
+    if started.elapsed() >= max_wait {
+        return Err(FsError::Io(format!(
+            "another change in the same directory held it for over {} s; nothing was changed. Try the change again once the other is done",
+            max_wait.as_secs()
+        )));
+    }
+    thread::sleep(RETRY);
+    Ok(())
 }
 
 /// Makes the empty file `name` in `turns`, failing when it exists.
