@@ -9,7 +9,7 @@ import { changes } from './diff.js';
 import { samples } from './samples.js';
 
 const $ = (id) => document.getElementById(id);
-/** Where `npm run playground` (`cargo run -p filetools-cases`) lays the cases out. */
+/** Where `npm run playground` (scripts/cases/layout.mjs) lays the cases out. */
 const CASES = new URL('../../target/js-cases/', import.meta.url);
 /** Bytes per token of the default config, for the whole file's estimate. */
 const BYTES_PER_TOKEN = 4;
@@ -340,7 +340,7 @@ $('load-cases').addEventListener('click', async () => {
     names = JSON.parse(await fetchText('index.json'));
   } catch (err) {
     $('cases-report').textContent =
-      `no cases found (${err.message}); start the page with npm run playground, which lays them out, or run: cargo run -p filetools-cases -- target/js-cases`;
+      `no cases found (${err.message}); start the page with npm run playground, which lays them out, or run in js/: node scripts/cases/layout.mjs ../target/js-cases`;
     return;
   }
   $('case').replaceChildren(...names.map((n) => new Option(n, n)));

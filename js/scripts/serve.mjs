@@ -1,12 +1,13 @@
 // `npm run playground`: serves the workspace over HTTP on localhost so the
 // playground (js/playground/) can load the package and the component (built
 // by `npm run build`), and the conformance cases, which it lays out into
-// target/js-cases/ the first time. A directory serves its index.html.
-import { execFileSync } from 'node:child_process';
+// target/js-cases/ at each start (scripts/cases/layout.mjs). A directory
+// serves its index.html.
 import { createServer } from 'node:http';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { layOutCases } from './cases/layout.mjs';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -67,19 +68,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error('the component is not built: run `npm run build` first');
     process.exit(1);
   }
-  // The conformance cases, laid out once for the page's case panel: by the
-  // small crate that draws their generated inputs (not the Rust host).
-  if (!existsSync(join(workspace, 'target', 'js-cases', 'index.json'))) {
-    console.log('laying the conformance cases out into target/js-cases (once)');
-    execFileSync(
-      'cargo',
-      ['run', '--quiet', '--package', 'filetools-cases', '--', join(workspace, 'target', 'js-cases')],
-      {
-        cwd: workspace,
-        stdio: 'inherit',
-      },
-    );
-  }
+  // The conformance cases for the page's case panel, laid out afresh at
+  // each start (two seconds), their generated inputs drawn in JavaScript:
+  // nothing more is built.
+  const cases = layOutCases(join(workspace, 'target', 'js-cases'));
+  console.log(`${cases.length} conformance cases laid out in target/js-cases`);
   const server = await serve(workspace, Number(process.env.PORT ?? 8080));
   console.log(`playground: http://127.0.0.1:${server.address().port}/js/playground/`);
 }

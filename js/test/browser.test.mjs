@@ -1,5 +1,6 @@
 // The playground in headless Chromium (Debian's, at /usr/bin/chromium), at
-// the URL `npm run playground` prints: the sample files, a read with its
+// the URL `npm run playground` prints (started as a user starts it, with
+// no cargo on its PATH: it lays the cases out itself): the sample files, a read with its
 // token meter, an edit with its diff and the history, each tool set with
 // its descriptions and fresh arguments per tool; files added, uploaded and
 // dropped; a call whose arguments are not JSON, which clears the diff the
@@ -7,22 +8,44 @@
 // test keeps in target/playground/; and every conformance case run inside
 // the page over memoryFs with the wasmtime host's transcript.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 
-import { serve } from '../scripts/serve.mjs';
-import { caseNames, casesDir, workspace } from './cases.mjs';
+import { casesDir, js, workspace } from './cases.mjs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 let server;
+let emptyPath;
 let browser;
 let page;
 
+/** Runs `npm run playground`'s script on a free port; resolves to the URL it prints. */
+function startPlayground() {
+  emptyPath = fs.mkdtempSync(join(tmpdir(), 'no-tools-'));
+  server = spawn(process.execPath, [join(js, 'scripts', 'serve.mjs')], {
+    cwd: js,
+    env: { PATH: emptyPath, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let printed = '';
+    server.stdout.on('data', (chunk) => {
+      printed += chunk;
+      const url = /playground: (http:\S+)/.exec(printed);
+      if (url) {
+        resolve(url[1]);
+      }
+    });
+    server.on('exit', (code) => reject(new Error(`the playground exited (${code}): ${printed}`)));
+  });
+}
+
 before(async () => {
-  caseNames();
-  server = await serve(workspace);
+  const url = await startPlayground();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -37,7 +60,7 @@ before(async () => {
   });
   page = await browser.newPage();
   page.on('pageerror', (err) => console.error('page error:', err));
-  await page.goto(`http://127.0.0.1:${server.address().port}/js/playground/`);
+  await page.goto(url);
   await page.waitForFunction(() => document.getElementById('status').textContent === 'ready', null, {
     timeout: 60_000,
   });
@@ -45,7 +68,10 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  server?.close();
+  server?.kill();
+  if (emptyPath) {
+    fs.rmSync(emptyPath, { recursive: true, force: true });
+  }
 });
 
 async function call(tool, args) {
@@ -222,7 +248,7 @@ test('files are added, uploaded and dropped; a large one reads as an outline', a
 });
 
 test('every conformance case passes inside the page', async () => {
-  const names = caseNames();
+  const names = JSON.parse(fs.readFileSync(join(casesDir, 'index.json'), 'utf8'));
   await page.click('#cases-panel summary');
   await page.click('#load-cases');
   await page.waitForFunction(() => document.getElementById('cases-report').textContent.endsWith('cases loaded'));

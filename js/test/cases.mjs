@@ -1,10 +1,12 @@
-// The conformance cases on disk for the Node runners: laid out once by the
-// Rust side (generated inputs included) into target/js-cases.
+// The conformance cases on disk for the Node runners: laid out once per
+// process (generated inputs included) into target/js-cases by the package's
+// own layout, which the layout test holds equal to the Rust side's.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { layOutCases } from '../scripts/cases/layout.mjs';
 
 export const js = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const workspace = resolve(js, '..');
@@ -30,10 +32,7 @@ let laidOut = false;
 /** Lays the cases out (once per process) and returns their names. */
 export function caseNames() {
   if (!laidOut) {
-    execFileSync(workspaceBinary('filetools-cases', 'cases'), [casesDir], {
-      cwd: workspace,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    layOutCases(casesDir);
     laidOut = true;
   }
   return JSON.parse(fs.readFileSync(join(casesDir, 'index.json'), 'utf8'));

@@ -1,5 +1,5 @@
 //! Images drawn at test time for the cases (never committed): a gradient
-//! PNG, or a JPEG with an EXIF orientation.
+//! as a [PNG](crate::png), or as a [JPEG](crate::jpeg) with an EXIF orientation.
 
 use anyhow::{Result, bail};
 use serde::Deserialize;
@@ -34,34 +34,8 @@ impl ImageSpec {
             })
             .collect();
         match self.format.as_str() {
-            "png" => {
-                let mut data = Vec::new();
-                let mut encoder = png::Encoder::new(&mut data, self.width, self.height);
-                encoder.set_color(png::ColorType::Rgb);
-                encoder.set_depth(png::BitDepth::Eight);
-                let mut writer = encoder.write_header()?;
-                writer.write_image_data(&rgb)?;
-                writer.finish()?;
-                Ok(data)
-            }
-            "jpeg" => {
-                let mut data = Vec::new();
-                let mut encoder = jpeg_encoder::Encoder::new(&mut data, 90);
-                if let Some(orientation) = self.orientation {
-                    let mut exif =
-                        b"Exif\0\0II*\0\x08\0\0\0\x01\0\x12\x01\x03\0\x01\0\0\0".to_vec();
-                    exif.extend_from_slice(&orientation.to_le_bytes());
-                    exif.extend_from_slice(&[0; 6]);
-                    encoder.add_app_segment(1, &exif)?;
-                }
-                encoder.encode(
-                    &rgb,
-                    u16::try_from(self.width)?,
-                    u16::try_from(self.height)?,
-                    jpeg_encoder::ColorType::Rgb,
-                )?;
-                Ok(data)
-            }
+            "png" => Ok(crate::png::encode(self.width, self.height, &rgb)),
+            "jpeg" => crate::jpeg::encode(self.width, self.height, &rgb, self.orientation),
             other => bail!("unknown image format {other:?}"),
         }
     }
