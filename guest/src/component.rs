@@ -7,7 +7,9 @@ use std::cell::RefCell;
 use crate::answers::result::{Block, ToolResult};
 use crate::answers::trapped::{TrapCause, Trapped};
 use crate::change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
-use crate::fs::host::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
+use crate::fs::host::{
+    DirEntry, FileKind, FsError, HostFs, Metadata, Precondition, ScanFile, ScanOutcome, ScanRequest,
+};
 use crate::memory::state::{Generations, Kept};
 use crate::tools::schema::{Format, render};
 use crate::tools::session::Session;
@@ -82,6 +84,7 @@ impl HostFs for ImportedFs {
                 name: e.name,
                 kind: e.kind.into(),
                 size: e.size,
+                mtime_ns: e.mtime_ns,
             })
             .collect())
     }
@@ -126,6 +129,37 @@ impl HostFs for ImportedFs {
 
     fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
         host_fs::claim_unfinished().map_err(Into::into)
+    }
+
+    fn scan_start(&self, files: &[ScanFile], request: &ScanRequest) -> Option<u64> {
+        let files: Vec<host_fs::ScanFile> = files
+            .iter()
+            .map(|file| host_fs::ScanFile {
+                path: file.path.clone(),
+                size: file.size,
+            })
+            .collect();
+        let request = host_fs::ScanRequest {
+            config: request.config.clone(),
+            pattern: request.pattern.clone(),
+            case_insensitive: request.case_insensitive,
+            multiline: request.multiline,
+            first_only: request.first_only,
+        };
+        host_fs::scan_start(&files, &request)
+    }
+
+    fn scan_results(&self, ticket: u64) -> Vec<Result<ScanOutcome, FsError>> {
+        host_fs::scan_results(ticket)
+            .into_iter()
+            .map(|outcome| {
+                outcome.map_err(Into::into).map(|outcome| match outcome {
+                    host_fs::ScanOutcome::Binary => ScanOutcome::Binary,
+                    host_fs::ScanOutcome::TooLarge => ScanOutcome::TooLarge,
+                    host_fs::ScanOutcome::Matches(n) => ScanOutcome::Matches(n),
+                })
+            })
+            .collect()
     }
 }
 

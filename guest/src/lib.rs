@@ -80,7 +80,10 @@ mod scenarios;
 pub use answers::result::{Block, ToolResult};
 pub use change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
 pub use config::{Config, ToolSet};
-pub use fs::host::{DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
+pub use fs::host::{
+    DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition, ScanFile, ScanOutcome,
+    ScanRequest,
+};
 pub use fs::memory::MemFs;
 pub use fs::sha256::{hex, sha256_hex};
 pub use memory::version::Version;
@@ -90,3 +93,4 @@ pub use tools::schema::{Format, render as render_schema};
 pub use tools::session::Session;
 pub use view::read::args::ReadArgs;
 pub use view::search::args::{FindArgs, GrepArgs, OutputMode};
+pub use view::search::batch::BatchScanner;

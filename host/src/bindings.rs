@@ -70,6 +70,7 @@ impl From<core::DirEntry> for DirEntry {
             name: entry.name,
             kind: entry.kind.into(),
             size: entry.size,
+            mtime_ns: entry.mtime_ns,
         }
     }
 }

@@ -18,7 +18,9 @@ use crate::bindings::filetools::core::{code, host_fs};
 use crate::grammars::{Grammars, GrammarsInstance};
 use crate::journal::{Held, Journal};
 use crate::limits::{CHANGE_GRACE, CallLimits, Deadline, MemoryCap};
+use crate::prefetch::Prefetch;
 use crate::sandbox::KeptOpen;
+use crate::scan::Scans;
 
 /// Everything one store holds.
 pub(crate) struct StoreState {
@@ -46,17 +48,25 @@ pub(crate) struct StoreState {
     pub grammars: Arc<Grammars>,
     /// Whether `sha256` answers (see `Builder::host_sha256`).
     pub host_sha256: bool,
+    /// The batch scans started and not yet collected.
+    pub scans: Scans,
+    /// Directory listings fetched ahead of the guest's walk.
+    pub prefetch: Prefetch,
 }
 
 impl StoreState {
     /// The file system as the current call may use it.
     fn fs(&self) -> ForCall<'_> {
-        let deadline = if self.call.changing {
+        self.backend.for_call(self.deadline(), &self.kept)
+    }
+
+    /// When the current call's host work stops.
+    fn deadline(&self) -> Deadline {
+        if self.call.changing {
             Deadline::NEVER
         } else {
             self.call.deadline
-        };
-        self.backend.for_call(deadline, &self.kept)
+        }
     }
 
     /// The call begins changing files (see [`StoreState::call`]).
@@ -70,6 +80,7 @@ impl StoreState {
     /// A change's outcome, noting that the call has begun changing files
     /// when it succeeded.
     fn changed<T>(&mut self, outcome: Result<T, core::FsError>) -> Result<T, FsError> {
+        self.prefetch.clear();
         if outcome.is_ok() {
             self.begin_changing();
         }
@@ -85,6 +96,7 @@ impl StoreState {
     /// The call is over: a record it still holds is let go, for the next
     /// call to claim.
     pub fn call_over(&mut self) {
+        self.prefetch.clear();
         self.change = None;
         self.call.changing = false;
     }
@@ -150,7 +162,10 @@ impl host_fs::Host for StoreState {
     }
 
     fn list_dir(&mut self, path: String) -> Result<Vec<DirEntry>, FsError> {
-        let entries = self.fs().list_dir(&path).map_err(FsError::from)?;
+        let entries = self
+            .prefetch
+            .list(&path, self.deadline(), || self.fs().list_dir(&path))
+            .map_err(FsError::from)?;
         Ok(entries.into_iter().map(Into::into).collect())
     }
 
@@ -174,6 +189,7 @@ impl host_fs::Host for StoreState {
     }
 
     fn create_dir(&mut self, path: String) -> Result<(), FsError> {
+        self.prefetch.clear();
         self.fs().create_dir(&path).map_err(Into::into)
     }
 
@@ -211,6 +227,43 @@ impl host_fs::Host for StoreState {
     fn sha256(&mut self, data: Vec<u8>) -> Option<String> {
         // The native hash uses the CPU's SHA instructions where it has them.
         self.host_sha256.then(|| core::sha256_hex(&data))
+    }
+
+    fn scan_start(
+        &mut self,
+        files: Vec<host_fs::ScanFile>,
+        request: host_fs::ScanRequest,
+    ) -> Option<u64> {
+        let request = core::ScanRequest {
+            config: request.config,
+            pattern: request.pattern,
+            case_insensitive: request.case_insensitive,
+            multiline: request.multiline,
+            first_only: request.first_only,
+        };
+        let files = files
+            .into_iter()
+            .map(|file| core::ScanFile {
+                path: file.path,
+                size: file.size,
+            })
+            .collect();
+        let deadline = self.deadline();
+        self.scans.start(&self.backend, deadline, files, &request)
+    }
+
+    fn scan_results(&mut self, ticket: u64) -> Vec<Result<host_fs::ScanOutcome, FsError>> {
+        self.scans
+            .results(ticket)
+            .into_iter()
+            .map(|outcome| {
+                outcome.map_err(Into::into).map(|outcome| match outcome {
+                    core::ScanOutcome::Binary => host_fs::ScanOutcome::Binary,
+                    core::ScanOutcome::TooLarge => host_fs::ScanOutcome::TooLarge,
+                    core::ScanOutcome::Matches(n) => host_fs::ScanOutcome::Matches(n),
+                })
+            })
+            .collect()
     }
 
     fn claim_unfinished(&mut self) -> Result<Option<Vec<u8>>, FsError> {

@@ -26,8 +26,16 @@ export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sh
         claimUnfinished: journal.claimUnfinished,
       }
     : fs.hostFs;
-  // The back end's own methods, looked up at each call, and the hash.
-  const withDigest = Object.assign(Object.create(hostFs), { sha256: hostFs.sha256 ?? sha256 });
+  // The back end's own methods, looked up at each call, and the hash. A
+  // back end written before listings carried times gives 0 ("not known"),
+  // and one without a batch scan answers none (the guest scans each file).
+  const withDigest = Object.assign(Object.create(hostFs), {
+    sha256: hostFs.sha256 ?? sha256,
+    scanStart: hostFs.scanStart ?? noScan,
+    scanResults: hostFs.scanResults ?? (() => []),
+    listDir: (path) =>
+      hostFs.listDir(path).map((entry) => (entry.mtimeNs === undefined ? { ...entry, mtimeNs: 0n } : entry)),
+  });
   // The grammars' instance, made synchronously inside the first call that
   // parses code (from a module `getCodeModule` has compiled by then) and
   // dropped with the tools' instance when that traps.
@@ -121,6 +129,11 @@ export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sh
       });
   };
   return shared;
+}
+
+/** No batch scan: the component scans each file by itself. */
+function noScan() {
+  return undefined;
 }
 
 /** No faster SHA-256 than the component's own: it hashes by itself. */

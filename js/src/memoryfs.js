@@ -147,7 +147,7 @@ export function memoryFs(files = {}, { readOnly = false, store = new Map() } = {
         .sort(byCodePoint)
         .map((name) => {
           const meta = metadataOf(nodes.get(name));
-          return { name: name.slice(prefix.length), kind: meta.kind, size: meta.size };
+          return { name: name.slice(prefix.length), kind: meta.kind, size: meta.size, mtimeNs: meta.mtimeNs };
         });
     },
     writeFile: (path, data, precondition) => {

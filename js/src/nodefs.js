@@ -36,6 +36,12 @@ function nameOf(path) {
 /** Trees of kernel files, refused unless `kernelFiles` is set. */
 const KERNEL_TREES = ['/proc', '/sys'];
 
+/** Whether the kernel says which path a descriptor has (Linux). */
+const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+
+/** Directories remembered as inside the root, at most (then forgotten at once). */
+const MAX_PARENTS_KNOWN = 4096;
+
 /** Hex digits of the root's digest in its records' directory name, as in the Rust host. */
 const ROOT_KEY_HEX_DIGITS = 32;
 
@@ -193,13 +199,7 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
       return kept.fd;
     }
     forget();
-    const { full } = resolve(path);
-    let fd;
-    try {
-      fd = fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    } catch (err) {
-      throw fsError(err);
-    }
+    const fd = PROC_FD ? openChecked(path) : openResolved(path);
     try {
       const kind = kindOf(fs.fstatSync(fd));
       if (kind === 'directory') {
@@ -213,6 +213,64 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
       throw err instanceof FsError ? err : fsError(err);
     }
     kept = { path, fd };
+    return fd;
+  };
+  /** `path` opened once its whole path was resolved inside the root. */
+  const openResolved = (path) => {
+    const { full } = resolve(path);
+    try {
+      return fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    } catch (err) {
+      throw fsError(err);
+    }
+  };
+  // Directories whose real path was seen inside the root: a file in one is
+  // opened without resolving its path again, then checked by what was
+  // really opened (which also catches a directory swapped meanwhile).
+  const parentsInside = new Set();
+  /**
+   * `path` opened as a file directly in a directory known to be inside
+   * the root, not following a link at its last part, then checked by the
+   * path the kernel says the descriptor has (Linux's /proc/self/fd): one
+   * call instead of resolving every part of the path.
+   */
+  const openChecked = (path) => {
+    const cut = path.lastIndexOf('/');
+    const parent = cut < 0 ? '.' : path.slice(0, cut);
+    if (!parentsInside.has(parent)) {
+      const { full } = resolve(parent);
+      if (Buffer.isBuffer(full)) {
+        return openResolved(path);
+      }
+      if (parentsInside.size >= MAX_PARENTS_KNOWN) {
+        parentsInside.clear();
+      }
+      parentsInside.add(parent);
+    }
+    const parts = path.split('/').filter((p) => p !== '' && p !== '.');
+    if (path.startsWith('/') || path.includes('\0') || parts.includes('..') || named(base, parts)) {
+      return openResolved(path);
+    }
+    let fd;
+    try {
+      fd = fs.openSync(join(base, ...parts), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+    } catch {
+      // A link at the last part, or no such file: resolved as any path
+      // is, for the same answer.
+      return openResolved(path);
+    }
+    let real;
+    try {
+      real = fs.readlinkSync(`/proc/self/fd/${fd}`).replace(/ \(deleted\)$/, '');
+    } catch {
+      fs.closeSync(fd);
+      return openResolved(path);
+    }
+    if (!inside(real) || kernel(real)) {
+      fs.closeSync(fd);
+      parentsInside.delete(parent);
+      return openResolved(path);
+    }
     return fd;
   };
   /** `change` on the file system, with the kept file closed first. */
@@ -258,10 +316,16 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
       const dir = Buffer.isBuffer(full) ? full : Buffer.from(full);
       try {
         return fs
-          .readdirSync(full, { encoding: 'buffer' })
-          .map((name) => {
-            const meta = metadataOf(fs.lstatSync(joined(dir, name), { bigint: true }));
-            return { name: shown(name), kind: meta.kind, size: meta.size };
+          .readdirSync(full, { encoding: 'buffer', withFileTypes: true })
+          .map((entry) => {
+            // A directory or a link is known by the listing's own type: it
+            // has no size to give, and its time is not asked for (0).
+            if (entry.isDirectory() || entry.isSymbolicLink()) {
+              const kind = entry.isDirectory() ? 'directory' : 'symlink';
+              return { name: shown(entry.name), kind, size: 0n, mtimeNs: 0n };
+            }
+            const meta = metadataOf(fs.lstatSync(joined(dir, entry.name), { bigint: true }));
+            return { name: shown(entry.name), kind: meta.kind, size: meta.size, mtimeNs: meta.mtimeNs };
           })
           .sort((a, b) => byCodePoint(a.name, b.name));
       } catch (err) {

@@ -56,6 +56,26 @@ test('symlinks and paths leading out of the root are refused', async () => {
   assert.ok(fs.lstatSync(join(root, 'link.txt')).isSymbolicLink(), 'the link stays a link');
 });
 
+test('a directory read from and then swapped for a link out of the root is refused', () => {
+  const { root, outside } = rootAndOutside('swapped');
+  fs.mkdirSync(join(root, 'src'));
+  fs.writeFileSync(join(root, 'src', 'secret.txt'), 'inside\n');
+  const host = nodeFs(root).hostFs;
+  assert.equal(new TextDecoder().decode(host.read('src/secret.txt', 0n, 100)), 'inside\n');
+  // Another read (of a directory, refused), so that the file kept open
+  // for the first is let go.
+  assert.deepEqual(
+    payloadOf(() => host.read('src', 0n, 1)),
+    { tag: 'is-a-directory' },
+  );
+  fs.rmSync(join(root, 'src'), { recursive: true });
+  fs.symlinkSync(outside, join(root, 'src'));
+  assert.deepEqual(
+    payloadOf(() => host.read('src/secret.txt', 0n, 100)),
+    { tag: 'outside-sandbox' },
+  );
+});
+
 test('writes are atomic, keep permissions and leave no temporary files', async () => {
   const { root } = rootAndOutside('atomic');
   fs.writeFileSync(join(root, 'run.sh'), '#!/bin/sh\necho hi\n');

@@ -12,7 +12,8 @@ export type { ReadArgs, WriteArgs, EditArgs, EditOp, UndoArgs } from './generate
 export interface HostFs {
   stat(path: string): Metadata;
   read(path: string, offset: bigint, len: number): Uint8Array;
-  listDir(path: string): Array<DirEntry>;
+  /** Entries sorted by name; `mtimeNs` may be left out (0: not known). */
+  listDir(path: string): Array<Omit<DirEntry, 'mtimeNs'> & { mtimeNs?: bigint }>;
   writeFile(path: string, data: Uint8Array, precondition: Precondition): Metadata;
   removeFile(path: string, precondition: Precondition): void;
   createDir(path: string): void;

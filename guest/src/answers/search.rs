@@ -97,6 +97,19 @@ pub struct Skipped {
 }
 
 impl Skipped {
+    /// How much has been left out, all told: it only grows, so an equal
+    /// weight means nothing more was left out since.
+    pub fn weight(&self) -> u64 {
+        let by_rule: u64 = self.by_rule.values().map(|t| t.dirs + t.files).sum();
+        by_rule
+            + self.binary
+            + self.symlinks
+            + self.special
+            + self.too_large
+            + self.unreadable.len() as u64
+            + self.unreadable_files
+    }
+
     /// The directory `rel` was left out by `rule`.
     pub fn directory(&mut self, rule: SkipRule, rel: &str) {
         let tally = self.by_rule.entry(rule).or_default();

@@ -91,6 +91,45 @@ pub struct DirEntry {
     pub kind: FileKind,
     /// Size in bytes.
     pub size: u64,
+    /// Modification time of the entry itself, in nanoseconds since the
+    /// Unix epoch; 0 when the host does not know it (ask [`HostFs::stat`]).
+    pub mtime_ns: u64,
+}
+
+/// A file for [`HostFs::scan_start`]: its path and its size as listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanFile {
+    /// Root-relative path.
+    pub path: String,
+    /// Size in bytes, as listed.
+    pub size: u64,
+}
+
+/// What [`HostFs::scan_start`] looks for: a `grep` pattern, and the
+/// session's configuration (as JSON) whose limits a scan reads by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanRequest {
+    /// The session's configuration, as JSON.
+    pub config: String,
+    /// The pattern.
+    pub pattern: String,
+    /// Letters match either case.
+    pub case_insensitive: bool,
+    /// Matches may span lines.
+    pub multiline: bool,
+    /// Stop at each file's first matching line.
+    pub first_only: bool,
+}
+
+/// What scanning one file found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScanOutcome {
+    /// Not text: not searched.
+    Binary,
+    /// Too large for a multiline search: not searched.
+    TooLarge,
+    /// Matching lines (at most one when only the first was asked for).
+    Matches(u64),
 }
 
 /// The state a writer last saw; see [`Precondition::Matches`].
@@ -234,6 +273,23 @@ pub trait HostFs {
     fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
         Ok(None)
     }
+
+    /// Starts scanning each of `files` as `grep` scans a file, by a host
+    /// that can do it faster than one at a time and while the guest goes
+    /// on (see `scan-start` in `wit/host-fs.wit`): the ticket
+    /// [`HostFs::scan_results`] takes. The default has no such path:
+    /// `None`, and the guest scans each file itself.
+    fn scan_start(&self, files: &[ScanFile], request: &ScanRequest) -> Option<u64> {
+        let _ = (files, request);
+        None
+    }
+
+    /// What the scan of `ticket` found, in the order of its files; empty
+    /// for a ticket not known.
+    fn scan_results(&self, ticket: u64) -> Vec<Result<ScanOutcome, FsError>> {
+        let _ = ticket;
+        Vec::new()
+    }
 }
 
 /// `HostFs` for a wrapper of a file system, each call handed to the file
@@ -290,6 +346,16 @@ macro_rules! forward_host_fs {
             fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
                 let $this = self;
                 $inner.claim_unfinished()
+            }
+            fn scan_start(&self, files: &[ScanFile], request: &ScanRequest) -> Option<u64> {
+                let $this = self;
+                let started = || -> Result<_, FsError> { Ok($inner.scan_start(files, request)) };
+                started().ok().flatten()
+            }
+            fn scan_results(&self, ticket: u64) -> Vec<Result<ScanOutcome, FsError>> {
+                let $this = self;
+                let results = || -> Result<_, FsError> { Ok($inner.scan_results(ticket)) };
+                results().unwrap_or_default()
             }
         }
     };

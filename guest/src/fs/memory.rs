@@ -272,6 +272,7 @@ impl HostFs for MemFs {
                     name: name[prefix.len()..].to_owned(),
                     kind: meta.kind,
                     size: meta.size,
+                    mtime_ns: meta.mtime_ns,
                 }
             })
             .collect();

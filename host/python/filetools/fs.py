@@ -62,6 +62,9 @@ class DirEntry:
     name: str
     kind: Kind
     size: int = 0
+    #: Modification time of the entry itself; 0 when not known (the tools
+    #: then ask ``stat`` where they need it).
+    mtime_ns: int = 0
 
 
 class FsError(Exception):

@@ -122,7 +122,7 @@ class MemoryFs:
                 rest = name[len(prefix) :]
                 if name.startswith(prefix) and rest and "/" not in rest:
                     meta = self._stat(self._nodes[name])
-                    entries.append(DirEntry(rest, meta.kind, meta.size))
+                    entries.append(DirEntry(rest, meta.kind, meta.size, meta.mtime_ns))
             return entries
 
     def write_file(self, path: str, data: bytes, precondition) -> Stat:

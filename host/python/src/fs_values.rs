@@ -73,6 +73,7 @@ pub fn entries(value: &Bound<'_, PyAny>) -> PyResult<Vec<DirEntry>> {
             name,
             kind: kind_of(&entry.getattr("kind")?.extract::<String>()?)?,
             size: attr_or(&entry, "size", 0)?,
+            mtime_ns: attr_or(&entry, "mtime_ns", 0)?,
         });
     }
     entries.sort_by(|a, b| a.name.cmp(&b.name));

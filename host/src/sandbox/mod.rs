@@ -83,7 +83,14 @@ pub struct Sandbox {
     /// Directories (root-relative, links resolved) already cleared of
     /// temporary files that a killed writer left.
     swept: Mutex<HashSet<PathBuf>>,
+    /// Devices whose file system was seen not to be a kernel one (a file
+    /// system is a property of its device): a file on one is opened
+    /// without asking again.
+    plain_devices: Mutex<Vec<u64>>,
 }
+
+/// Devices remembered as holding no kernel file system, at most.
+pub const MAX_PLAIN_DEVICES: usize = 64;
 
 impl Sandbox {
     /// Opens `root` (which must be a directory) as the sandbox. The root is
@@ -102,6 +109,7 @@ impl Sandbox {
             exchange: true,
             turns: None,
             swept: Mutex::new(HashSet::new()),
+            plain_devices: Mutex::new(Vec::new()),
         })
     }
 
@@ -218,25 +226,27 @@ impl Sandbox {
         kept: Option<&KeptOpen>,
     ) -> Result<Vec<u8>, FsError> {
         let Some(kept) = kept else {
-            return read_at(&self.open_for_reading(path, deadline)?, offset, len);
+            let (file, size) = self.open_for_reading(path, deadline)?;
+            return read_at(&file, offset, len, size);
         };
         let mut slot = kept
             .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((kept_path, file)) = slot.as_ref()
+        if let Some((kept_path, file, size)) = slot.as_ref()
             && kept_path == path
         {
-            return read_at(file, offset, len);
+            return read_at(file, offset, len, *size);
         }
-        let file = self.open_for_reading(path, deadline)?;
-        let bytes = read_at(&file, offset, len);
-        *slot = Some((path.to_owned(), file));
+        let (file, size) = self.open_for_reading(path, deadline)?;
+        let bytes = read_at(&file, offset, len, size);
+        *slot = Some((path.to_owned(), file, size));
         bytes
     }
 
-    /// Opens the regular file `path` for reading, refusing anything else.
-    fn open_for_reading(&self, path: &str, deadline: Deadline) -> Result<File, FsError> {
+    /// Opens the regular file `path` for reading, refusing anything else;
+    /// with its size when opened.
+    fn open_for_reading(&self, path: &str, deadline: Deadline) -> Result<(File, u64), FsError> {
         let path = &*self.named(path)?;
         let mut options = OpenOptions::new();
         options.read(true).custom_flags(node::read_flags());
@@ -247,8 +257,28 @@ impl Sandbox {
             FileKind::Directory => return Err(FsError::IsADirectory),
             kind => return Err(FsError::Io(format!("refusing to read {}", kind.describe()))),
         }
-        self.refuse_kernel_files(&file)?;
-        Ok(file)
+        self.refuse_kernel_file(&file, meta.dev())?;
+        Ok((file, meta.len()))
+    }
+
+    /// [`Sandbox::refuse_kernel_files`] for a file on the device `dev`,
+    /// asked once per device.
+    fn refuse_kernel_file(&self, file: &File, dev: u64) -> Result<(), FsError> {
+        if self.kernel_files {
+            return Ok(());
+        }
+        let mut plain = self
+            .plain_devices
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if plain.contains(&dev) {
+            return Ok(());
+        }
+        self.refuse_kernel_files(file)?;
+        if plain.len() < MAX_PLAIN_DEVICES {
+            plain.push(dev);
+        }
+        Ok(())
     }
 
     fn list_dir_by(&self, path: &str, deadline: Deadline) -> Result<Vec<DirEntry>, FsError> {
@@ -259,16 +289,34 @@ impl Sandbox {
         for entry in dir.entries().map_err(fs_error)? {
             deadline.check()?;
             let entry = entry.map_err(fs_error)?;
+            let name = names::shown(&entry.file_name());
+            // A directory or a link is known by the listing's own type: it
+            // has no size to give, and its time is not asked for.
+            let listed = entry.file_type().map_err(fs_error)?;
+            if listed.is_dir() || listed.is_symlink() {
+                entries.push(DirEntry {
+                    name,
+                    kind: if listed.is_dir() {
+                        FileKind::Directory
+                    } else {
+                        FileKind::Symlink
+                    },
+                    size: 0,
+                    mtime_ns: 0,
+                });
+                continue;
+            }
             let meta = entry.metadata().map_err(fs_error)?;
             let kind = kind_of(&meta);
             entries.push(DirEntry {
-                name: names::shown(&entry.file_name()),
+                name,
                 kind,
                 size: if kind == FileKind::File {
                     meta.len()
                 } else {
                     0
                 },
+                mtime_ns: mtime_ns(&meta),
             });
         }
         entries.sort_by(|a, b| a.name.cmp(&b.name));
@@ -368,15 +416,14 @@ impl Sandbox {
     }
 }
 
-/// Reads `len` bytes of `file` from `offset`, fewer only at its end.
-fn read_at(file: &File, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+/// Reads `len` bytes of `file` (of `size` bytes when opened) from
+/// `offset`, fewer only at its end.
+fn read_at(file: &File, offset: u64, len: u32, size: u64) -> Result<Vec<u8>, FsError> {
     let len = len.min(MAX_READ_BYTES) as usize;
-    // Sized to what the file holds (and a byte more, to see it grow), not
-    // to what was asked: a search asks a chunk of every small file, and
-    // zeroing 64 KiB for each would cost more than reading it.
-    let held = file.metadata().map_or(u64::MAX, |meta| {
-        meta.len().saturating_sub(offset).saturating_add(1)
-    });
+    // Sized to what the file held when opened (and a byte more, to see it
+    // grow), not to what was asked: a search asks a chunk of every small
+    // file, and zeroing 64 KiB for each would cost more than reading it.
+    let held = size.saturating_sub(offset).saturating_add(1);
     let mut buf = vec![0; len.min(usize::try_from(held).unwrap_or(usize::MAX))];
     let mut filled = 0;
     while filled < len {
@@ -401,7 +448,7 @@ fn read_at(file: &File, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
 /// Emptied by any change the call makes and when the call ends, so a read
 /// never sees an older file than the call's own writes left.
 #[derive(Debug, Default)]
-pub struct KeptOpen(Mutex<Option<(String, File)>>);
+pub struct KeptOpen(Mutex<Option<(String, File, u64)>>);
 
 impl KeptOpen {
     /// Closes the kept file.

@@ -13,7 +13,9 @@ use wasmtime_wasi::WasiCtx;
 
 use crate::bindings::Filetools;
 use crate::limits::{CallLimits, Deadline, MemoryCap, tick};
+use crate::prefetch::Prefetch;
 use crate::sandbox::KeptOpen;
+use crate::scan::Scans;
 use crate::shared::Shared;
 use crate::store_state::StoreState;
 
@@ -38,6 +40,8 @@ impl Live {
             call_timeout: shared.call_timeout,
             grammars: Arc::clone(&shared.grammars),
             host_sha256: shared.host_sha256,
+            scans: Scans::default(),
+            prefetch: Prefetch::new(shared.backend.clone()),
         };
         let mut store = Store::new(&shared.engine.engine, state);
         store.limiter(|s| &mut s.limits);

@@ -196,6 +196,8 @@ const IMPORTED: [(&str, &[&str]); 2] = [
             "end-change",
             "sha256",
             "claim-unfinished",
+            "scan-start",
+            "scan-results",
         ],
     ),
     ("code", &["outline", "syntax-errors"]),

@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/host-fs@0.2.0 **/
+/** @module Interface filetools:core/host-fs@0.3.0 **/
 export function stat(path: string): Metadata;
 export function read(path: string, offset: bigint, len: number): Uint8Array;
 export function listDir(path: string): Array<DirEntry>;
@@ -10,8 +10,21 @@ export function beginChange(intent: Uint8Array): void;
 export function endChange(): void;
 export function sha256(data: Uint8Array): string | undefined;
 export function claimUnfinished(): Uint8Array | undefined;
+export function scanStart(files: Array<ScanFile>, request: ScanRequest): bigint | undefined;
+export function scanResults(ticket: bigint): Array<Result<ScanOutcome, FsError>>;
 export type Metadata = import('./filetools-core-types.js').Metadata;
 export type FsError = import('./filetools-core-types.js').FsError;
+export interface ScanFile {
+  path: string,
+  size: bigint,
+}
+export interface ScanRequest {
+  config: string,
+  pattern: string,
+  caseInsensitive: boolean,
+  multiline: boolean,
+  firstOnly: boolean,
+}
 export interface FileStamp {
   size: bigint,
   mtimeNs: bigint,
@@ -28,4 +41,16 @@ export interface PreconditionMatches {
   tag: 'matches',
   val: FileStamp,
 }
+export type ScanOutcome = ScanOutcomeBinary | ScanOutcomeTooLarge | ScanOutcomeMatches;
+export interface ScanOutcomeBinary {
+  tag: 'binary',
+}
+export interface ScanOutcomeTooLarge {
+  tag: 'too-large',
+}
+export interface ScanOutcomeMatches {
+  tag: 'matches',
+  val: bigint,
+}
 export type DirEntry = import('./filetools-core-types.js').DirEntry;
+export type Result<T, E> = { tag: 'ok', val: T } | { tag: 'err', val: E };

@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/types@0.2.0 **/
+/** @module Interface filetools:core/types@0.3.0 **/
 /**
  * # Variants
  * 
@@ -58,4 +58,5 @@ export interface DirEntry {
   name: string,
   kind: FileKind,
   size: bigint,
+  mtimeNs: bigint,
 }

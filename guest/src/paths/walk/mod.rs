@@ -17,7 +17,7 @@
 //! let rules = Rules::new(&fs, Narrowing::default(), &[], ".").unwrap();
 //! let mut walk = Walk::new(&fs, rules);
 //! let mut found = Vec::new();
-//! let _ = walk.run(".", &mut |file| { found.push(file.rel.clone()); ControlFlow::Continue(()) });
+//! let _ = walk.run(".", &mut |file, _| { found.push(file.rel.clone()); ControlFlow::Continue(()) });
 //! assert_eq!(found, ["src/a.rs"]);
 //! assert!(walk.skipped.to_string().contains(".gitignore \"build/\": 1 directory (build/)"));
 //! ```
@@ -41,6 +41,8 @@ pub struct Found {
     pub size: u64,
     /// Kind as listed (symlinks not followed).
     pub kind: FileKind,
+    /// Modification time as listed (nanoseconds since the Unix epoch).
+    pub mtime_ns: u64,
 }
 
 /// What a walk that lists every kind of path adds to the rules.
@@ -108,12 +110,13 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
     }
 
     /// Visits each file under the directory `start` (root-relative) in
-    /// order until `visit` breaks. The ignore files of the directories
-    /// above `start` apply too.
+    /// order until `visit` breaks, handing it too what the walk has left
+    /// out so far. The ignore files of the directories above `start` apply
+    /// too.
     pub fn run(
         &mut self,
         start: &str,
-        visit: &mut dyn FnMut(&Found) -> ControlFlow<()>,
+        visit: &mut dyn FnMut(&Found, &Skipped) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         start.clone_into(&mut self.start);
         let mut entered = 0;
@@ -137,7 +140,7 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
     fn directory(
         &mut self,
         dir: &str,
-        visit: &mut dyn FnMut(&Found) -> ControlFlow<()>,
+        visit: &mut dyn FnMut(&Found, &Skipped) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let Ok(entries) = self.fs.list_dir(dir) else {
             self.skipped.unreadable.push(dir.to_owned());
@@ -165,6 +168,7 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
                 rel,
                 size: entry.size,
                 kind: entry.kind,
+                mtime_ns: entry.mtime_ns,
             };
             let every_kind = self.listing.is_some();
             match self.rules.verdict(&rel, &entry.name, is_dir) {
@@ -176,7 +180,7 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
                 Verdict::Skip(rule) => self.skipped.file(rule),
                 Verdict::Search => match entry.kind {
                     FileKind::Directory if every_kind => {
-                        flow = visit(&found(rel.clone()));
+                        flow = visit(&found(rel.clone()), &self.skipped);
                         if flow.is_continue() {
                             flow = self.directory(&rel, visit);
                         }
@@ -184,9 +188,9 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
                     FileKind::Directory => flow = self.directory(&rel, visit),
                     FileKind::File => {
                         self.files += 1;
-                        flow = visit(&found(rel));
+                        flow = visit(&found(rel), &self.skipped);
                     }
-                    _ if every_kind => flow = visit(&found(rel)),
+                    _ if every_kind => flow = visit(&found(rel), &self.skipped),
                     FileKind::Symlink => self.skipped.symlinks += 1,
                     _ => self.skipped.special += 1,
                 },

@@ -9,8 +9,10 @@
 //! the logs `.gitignore` leaves out). Everything else that leaves a path
 //! out is reported, by the rule that did.
 //!
-//! Matchers see paths as `/`-rooted (`/src/lib.rs`), so that each ignore
-//! file's rules are anchored at its own directory.
+//! Each matcher sees a path relative to the directory its rules are
+//! anchored at (an ignore file's own, the root, the call's base), cut out
+//! of the root-relative path as a slice: no path is parsed or allocated
+//! to decide.
 
 use std::path::{Path, PathBuf};
 
@@ -60,6 +62,8 @@ pub enum Verdict {
 /// The ignore files of one directory.
 #[derive(Debug, Clone)]
 struct Level {
+    /// The directory, root-relative (`.` for the root).
+    dir: String,
     /// `.ignore`, then `.gitignore`, when present.
     files: [Option<Gitignore>; 2],
 }
@@ -72,17 +76,24 @@ pub struct Rules {
     types: Option<Types>,
     host: Option<Gitignore>,
     exclude: Option<Gitignore>,
+    /// The directory the call's glob is relative to, root-relative.
+    base: String,
     /// One level per directory entered, the root's first.
     levels: Vec<Level>,
 }
 
-/// `rel` as the matchers see it.
-pub(crate) fn rooted(rel: &str) -> PathBuf {
-    if rel == "." || rel.is_empty() {
-        PathBuf::from("/")
-    } else {
-        PathBuf::from(format!("/{rel}"))
+/// Where every matcher is anchored: paths come to it already relative.
+const ANCHOR: &str = "";
+
+/// The root-relative path `rel` relative to the directory `dir` (`rel` is
+/// at or below it).
+fn below<'a>(rel: &'a str, dir: &str) -> &'a str {
+    if dir == "." || dir.is_empty() {
+        return rel;
     }
+    rel.strip_prefix(dir)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .unwrap_or(rel)
 }
 
 /// A narrowing the call asked for that cannot be applied.
@@ -126,7 +137,7 @@ impl Rules {
     ) -> Result<Self, NarrowingError> {
         let overrides = match &narrowing.glob {
             Some(glob) => {
-                let mut builder = OverrideBuilder::new(rooted(base));
+                let mut builder = OverrideBuilder::new(ANCHOR);
                 builder
                     .add(glob)
                     .map_err(|err| NarrowingError::Glob(err.to_string()))?;
@@ -149,12 +160,9 @@ impl Rules {
             }
             None => None,
         };
-        let host = matcher(
-            Path::new("/"),
-            excludes.iter().map(|line| (None, line.as_str())),
-        );
+        let host = matcher(excludes.iter().map(|line| (None, line.as_str())));
         let exclude = match read_lines(fs, GIT_EXCLUDE) {
-            Some(text) => matcher(Path::new("/"), lines_of(GIT_EXCLUDE, &text)),
+            Some(text) => matcher(lines_of(GIT_EXCLUDE, &text)),
             None => None,
         };
         Ok(Self {
@@ -163,6 +171,7 @@ impl Rules {
             types,
             host,
             exclude,
+            base: base.to_owned(),
             levels: Vec::new(),
         })
     }
@@ -170,16 +179,18 @@ impl Rules {
     /// Enters the directory `rel`, whose entries' names are `names`: its
     /// ignore files take effect below it.
     pub fn enter<F: HostFs + ?Sized>(&mut self, fs: &F, rel: &str, names: &[&str]) {
-        let root = rooted(rel);
         let files = IGNORE_FILES.map(|name| {
             if !names.contains(&name) {
                 return None;
             }
             let path = join(rel, name);
             let text = read_lines(fs, &path)?;
-            matcher(&root, lines_of(&path, &text))
+            matcher(lines_of(&path, &text))
         });
-        self.levels.push(Level { files });
+        self.levels.push(Level {
+            dir: rel.to_owned(),
+            files,
+        });
     }
 
     /// Leaves the directory last entered.
@@ -190,27 +201,29 @@ impl Rules {
     /// What the rules say of `rel` (a directory when `is_dir`), whose
     /// last name is `name`.
     pub fn verdict(&self, rel: &str, name: &str, is_dir: bool) -> Verdict {
-        let path = rooted(rel);
+        let path = Path::new(rel);
         // The call's glob and type only narrow: unlike ripgrep's, a
         // match never lifts an ignore rule or the hidden rule.
         if let Some(overrides) = &self.overrides
-            && overrides.matched(&path, is_dir).is_ignore()
+            && overrides
+                .matched(Path::new(below(rel, &self.base)), is_dir)
+                .is_ignore()
         {
             return Verdict::Narrowed;
         }
         if let Some(types) = &self.types
-            && types.matched(&path, is_dir).is_ignore()
+            && types.matched(path, is_dir).is_ignore()
         {
             return Verdict::Narrowed;
         }
         let mut whitelisted = false;
         if !self.narrowing.no_ignore {
             if let Some(host) = &self.host
-                && let Match::Ignore(glob) = host.matched(&path, is_dir)
+                && let Match::Ignore(glob) = host.matched(path, is_dir)
             {
                 return Verdict::Skip(SkipRule::HostExclude(glob.original().to_owned()));
             }
-            match self.ignore_files(&path, is_dir) {
+            match self.ignore_files(rel, is_dir) {
                 Say::Ignore(rule) => return Verdict::Skip(rule),
                 Say::Keep => whitelisted = true,
                 Say::Nothing => {}
@@ -225,18 +238,19 @@ impl Rules {
     /// The say of the ignore files: for each kind, the deepest file with
     /// a say; `.ignore` before `.gitignore` before the repository's
     /// excludes.
-    fn ignore_files(&self, path: &Path, is_dir: bool) -> Say {
+    fn ignore_files(&self, rel: &str, is_dir: bool) -> Say {
         let mut found = [Say::Nothing, Say::Nothing];
         for level in self.levels.iter().rev() {
             for (kind, file) in level.files.iter().enumerate() {
                 if let (Say::Nothing, Some(file)) = (&found[kind], file) {
+                    let path = Path::new(below(rel, &level.dir));
                     found[kind] = Say::of(&file.matched(path, is_dir));
                 }
             }
         }
         let [ignore, git] = found;
         let exclude = match &self.exclude {
-            Some(exclude) => Say::of(&exclude.matched(path, is_dir)),
+            Some(exclude) => Say::of(&exclude.matched(Path::new(rel), is_dir)),
             None => Say::Nothing,
         };
         [ignore, git, exclude]
@@ -275,10 +289,13 @@ impl Say {
 /// `dir/name`, root-relative.
 pub(crate) fn join(dir: &str, name: &str) -> String {
     if dir == "." || dir.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{dir}/{name}")
+        return name.to_owned();
     }
+    let mut path = String::with_capacity(dir.len() + 1 + name.len());
+    path.push_str(dir);
+    path.push('/');
+    path.push_str(name);
+    path
 }
 
 /// The text of the ignore file `rel`, if it can be read.
@@ -298,13 +315,11 @@ fn lines_of<'a>(from: &'a str, text: &'a str) -> impl Iterator<Item = (Option<&'
         .map(move |line| (Some(from), line.strip_suffix('\r').unwrap_or(line)))
 }
 
-/// A matcher of `lines` anchored at `root`; none when no line is a rule.
-/// A line that is not a valid glob is left out, as git leaves it out.
-fn matcher<'a>(
-    root: &Path,
-    lines: impl Iterator<Item = (Option<&'a str>, &'a str)>,
-) -> Option<Gitignore> {
-    let mut builder = GitignoreBuilder::new(root);
+/// A matcher of `lines` (of paths relative to where they are anchored);
+/// none when no line is a rule. A line that is not a valid glob is left
+/// out, as git leaves it out.
+fn matcher<'a>(lines: impl Iterator<Item = (Option<&'a str>, &'a str)>) -> Option<Gitignore> {
+    let mut builder = GitignoreBuilder::new(ANCHOR);
     for (from, line) in lines {
         let _ = builder.add_line(from.map(PathBuf::from), line);
     }

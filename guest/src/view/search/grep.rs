@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
+use std::rc::Rc;
 
 use serde_json::{Value, json};
 
@@ -17,7 +18,7 @@ use crate::answers::result::ToolResult;
 use crate::answers::search::{Cut, End, Footer, LongLine, NoMatch, Skipped, Unit};
 use crate::answers::tool::Tool;
 use crate::config::Config;
-use crate::fs::host::{FileKind, HostFs, Metadata};
+use crate::fs::host::{FileKind, FsError, HostFs, Metadata, ScanFile, ScanOutcome, ScanRequest};
 use crate::memory::ledger::Ledger;
 use crate::memory::version::Version;
 use crate::paths::repair::{self, Target};
@@ -26,6 +27,7 @@ use crate::paths::walk::{Found, Walk};
 use crate::text::encoding::Encoding;
 use crate::view::read::cut::cut_point;
 use crate::view::search::args::{GrepArgs, OutputMode};
+use crate::view::search::batch;
 use crate::view::search::matcher::Matcher;
 use crate::view::search::scan::{Event, Scanned, Want, scan};
 
@@ -136,11 +138,20 @@ pub(crate) fn grep<F: HostFs + ?Sized>(
     let mut views = Vec::new();
     let mut walk = Walk::new(fs, rules);
     let mut failed: Option<ToolError> = None;
-    let mut one = |found: &Found, walk_skipped: &mut Skipped| -> ControlFlow<()> {
-        match file(config, fs, found, (&matcher, args), &mut page, ledger) {
-            Ok(Some(FileOutcome::Binary)) => walk_skipped.binary += 1,
-            Ok(Some(FileOutcome::TooLarge)) => walk_skipped.too_large += 1,
-            Ok(Some(FileOutcome::Unreadable)) => walk_skipped.unreadable_files += 1,
+    let mut skipped = Skipped::default();
+    let mut one = |found: &Found, known: Option<Known>| -> ControlFlow<()> {
+        match file(
+            config,
+            fs,
+            found,
+            (&matcher, args),
+            &mut page,
+            ledger,
+            known.as_ref(),
+        ) {
+            Ok(Some(FileOutcome::Binary)) => skipped.binary += 1,
+            Ok(Some(FileOutcome::TooLarge)) => skipped.too_large += 1,
+            Ok(Some(FileOutcome::Unreadable)) => skipped.unreadable_files += 1,
             Ok(Some(FileOutcome::Viewed(view))) => views.push(view),
             Ok(None) => {}
             Err(err) => {
@@ -154,24 +165,46 @@ pub(crate) fn grep<F: HostFs + ?Sized>(
             ControlFlow::Continue(())
         }
     };
-    let mut skipped = Skipped::default();
-    let searched = if meta.kind == FileKind::Directory {
-        let _ = walk.run(&target.rel, &mut |found| one(found, &mut skipped));
-        let mut all = walk.skipped.clone();
-        all.binary += skipped.binary;
-        all.too_large += skipped.too_large;
-        all.unreadable_files += skipped.unreadable_files;
-        skipped = all;
-        walk.files
+    let (searched, left_out) = if meta.kind == FileKind::Directory {
+        // Content mode asks the host only which files match: it scans
+        // those for their lines itself.
+        let first_only = args.output_mode != OutputMode::Count;
+        let request = batch::request(
+            config,
+            &args.pattern,
+            (args.case_insensitive, args.multiline, first_only),
+        );
+        let mut queue = Queue::default();
+        let flow = walk.run(&target.rel, &mut |found, so_far| {
+            queue.push(found, so_far);
+            if queue.full() {
+                queue.flush(fs, &request, &mut one)
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if flow.is_continue() {
+            queue.finish(fs, &request, &mut one);
+        }
+        let left_out = queue
+            .cut_at
+            .map_or_else(|| walk.skipped.clone(), |at| (*at).clone());
+        (queue.processed, left_out)
     } else {
         let found = Found {
             rel: target.rel.clone(),
             size: meta.size,
             kind: meta.kind,
+            mtime_ns: meta.mtime_ns,
         };
-        let _ = one(&found, &mut skipped);
-        1
+        let _ = one(&found, None);
+        (1, Skipped::default())
     };
+    let mut all = left_out;
+    all.binary += skipped.binary;
+    all.too_large += skipped.too_large;
+    all.unreadable_files += skipped.unreadable_files;
+    let skipped = all;
     if let Some(err) = failed {
         return Err(err);
     }
@@ -181,6 +214,138 @@ pub(crate) fn grep<F: HostFs + ?Sized>(
         views,
         target,
     })
+}
+
+/// Files a host scans in one call at most, when it scans many at once.
+pub const SCAN_BATCH_FILES: usize = 256;
+
+/// Bytes of files a host scans in one call at most (a larger file alone
+/// makes a call of its own).
+pub const SCAN_BATCH_BYTES: u64 = 32 << 20;
+
+/// What the host's scan of a file found, when the host scanned it.
+type Known = Result<ScanOutcome, FsError>;
+
+/// A file the walk reached, waiting for its batch, with what the walk had
+/// left out when it reached it.
+struct Pending {
+    found: Found,
+    left_out: Rc<Skipped>,
+}
+
+/// The files waiting to be scanned. A host that scans many at once gets
+/// them by the batch, one batch scanning while the walk fills the next,
+/// and the answer is made from the results in the walk's order exactly as
+/// if each file had been scanned when reached: a cut at a file leaves out
+/// what the walk had left out there, not what it went on to leave out
+/// while filling batches.
+#[derive(Default)]
+struct Queue {
+    files: Vec<Pending>,
+    bytes: u64,
+    /// The batch the host is scanning: its ticket and its files.
+    in_flight: Option<(u64, Vec<Pending>)>,
+    /// The last tally kept, by its weight: shared until the walk leaves more out.
+    last: Option<(u64, Rc<Skipped>)>,
+    /// Whether the host scans many at once: unknown until it is asked.
+    fast: Option<bool>,
+    /// Files taken onto the answer.
+    processed: u64,
+    /// What the walk had left out at the file where the answer was cut.
+    cut_at: Option<Rc<Skipped>>,
+}
+
+impl Queue {
+    fn push(&mut self, found: &Found, so_far: &Skipped) {
+        let weight = so_far.weight();
+        let left_out = match &self.last {
+            Some((kept, tally)) if *kept == weight => Rc::clone(tally),
+            _ => {
+                let tally = Rc::new(so_far.clone());
+                self.last = Some((weight, Rc::clone(&tally)));
+                tally
+            }
+        };
+        self.bytes += found.size;
+        self.files.push(Pending {
+            found: found.clone(),
+            left_out,
+        });
+    }
+
+    fn full(&self) -> bool {
+        self.fast == Some(false)
+            || self.files.len() >= SCAN_BATCH_FILES
+            || self.bytes >= SCAN_BATCH_BYTES
+    }
+
+    /// The batch filled: the one in flight is taken onto the answer, and
+    /// this one starts scanning (or, on a host that cannot, is scanned
+    /// here and taken) — until `each` breaks.
+    fn flush<F: HostFs + ?Sized>(
+        &mut self,
+        fs: &F,
+        request: &ScanRequest,
+        each: &mut dyn FnMut(&Found, Option<Known>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if let Some((ticket, files)) = self.in_flight.take() {
+            self.take(files, Some(fs.scan_results(ticket)), each)?;
+        }
+        let files = std::mem::take(&mut self.files);
+        self.bytes = 0;
+        if self.fast != Some(false) && !files.is_empty() {
+            let list: Vec<ScanFile> = files
+                .iter()
+                .map(|pending| ScanFile {
+                    path: pending.found.rel.clone(),
+                    size: pending.found.size,
+                })
+                .collect();
+            if let Some(ticket) = fs.scan_start(&list, request) {
+                self.fast = Some(true);
+                self.in_flight = Some((ticket, files));
+                return ControlFlow::Continue(());
+            }
+            self.fast = Some(false);
+        }
+        self.take(files, None, each)
+    }
+
+    /// The walk is over: every file left is taken onto the answer.
+    fn finish<F: HostFs + ?Sized>(
+        &mut self,
+        fs: &F,
+        request: &ScanRequest,
+        each: &mut dyn FnMut(&Found, Option<Known>) -> ControlFlow<()>,
+    ) {
+        if self.flush(fs, request, each).is_continue()
+            && let Some((ticket, files)) = self.in_flight.take()
+        {
+            let _ = self.take(files, Some(fs.scan_results(ticket)), each);
+        }
+    }
+
+    /// `files` onto the answer in order, with what the host found of each
+    /// (all or none: a host's answer of another length is not used).
+    fn take(
+        &mut self,
+        files: Vec<Pending>,
+        outcomes: Option<Vec<Known>>,
+        each: &mut dyn FnMut(&Found, Option<Known>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let mut outcomes = outcomes
+            .filter(|outcomes| outcomes.len() == files.len())
+            .map(Vec::into_iter);
+        for pending in files {
+            self.processed += 1;
+            let outcome = outcomes.as_mut().and_then(Iterator::next);
+            if each(&pending.found, outcome).is_break() {
+                self.cut_at = Some(pending.left_out);
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    }
 }
 
 /// What searching one file came to, besides its lines on the page.
@@ -240,7 +405,8 @@ impl FileLines {
     }
 }
 
-/// Searches one file onto `page`.
+/// Searches one file onto `page`, or takes what the host's scan of it
+/// found (`known`): then only a file with lines to show is read here.
 fn file<F: HostFs + ?Sized>(
     config: &Config,
     fs: &F,
@@ -248,7 +414,19 @@ fn file<F: HostFs + ?Sized>(
     (matcher, args): (&Matcher, &GrepArgs),
     page: &mut Page<'_>,
     ledger: &Ledger,
+    known: Option<&Known>,
 ) -> Result<Option<FileOutcome>, ToolError> {
+    match known {
+        Some(Err(_)) => return Ok(Some(FileOutcome::Unreadable)),
+        Some(Ok(ScanOutcome::Binary)) => return Ok(Some(FileOutcome::Binary)),
+        Some(Ok(ScanOutcome::TooLarge)) => return Ok(Some(FileOutcome::TooLarge)),
+        Some(Ok(ScanOutcome::Matches(0))) => return Ok(None),
+        Some(Ok(ScanOutcome::Matches(matches))) if args.output_mode != OutputMode::Content => {
+            tally(page, args.output_mode, &found.rel, *matches);
+            return Ok(None);
+        }
+        None | Some(Ok(ScanOutcome::Matches(_))) => {}
+    }
     let want = match args.output_mode {
         OutputMode::Content => {
             let (before, after) = args.context_lines();
@@ -291,25 +469,12 @@ fn file<F: HostFs + ?Sized>(
     if scanned.matches == 0 {
         return Ok(None);
     }
+    if args.output_mode != OutputMode::Content {
+        tally(page, args.output_mode, &found.rel, scanned.matches);
+        return Ok(None);
+    }
     page.files_matched += 1;
     page.matches += scanned.matches;
-    match args.output_mode {
-        OutputMode::Content => {}
-        OutputMode::Count => {
-            let line = format!("{}:{}\n", found.rel, scanned.matches);
-            if page.admit(line.len()) == ControlFlow::Continue(true) {
-                page.text.push_str(&line);
-            }
-            return Ok(None);
-        }
-        OutputMode::FilesWithMatches => {
-            let line = format!("{}\n", found.rel);
-            if page.admit(line.len()) == ControlFlow::Continue(true) {
-                page.text.push_str(&line);
-            }
-            return Ok(None);
-        }
-    }
     let version = scanned.fingerprint.map(|hash| Version {
         hash,
         size: scanned.bytes,
@@ -340,6 +505,21 @@ fn file<F: HostFs + ?Sized>(
         scanned,
         ranges,
     })))
+}
+
+/// A file with `matches` matching lines onto the page of a `count` or
+/// `files_with_matches` search.
+fn tally(page: &mut Page<'_>, mode: OutputMode, rel: &str, matches: u64) {
+    page.files_matched += 1;
+    page.matches += matches;
+    let line = if mode == OutputMode::Count {
+        format!("{rel}:{matches}\n")
+    } else {
+        format!("{rel}\n")
+    };
+    if page.admit(line.len()) == ControlFlow::Continue(true) {
+        page.text.push_str(&line);
+    }
 }
 
 /// The line that opens a file's lines: its path, its encoding when not

@@ -3,9 +3,11 @@
 //! version — and [`find`] finds files by a glob. Both walk under the
 //! ignore rules of [`crate::paths::walk`] and say what those left out.
 //! [`matcher`] compiles the pattern, [`scan`] streams one file through it,
-//! and [`args`] holds what each is asked for.
+//! [`batch`] scans for a host that scans many files at once, and [`args`]
+//! holds what each is asked for.
 
 pub mod args;
+pub mod batch;
 pub mod find;
 pub mod grep;
 pub mod matcher;

@@ -116,52 +116,60 @@ fn many_files_refuse_other_arguments_and_too_many_paths() {
     );
 }
 
+/// The `HostFs` calls of a test file system that wraps a `MemFs` (as its
+/// field `0`) and changes only its reads or its batch scans.
+macro_rules! forwarded_to_memfs {
+    () => {
+        fn stat(&self, path: &str) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
+            self.0.stat(path)
+        }
+        fn list_dir(
+            &self,
+            path: &str,
+        ) -> Result<Vec<crate::fs::host::DirEntry>, crate::fs::host::FsError> {
+            self.0.list_dir(path)
+        }
+        fn write_file(
+            &self,
+            path: &str,
+            data: &[u8],
+            precondition: &crate::fs::host::Precondition,
+        ) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
+            self.0.write_file(path, data, precondition)
+        }
+        fn remove_file(
+            &self,
+            path: &str,
+            precondition: &crate::fs::host::Precondition,
+        ) -> Result<(), crate::fs::host::FsError> {
+            self.0.remove_file(path, precondition)
+        }
+        fn create_dir(&self, path: &str) -> Result<(), crate::fs::host::FsError> {
+            self.0.create_dir(path)
+        }
+        fn rename(
+            &self,
+            source: &str,
+            destination: &str,
+            precondition: &crate::fs::host::Precondition,
+        ) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
+            self.0.rename(source, destination, precondition)
+        }
+    };
+}
+
 /// A file system whose file `gone.txt` vanishes after its first chunk was
 /// read, as when another process removes it mid-search.
 struct Vanishing(MemFs);
 
 impl crate::fs::host::HostFs for Vanishing {
-    fn stat(&self, path: &str) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
-        self.0.stat(path)
-    }
     fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, crate::fs::host::FsError> {
         if path == "gone.txt" && offset > 0 {
             return Err(crate::fs::host::FsError::NotFound);
         }
         self.0.read(path, offset, len)
     }
-    fn list_dir(
-        &self,
-        path: &str,
-    ) -> Result<Vec<crate::fs::host::DirEntry>, crate::fs::host::FsError> {
-        self.0.list_dir(path)
-    }
-    fn write_file(
-        &self,
-        path: &str,
-        data: &[u8],
-        precondition: &crate::fs::host::Precondition,
-    ) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
-        self.0.write_file(path, data, precondition)
-    }
-    fn remove_file(
-        &self,
-        path: &str,
-        precondition: &crate::fs::host::Precondition,
-    ) -> Result<(), crate::fs::host::FsError> {
-        self.0.remove_file(path, precondition)
-    }
-    fn create_dir(&self, path: &str) -> Result<(), crate::fs::host::FsError> {
-        self.0.create_dir(path)
-    }
-    fn rename(
-        &self,
-        source: &str,
-        destination: &str,
-        precondition: &crate::fs::host::Precondition,
-    ) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
-        self.0.rename(source, destination, precondition)
-    }
+    forwarded_to_memfs!();
 }
 
 #[test]
@@ -189,4 +197,95 @@ fn a_file_gone_mid_search_keeps_the_lines_shown_and_is_counted() {
         "{text}"
     );
     assert!(!result.is_error);
+}
+
+/// A file system that scans many files at once, as the Rust host does:
+/// each by [`BatchScanner`](crate::view::search::batch::BatchScanner).
+/// The outcomes of each scan started, by ticket, until collected.
+type Scans = std::cell::RefCell<
+    Vec<Option<Vec<Result<crate::fs::host::ScanOutcome, crate::fs::host::FsError>>>>,
+>;
+
+struct Batching(MemFs, Scans);
+
+impl crate::fs::host::HostFs for Batching {
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, crate::fs::host::FsError> {
+        self.0.read(path, offset, len)
+    }
+    forwarded_to_memfs!();
+    fn scan_start(
+        &self,
+        files: &[crate::fs::host::ScanFile],
+        request: &crate::fs::host::ScanRequest,
+    ) -> Option<u64> {
+        let scanner = crate::view::search::batch::BatchScanner::new(request)?;
+        let outcomes = files
+            .iter()
+            .map(|file| scanner.scan(&self.0, file))
+            .collect();
+        let mut scans = self.1.borrow_mut();
+        scans.push(Some(outcomes));
+        Some(scans.len() as u64 - 1)
+    }
+    fn scan_results(
+        &self,
+        ticket: u64,
+    ) -> Vec<Result<crate::fs::host::ScanOutcome, crate::fs::host::FsError>> {
+        let mut scans = self.1.borrow_mut();
+        usize::try_from(ticket)
+            .ok()
+            .and_then(|at| scans.get_mut(at))
+            .and_then(Option::take)
+            .unwrap_or_default()
+    }
+}
+
+/// A tree of 600 files over 20 directories, matches in most, with binary
+/// files, an ignored directory between every two others and a file that
+/// is not UTF-8: what the walk leaves out keeps growing past any cut.
+fn batch_tree() -> MemFs {
+    let fs = MemFs::new();
+    let mut ignore = String::new();
+    for d in 0..20 {
+        // Walked right after d{d}/.
+        let _ = writeln!(ignore, "d{d:02}-skip/");
+        fs.add_file(&format!("d{d:02}-skip/x.txt"), b"needle\n");
+        for f in 0..30 {
+            let body = match f % 7 {
+                0 => b"\x00\x01binary needle".to_vec(),
+                1 => b"nothing here\n".to_vec(),
+                2 => b"caf\xe9 needle\n".to_vec(),
+                _ => format!("a needle {d} {f}\nmore\nneedle again\n").into_bytes(),
+            };
+            fs.add_file(&format!("d{d:02}/f{f:02}.txt"), &body);
+        }
+    }
+    fs.add_file(".gitignore", ignore.as_bytes());
+    fs
+}
+
+#[test]
+fn a_host_that_scans_in_batches_gives_the_answers_of_one_that_does_not() {
+    let config = |tokens: u64| Config {
+        max_output_tokens: tokens,
+        ..Config::default()
+    };
+    for mode in ["count", "files_with_matches", "content"] {
+        for tokens in [120, 600, 1_000_000] {
+            for offset in [0, 37] {
+                let call =
+                    format!(r#"{{"pattern":"needle","output_mode":"{mode}","offset":{offset}}}"#);
+                let mut plain = Session::new(config(tokens), batch_tree());
+                let batching = Batching(batch_tree(), Scans::default());
+                let mut batched = Session::new(config(tokens), batching);
+                let (one, many) = (plain.call("grep", &call), batched.call("grep", &call));
+                assert_eq!(one.text(), many.text(), "{call} at {tokens} tokens");
+                assert_eq!(one.metadata_json(), many.metadata_json(), "{call}");
+                assert!(
+                    !batched.fs().1.borrow().is_empty(),
+                    "no batch was asked for"
+                );
+            }
+        }
+    }
 }

@@ -276,7 +276,7 @@ pub(super) fn search<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolRe
         };
         let start = rel.clone();
         let mut found = Vec::new();
-        let _ = walk.run(&rel, &mut |entry| {
+        let _ = walk.run(&rel, &mut |entry, _| {
             // A link the host will not follow (it leads outside the root,
             // or nowhere) is left out, as the reference leaves out every
             // path that fails its check.
