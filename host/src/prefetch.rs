@@ -116,13 +116,8 @@ impl Prefetch {
     fn take(&self, path: &str, deadline: Deadline) -> Option<Listing> {
         let mut state = self.state();
         // What comes before `path` will not be asked for: the walk is past it.
-        while state
-            .ready
-            .front()
-            .is_some_and(|(p, _)| walk_order(p, path).is_lt())
-        {
-            state.ready.pop_front();
-        }
+        // (Two threads finish listings out of order: each is looked at.)
+        state.ready.retain(|(p, _)| walk_order(p, path).is_ge());
         while state
             .queue
             .front()

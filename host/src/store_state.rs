@@ -97,6 +97,7 @@ impl StoreState {
     /// call to claim.
     pub fn call_over(&mut self) {
         self.prefetch.clear();
+        self.scans.abandon();
         self.change = None;
         self.call.changing = false;
     }

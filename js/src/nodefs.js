@@ -36,11 +36,25 @@ function nameOf(path) {
 /** Trees of kernel files, refused unless `kernelFiles` is set. */
 const KERNEL_TREES = ['/proc', '/sys'];
 
-/** Whether the kernel says which path a descriptor has (Linux). */
-const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+/** Whether the kernel says which path a descriptor has (Linux), asked once. */
+let procFd;
+function kernelNamesDescriptors() {
+  if (procFd === undefined) {
+    try {
+      procFd = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+    } catch {
+      // Not permitted to look (Deno without read access to /proc).
+      procFd = false;
+    }
+  }
+  return procFd;
+}
 
 /** Directories remembered as inside the root, at most (then forgotten at once). */
 const MAX_PARENTS_KNOWN = 4096;
+
+/** How a file is opened to be read: never blocking on a FIFO, never becoming a terminal's. */
+const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 
 /** Hex digits of the root's digest in its records' directory name, as in the Rust host. */
 const ROOT_KEY_HEX_DIGITS = 32;
@@ -199,7 +213,7 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
       return kept.fd;
     }
     forget();
-    const fd = PROC_FD ? openChecked(path) : openResolved(path);
+    const fd = kernelNamesDescriptors() ? openChecked(path) : openResolved(path);
     try {
       const kind = kindOf(fs.fstatSync(fd));
       if (kind === 'directory') {
@@ -219,41 +233,41 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
   const openResolved = (path) => {
     const { full } = resolve(path);
     try {
-      return fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      return fs.openSync(full, READ_FLAGS);
     } catch (err) {
       throw fsError(err);
     }
   };
-  // Directories whose real path was seen inside the root: a file in one is
-  // opened without resolving its path again, then checked by what was
-  // really opened (which also catches a directory swapped meanwhile).
+  // Directories a file was opened in once its whole path was resolved
+  // inside the root: a file in one is opened without resolving its path
+  // again, then checked by what was really opened (which also catches a
+  // directory swapped for a link meanwhile). Forgotten at every change
+  // made here.
   const parentsInside = new Set();
   /**
-   * `path` opened as a file directly in a directory known to be inside
-   * the root, not following a link at its last part, then checked by the
-   * path the kernel says the descriptor has (Linux's /proc/self/fd): one
-   * call instead of resolving every part of the path.
+   * `path` opened directly in a directory known to be inside the root,
+   * not following a link at its last part, then checked by the path the
+   * kernel gives the descriptor (Linux's /proc/self/fd): one call instead
+   * of resolving every part of the path.
    */
   const openChecked = (path) => {
     const cut = path.lastIndexOf('/');
     const parent = cut < 0 ? '.' : path.slice(0, cut);
-    if (!parentsInside.has(parent)) {
-      const { full } = resolve(parent);
-      if (Buffer.isBuffer(full)) {
-        return openResolved(path);
-      }
-      if (parentsInside.size >= MAX_PARENTS_KNOWN) {
-        parentsInside.clear();
-      }
-      parentsInside.add(parent);
-    }
     const parts = path.split('/').filter((p) => p !== '' && p !== '.');
-    if (path.startsWith('/') || path.includes('\0') || parts.includes('..') || named(base, parts)) {
-      return openResolved(path);
+    const plain = !path.startsWith('/') && !path.includes('\0') && !parts.includes('..') && !named(base, parts);
+    if (!plain || !parentsInside.has(parent)) {
+      const fd = openResolved(path);
+      if (plain) {
+        if (parentsInside.size >= MAX_PARENTS_KNOWN) {
+          parentsInside.clear();
+        }
+        parentsInside.add(parent);
+      }
+      return fd;
     }
     let fd;
     try {
-      fd = fs.openSync(join(base, ...parts), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+      fd = fs.openSync(join(base, ...parts), READ_FLAGS | fs.constants.O_NOFOLLOW);
     } catch {
       // A link at the last part, or no such file: resolved as any path
       // is, for the same answer.
@@ -278,6 +292,7 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
     (change) =>
     (...args) => {
       forget();
+      parentsInside.clear();
       return change(...args);
     };
 

@@ -29,7 +29,7 @@ use std::collections::HashSet;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::UNIX_EPOCH;
+use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use cap_std::ambient_authority;
 use cap_std::fs::{
@@ -83,14 +83,19 @@ pub struct Sandbox {
     /// Directories (root-relative, links resolved) already cleared of
     /// temporary files that a killed writer left.
     swept: Mutex<HashSet<PathBuf>>,
-    /// Devices whose file system was seen not to be a kernel one (a file
-    /// system is a property of its device): a file on one is opened
-    /// without asking again.
-    plain_devices: Mutex<Vec<u64>>,
+    /// Devices whose file system was seen not to be a kernel one, and
+    /// when (a file system is a property of its device): a file on one is
+    /// opened without asking again for [`PLAIN_DEVICE_TRUST`], as a device
+    /// number is reused once its file system is unmounted.
+    plain_devices: Mutex<Vec<(u64, Instant)>>,
 }
 
 /// Devices remembered as holding no kernel file system, at most.
 pub const MAX_PLAIN_DEVICES: usize = 64;
+
+/// How long a device is taken to hold no kernel file system after it was
+/// seen not to.
+pub const PLAIN_DEVICE_TRUST: Duration = Duration::from_secs(1);
 
 impl Sandbox {
     /// Opens `root` (which must be a directory) as the sandbox. The root is
@@ -271,12 +276,14 @@ impl Sandbox {
             .plain_devices
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if plain.contains(&dev) {
+        let now = Instant::now();
+        plain.retain(|(_, seen)| now.duration_since(*seen) < PLAIN_DEVICE_TRUST);
+        if plain.iter().any(|(known, _)| *known == dev) {
             return Ok(());
         }
         self.refuse_kernel_files(file)?;
         if plain.len() < MAX_PLAIN_DEVICES {
-            plain.push(dev);
+            plain.push((dev, now));
         }
         Ok(())
     }

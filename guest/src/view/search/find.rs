@@ -45,9 +45,10 @@ pub(crate) fn find<F: HostFs + ?Sized>(
         .map_err(|err| err.for_tool(Tool::Find, "pattern"))?;
     let mut walk = Walk::new(fs, rules);
     let mut found: Vec<(u64, String)> = Vec::new();
-    // Newest first, by the times the listing gave: no call per file. A
-    // host that gave none is asked; a file gone since it was listed is
-    // then not found.
+    // Newest first, by the times the listing gave: no call per file (a
+    // file removed between the listing and the answer is still named, as
+    // a listing taken a moment before would name it). A host that gave no
+    // time is asked, and a file gone since it was listed is then not found.
     let _ = walk.run(&target.rel, &mut |file, _| {
         if file.mtime_ns != 0 {
             found.push((file.mtime_ns, file.rel.clone()));
