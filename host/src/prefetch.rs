@@ -116,8 +116,19 @@ impl Prefetch {
     fn take(&self, path: &str, deadline: Deadline) -> Option<Listing> {
         let mut state = self.state();
         // What comes before `path` will not be asked for: the walk is past it.
-        // (Two threads finish listings out of order: each is looked at.)
-        state.ready.retain(|(p, _)| walk_order(p, path).is_ge());
+        while state
+            .ready
+            .front()
+            .is_some_and(|(p, _)| walk_order(p, path).is_lt())
+        {
+            state.ready.pop_front();
+        }
+        // Two threads finish listings out of order: one ahead of the walk
+        // can shield older ones behind it, so a full list is looked at
+        // whole before the threads would wait on it.
+        if state.ready.len() >= MAX_READY {
+            state.ready.retain(|(p, _)| walk_order(p, path).is_ge());
+        }
         while state
             .queue
             .front()
