@@ -32,6 +32,7 @@
 mod backend;
 mod bindings;
 pub mod cache;
+mod cores;
 mod engine;
 mod engine_config;
 mod grammars;

@@ -49,13 +49,40 @@ struct State {
     generation: u64,
     /// Threads started.
     workers: usize,
+    /// Threads waiting for something to list.
+    idle: usize,
+    /// The listing the walk waits for, while it waits.
+    awaited: Option<String>,
     stop: bool,
+}
+
+/// What the threads share: the state, a signal for the threads that list
+/// (something to list, or room to keep it) and one for the walk (the
+/// listing it waits for landed). Each side is woken only when it has
+/// something to do: a wake-up per listing would cost more than listing.
+#[derive(Default)]
+struct Shared {
+    state: Mutex<State>,
+    work: Condvar,
+    landed: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Threads listing ahead on this machine: [`MAX_WORKERS`], fewer on a
+/// machine of fewer cores.
+fn workers() -> usize {
+    crate::cores::cores().min(MAX_WORKERS)
 }
 
 /// The listings ahead of one session's store.
 pub(crate) struct Prefetch {
     backend: Backend,
-    shared: Arc<(Mutex<State>, Condvar)>,
+    shared: Arc<Shared>,
 }
 
 impl std::fmt::Debug for Prefetch {
@@ -75,7 +102,7 @@ impl Prefetch {
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
-        self.shared.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.shared.lock()
     }
 
     /// The listing of `path`: the one fetched ahead, or `list`'s now; its
@@ -92,10 +119,10 @@ impl Prefetch {
             let mut state = self.state();
             state.deadline = Some(deadline);
             queue_children(&mut state, path, entries);
-            let workers = std::thread::available_parallelism()
-                .map_or(1, std::num::NonZero::get)
-                .min(MAX_WORKERS);
-            while !state.queue.is_empty() && state.workers < workers {
+            if state.idle > 0 && !state.queue.is_empty() {
+                self.shared.work.notify_all();
+            }
+            while !state.queue.is_empty() && state.workers < workers() {
                 let backend = self.backend.clone();
                 let shared = Arc::clone(&self.shared);
                 let started = std::thread::Builder::new()
@@ -106,7 +133,6 @@ impl Prefetch {
                 }
                 state.workers += 1;
             }
-            self.shared.1.notify_all();
         }
         listing
     }
@@ -115,6 +141,7 @@ impl Prefetch {
     /// fetched; none when it is not (it is then no longer queued).
     fn take(&self, path: &str, deadline: Deadline) -> Option<Listing> {
         let mut state = self.state();
+        let full = state.ready.len() >= MAX_READY;
         // What comes before `path` will not be asked for: the walk is past it.
         while state
             .ready
@@ -136,21 +163,27 @@ impl Prefetch {
         {
             state.queue.pop_front();
         }
-        self.shared.1.notify_all();
-        loop {
+        let taken = loop {
             if let Some(at) = state.ready.iter().position(|(p, _)| p == path) {
-                return state.ready.remove(at).map(|(_, listing)| listing);
+                break state.ready.remove(at).map(|(_, listing)| listing);
             }
             if !state.busy.iter().any(|p| p == path) || deadline.check().is_err() {
-                return None;
+                break None;
             }
+            state.awaited = Some(path.to_owned());
             state = self
                 .shared
-                .1
+                .landed
                 .wait_timeout(state, WAIT_STEP)
                 .unwrap_or_else(PoisonError::into_inner)
                 .0;
+        };
+        state.awaited = None;
+        // Threads stopped by a full list of ready listings may go on.
+        if full && state.ready.len() < MAX_READY && state.idle > 0 {
+            self.shared.work.notify_all();
         }
+        taken
     }
 
     /// Forgets everything fetched or queued: the call is over, or it
@@ -170,7 +203,7 @@ impl Drop for Prefetch {
         state.stop = true;
         state.queue.clear();
         state.ready.clear();
-        self.shared.1.notify_all();
+        self.shared.work.notify_all();
     }
 }
 
@@ -199,10 +232,9 @@ fn walk_order(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// The thread that lists ahead, until its store is dropped.
-fn work(backend: &Backend, shared: &(Mutex<State>, Condvar)) {
-    let lock = || shared.0.lock().unwrap_or_else(PoisonError::into_inner);
+fn work(backend: &Backend, shared: &Shared) {
     loop {
-        let mut state = lock();
+        let mut state = shared.lock();
         let (path, deadline, generation) = loop {
             if state.stop {
                 return;
@@ -215,11 +247,13 @@ fn work(backend: &Backend, shared: &(Mutex<State>, Condvar)) {
                 state.queue.pop_front();
                 break (path, deadline, state.generation);
             }
+            state.idle += 1;
             let (waited, timeout) = shared
-                .1
+                .work
                 .wait_timeout(state, IDLE)
                 .unwrap_or_else(PoisonError::into_inner);
             state = waited;
+            state.idle -= 1;
             if timeout.timed_out() && state.queue.is_empty() {
                 state.workers -= 1;
                 return;
@@ -232,15 +266,20 @@ fn work(backend: &Backend, shared: &(Mutex<State>, Condvar)) {
             backend.for_call(deadline, &kept).list_dir(&path)
         }))
         .unwrap_or_else(|_| Err(FsError::Io("listing ahead failed".to_owned())));
-        let mut state = lock();
+        let mut state = shared.lock();
         state.busy.retain(|p| *p != path);
+        if state.awaited.as_ref() == Some(&path) {
+            shared.landed.notify_one();
+        }
         if state.generation == generation {
             if let Ok(entries) = &listing {
                 queue_children(&mut state, &path, entries);
+                if state.idle > 0 && !state.queue.is_empty() {
+                    shared.work.notify_one();
+                }
             }
             state.ready.push_back((path, listing));
         }
-        shared.1.notify_all();
     }
 }
 

@@ -108,10 +108,7 @@ fn scan_all(
     scanner: &BatchScanner,
     abandoned: &AtomicBool,
 ) -> Vec<Outcome> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(MAX_SCAN_THREADS)
-        .min(files.len());
+    let threads = crate::cores::cores().min(MAX_SCAN_THREADS).min(files.len());
     let next = AtomicUsize::new(0);
     let outcomes: Vec<Mutex<Option<Outcome>>> = files.iter().map(|_| Mutex::new(None)).collect();
     let work = || {

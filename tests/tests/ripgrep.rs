@@ -84,13 +84,16 @@ const RULES: [&str; 16] = [
     "b",
     ".cache/",
 ];
-const PATTERNS: [&str; 6] = [
+const PATTERNS: [&str; 8] = [
     "foo",
     "ba[rz]",
     "^qux",
     "end$",
     r"\bword\b",
     "(?i)mixed|TODO",
+    // Text inside the pattern, past its start: searched line by line from it.
+    r"\w+ main",
+    r"(fn|x) ?mai[n]\b",
 ];
 
 /// Writes a random tree to `disk`; gives its files.

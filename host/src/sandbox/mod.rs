@@ -18,6 +18,7 @@
 //! Host work within a call stops at the call's [`Deadline`].
 
 mod dirlock;
+mod listing;
 mod names;
 mod node;
 mod replace;
@@ -33,8 +34,7 @@ use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use cap_std::ambient_authority;
 use cap_std::fs::{
-    Dir, File, FileExt as _, Metadata as CapMetadata, MetadataExt as _, OpenOptions,
-    OpenOptionsExt as _,
+    Dir, File, Metadata as CapMetadata, MetadataExt as _, OpenOptions, OpenOptionsExt as _,
 };
 use filetools_core::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 
@@ -290,44 +290,13 @@ impl Sandbox {
 
     fn list_dir_by(&self, path: &str, deadline: Deadline) -> Result<Vec<DirEntry>, FsError> {
         let path = &*self.named(path)?;
-        let dir = self.with_links(path, deadline, |p| self.dir.open_dir(p))?;
+        // Opened to be read as it is (a directory opened as such is a
+        // handle to find names under, which a listing must open again).
+        let mut options = OpenOptions::new();
+        options.read(true).custom_flags(listing::open_flags());
+        let dir = self.with_links(path, deadline, |p| self.dir.open_with(p, &options))?;
         self.refuse_kernel_files(&dir)?;
-        let mut entries = Vec::new();
-        for entry in dir.entries().map_err(fs_error)? {
-            deadline.check()?;
-            let entry = entry.map_err(fs_error)?;
-            let name = names::shown(&entry.file_name());
-            // A directory or a link is known by the listing's own type: it
-            // has no size to give, and its time is not asked for.
-            let listed = entry.file_type().map_err(fs_error)?;
-            if listed.is_dir() || listed.is_symlink() {
-                entries.push(DirEntry {
-                    name,
-                    kind: if listed.is_dir() {
-                        FileKind::Directory
-                    } else {
-                        FileKind::Symlink
-                    },
-                    size: 0,
-                    mtime_ns: 0,
-                });
-                continue;
-            }
-            let meta = entry.metadata().map_err(fs_error)?;
-            let kind = kind_of(&meta);
-            entries.push(DirEntry {
-                name,
-                kind,
-                size: if kind == FileKind::File {
-                    meta.len()
-                } else {
-                    0
-                },
-                mtime_ns: mtime_ns(&meta),
-            });
-        }
-        entries.sort_by(|a, b| a.name.cmp(&b.name));
-        Ok(entries)
+        listing::entries(dir, deadline)
     }
 
     fn write_file_by(
@@ -429,23 +398,23 @@ fn read_at(file: &File, offset: u64, len: u32, size: u64) -> Result<Vec<u8>, FsE
     let len = len.min(MAX_READ_BYTES) as usize;
     // Sized to what the file held when opened (and a byte more, to see it
     // grow), not to what was asked: a search asks a chunk of every small
-    // file, and zeroing 64 KiB for each would cost more than reading it.
+    // file, and making room for 64 KiB each would cost more than reading
+    // it. The room is read into as it is, never zeroed first.
     let held = size.saturating_sub(offset).saturating_add(1);
-    let mut buf = vec![0; len.min(usize::try_from(held).unwrap_or(usize::MAX))];
-    let mut filled = 0;
-    while filled < len {
-        if filled == buf.len() {
+    let mut buf = Vec::with_capacity(len.min(usize::try_from(held).unwrap_or(usize::MAX)));
+    while buf.len() < len {
+        if buf.len() == buf.capacity() {
             // The file grew since: read on up to what was asked.
-            buf.resize(len, 0);
+            buf.reserve_exact(len - buf.len());
         }
-        match file.read_at(&mut buf[filled..], offset + filled as u64) {
+        let at = offset + buf.len() as u64;
+        match rustix::io::pread(file, rustix::buffer::spare_capacity(&mut buf), at) {
             Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(fs_error(err)),
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(err) => return Err(fs_error(err.into())),
         }
     }
-    buf.truncate(filled);
+    buf.truncate(len);
     Ok(buf)
 }
 

@@ -22,6 +22,7 @@
 //! assert!(walk.skipped.to_string().contains(".gitignore \"build/\": 1 directory (build/)"));
 //! ```
 
+pub mod patterns;
 pub mod rules;
 
 use std::ops::ControlFlow;

@@ -14,12 +14,11 @@
 //! of the root-relative path as a slice: no path is parsed or allocated
 //! to decide.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use ignore::Match;
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use ignore::overrides::{Override, OverrideBuilder};
 use ignore::types::{Types, TypesBuilder};
+
+use super::patterns::{Patterns, Rule};
 
 use crate::answers::error::ToolError;
 use crate::answers::search::SkipRule;
@@ -65,25 +64,24 @@ struct Level {
     /// The directory, root-relative (`.` for the root).
     dir: String,
     /// `.ignore`, then `.gitignore`, when present.
-    files: [Option<Gitignore>; 2],
+    files: [Option<Patterns>; 2],
 }
 
 /// The rules in force at a point of a walk.
 #[derive(Debug, Clone)]
 pub struct Rules {
     narrowing: Narrowing,
-    overrides: Option<Override>,
+    /// The call's glob: what it matches is searched, and a file it does
+    /// not match is not (a directory is entered all the same).
+    glob: Option<Patterns>,
     types: Option<Types>,
-    host: Option<Gitignore>,
-    exclude: Option<Gitignore>,
+    host: Option<Patterns>,
+    exclude: Option<Patterns>,
     /// The directory the call's glob is relative to, root-relative.
     base: String,
     /// One level per directory entered, the root's first.
     levels: Vec<Level>,
 }
-
-/// Where every matcher is anchored: paths come to it already relative.
-const ANCHOR: &str = "";
 
 /// The root-relative path `rel` relative to the directory `dir` (`rel` is
 /// at or below it).
@@ -135,17 +133,12 @@ impl Rules {
         excludes: &[String],
         base: &str,
     ) -> Result<Self, NarrowingError> {
-        let overrides = match &narrowing.glob {
-            Some(glob) => {
-                let mut builder = OverrideBuilder::new(ANCHOR);
-                builder
-                    .add(glob)
-                    .map_err(|err| NarrowingError::Glob(err.to_string()))?;
-                let built = builder
-                    .build()
-                    .map_err(|err| NarrowingError::Glob(err.to_string()))?;
-                Some(built)
-            }
+        let glob = match &narrowing.glob {
+            Some(glob) => Some(
+                Patterns::new([(None, glob.as_str())], true)
+                    .map_err(|err| NarrowingError::Glob(err.0))?,
+            )
+            .filter(|patterns| !patterns.is_empty()),
             None => None,
         };
         let types = match &narrowing.file_type {
@@ -167,7 +160,7 @@ impl Rules {
         };
         Ok(Self {
             narrowing,
-            overrides,
+            glob,
             types,
             host,
             exclude,
@@ -201,27 +194,25 @@ impl Rules {
     /// What the rules say of `rel` (a directory when `is_dir`), whose
     /// last name is `name`.
     pub fn verdict(&self, rel: &str, name: &str, is_dir: bool) -> Verdict {
-        let path = Path::new(rel);
         // The call's glob and type only narrow: unlike ripgrep's, a
         // match never lifts an ignore rule or the hidden rule.
-        if let Some(overrides) = &self.overrides
-            && overrides
-                .matched(Path::new(below(rel, &self.base)), is_dir)
-                .is_ignore()
+        if let Some(glob) = &self.glob
+            && narrowed_out(glob, below(rel, &self.base), is_dir)
         {
             return Verdict::Narrowed;
         }
         if let Some(types) = &self.types
-            && types.matched(path, is_dir).is_ignore()
+            && types.matched(Path::new(rel), is_dir).is_ignore()
         {
             return Verdict::Narrowed;
         }
         let mut whitelisted = false;
         if !self.narrowing.no_ignore {
             if let Some(host) = &self.host
-                && let Match::Ignore(glob) = host.matched(path, is_dir)
+                && let Some(rule) = host.matched(rel, is_dir)
+                && !rule.keep
             {
-                return Verdict::Skip(SkipRule::HostExclude(glob.original().to_owned()));
+                return Verdict::Skip(SkipRule::HostExclude(rule.original.clone()));
             }
             match self.ignore_files(rel, is_dir) {
                 Say::Ignore(rule) => return Verdict::Skip(rule),
@@ -243,14 +234,13 @@ impl Rules {
         for level in self.levels.iter().rev() {
             for (kind, file) in level.files.iter().enumerate() {
                 if let (Say::Nothing, Some(file)) = (&found[kind], file) {
-                    let path = Path::new(below(rel, &level.dir));
-                    found[kind] = Say::of(&file.matched(path, is_dir));
+                    found[kind] = Say::of(file.matched(below(rel, &level.dir), is_dir));
                 }
             }
         }
         let [ignore, git] = found;
         let exclude = match &self.exclude {
-            Some(exclude) => Say::of(&exclude.matched(Path::new(rel), is_dir)),
+            Some(exclude) => Say::of(exclude.matched(rel, is_dir)),
             None => Say::Nothing,
         };
         [ignore, git, exclude]
@@ -272,17 +262,26 @@ enum Say {
 }
 
 impl Say {
-    fn of(matched: &Match<&ignore::gitignore::Glob>) -> Self {
+    fn of(matched: Option<&Rule>) -> Self {
         match matched {
-            Match::None => Say::Nothing,
-            Match::Whitelist(_) => Say::Keep,
-            Match::Ignore(glob) => Say::Ignore(SkipRule::IgnoreFile {
-                file: glob
-                    .from()
-                    .map_or_else(String::new, |p| p.to_string_lossy().into_owned()),
-                pattern: glob.original().to_owned(),
+            None => Say::Nothing,
+            Some(rule) if rule.keep => Say::Keep,
+            Some(rule) => Say::Ignore(SkipRule::IgnoreFile {
+                file: rule.from.clone().unwrap_or_default(),
+                pattern: rule.original.clone(),
             }),
         }
+    }
+}
+
+/// Whether the call's `glob` leaves `rel` (relative to the call's base)
+/// out: a line it matches keeps the path and a negated one (`!`) leaves
+/// it out; a file no line matches is left out when a line names what to
+/// keep, and a directory no line matches is entered.
+fn narrowed_out(glob: &Patterns, rel: &str, is_dir: bool) -> bool {
+    match glob.matched(rel, is_dir) {
+        Some(rule) => rule.keep,
+        None => !is_dir && glob.ignores() > 0,
     }
 }
 
@@ -318,11 +317,8 @@ fn lines_of<'a>(from: &'a str, text: &'a str) -> impl Iterator<Item = (Option<&'
 /// A matcher of `lines` (of paths relative to where they are anchored);
 /// none when no line is a rule. A line that is not a valid glob is left
 /// out, as git leaves it out.
-fn matcher<'a>(lines: impl Iterator<Item = (Option<&'a str>, &'a str)>) -> Option<Gitignore> {
-    let mut builder = GitignoreBuilder::new(ANCHOR);
-    for (from, line) in lines {
-        let _ = builder.add_line(from.map(PathBuf::from), line);
-    }
-    let built = builder.build().ok()?;
-    (!built.is_empty()).then_some(built)
+fn matcher<'a>(lines: impl Iterator<Item = (Option<&'a str>, &'a str)>) -> Option<Patterns> {
+    Patterns::new(lines, false)
+        .ok()
+        .filter(|patterns| !patterns.is_empty())
 }

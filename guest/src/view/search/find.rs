@@ -14,6 +14,7 @@ use crate::answers::search::{Cut, End, Footer, NoMatch, Unit};
 use crate::answers::tool::Tool;
 use crate::config::Config;
 use crate::fs::host::{FileKind, HostFs};
+use crate::paths::order::by_bytes;
 use crate::paths::repair::{self, Target};
 use crate::paths::walk::Walk;
 use crate::paths::walk::rules::{Narrowing, Rules};
@@ -60,7 +61,7 @@ pub(crate) fn find<F: HostFs + ?Sized>(
     // Newest first, then by path: sorted by path first (the walk's order
     // is nearly that already, so this takes about one comparison a file),
     // then, keeping that order among equal times, by time alone.
-    found.sort_by(|a, b| a.1.cmp(&b.1));
+    found.sort_by(|a, b| by_bytes(&a.1, &b.1));
     found.sort_by_key(|entry| std::cmp::Reverse(entry.0));
     let total = found.len() as u64;
     let limit = args.head_limit.unwrap_or(DEFAULT_FIND_LIMIT);

@@ -3,6 +3,12 @@
 //! a match that never spans lines unless the search is `multiline` — a
 //! line matches when the pattern matches within it alone, as in ripgrep.
 //!
+//! A pattern that must contain a piece of plain text after its start (the
+//! `_with(` of `fn \w+_with\(`) is searched line by line from that text:
+//! each line holding it is matched alone, and no other line is looked at.
+//! The engine's own search starts from the pattern's first text, which in
+//! source code (`fn `) is often everywhere.
+//!
 //! ```
 //! use filetools_core::view::search::matcher::Matcher;
 //! let matcher = Matcher::new("b$", false, false).unwrap();
@@ -10,7 +16,9 @@
 //! assert_eq!((hit.line_start, hit.line_end), (0, 3));
 //! ```
 
+use memchr::memmem::Finder;
 use regex::{Regex, RegexBuilder};
+use regex_syntax::hir::{Hir, HirKind};
 
 use crate::answers::error::ToolError;
 use crate::answers::quote::quoted;
@@ -20,10 +28,17 @@ use crate::answers::tool::Tool;
 /// refused rather than left to exhaust memory.
 pub const MAX_PATTERN_BYTES: usize = 16 << 20;
 
+/// The shortest text worth searching lines from: shorter text is too
+/// common to spare the engine much.
+pub const MIN_REQUIRED_BYTES: usize = 3;
+
 /// A compiled `grep` pattern.
 #[derive(Debug, Clone)]
 pub struct Matcher {
     regex: Regex,
+    /// Text every match contains, past its start, when the search goes
+    /// line by line from it.
+    required: Option<Finder<'static>>,
 }
 
 /// A line with a match in it.
@@ -54,12 +69,20 @@ impl Matcher {
                 expected: "a regular expression in ripgrep's syntax (escape ( ) [ ] { } . * + ? | with \\ to match them as text)",
                 got: format!("{} ({})", quoted(pattern), reason(&err)),
             })?;
-        Ok(Self { regex })
+        let required = if multiline {
+            None
+        } else {
+            required_text(pattern, case_insensitive).map(|text| Finder::new(&text).into_owned())
+        };
+        Ok(Self { regex, required })
     }
 
     /// The first line at or after `from` (a line start) that matches;
     /// the place after a final `\n` is no line.
     pub fn next_line(&self, text: &str, from: usize) -> Option<Hit> {
+        if let Some(required) = &self.required {
+            return self.next_line_holding(required, text, from);
+        }
         let bytes = text.as_bytes();
         let mut at = from;
         while at < text.len() {
@@ -77,6 +100,27 @@ impl Matcher {
             }
             // The match ran past the line's end: the line matches only if
             // the pattern matches within it alone.
+            if let Some(inside) = self.regex.find(&text[line_start..line_end]) {
+                return Some(Hit {
+                    line_start,
+                    line_end,
+                    first: (line_start + inside.start(), line_start + inside.end()),
+                });
+            }
+            at = line_end + 1;
+        }
+        None
+    }
+
+    /// [`Matcher::next_line`] for a pattern that needs `required`: the
+    /// lines that hold it, each matched alone.
+    fn next_line_holding(&self, required: &Finder<'_>, text: &str, from: usize) -> Option<Hit> {
+        let bytes = text.as_bytes();
+        let mut at = from;
+        while at < text.len() {
+            let found = at + required.find(&bytes[at..])?;
+            let line_start = memchr::memrchr(b'\n', &bytes[at..found]).map_or(at, |i| at + i + 1);
+            let line_end = memchr::memchr(b'\n', &bytes[found..]).map_or(text.len(), |i| found + i);
             if let Some(inside) = self.regex.find(&text[line_start..line_end]) {
                 return Some(Hit {
                     line_start,
@@ -107,6 +151,42 @@ impl Matcher {
             Some((found.start(), found.end()))
         })
     }
+}
+
+/// The longest plain text every match of `pattern` holds past its start
+/// (none when the pattern starts with it: the engine searches from there
+/// itself), at least [`MIN_REQUIRED_BYTES`] long and within one line.
+fn required_text(pattern: &str, case_insensitive: bool) -> Option<Vec<u8>> {
+    let hir = regex_syntax::ParserBuilder::new()
+        .case_insensitive(case_insensitive)
+        .multi_line(true)
+        .crlf(true)
+        .build()
+        .parse(pattern)
+        .ok()?;
+    let HirKind::Concat(parts) = top(&hir).kind() else {
+        return None;
+    };
+    let (at, text) = parts
+        .iter()
+        .enumerate()
+        .filter_map(|(at, part)| match top(part).kind() {
+            HirKind::Literal(literal) => Some((at, &literal.0)),
+            _ => None,
+        })
+        .max_by_key(|(at, text)| (text.len(), std::cmp::Reverse(*at)))?;
+    let usable = at > 0
+        && text.len() >= MIN_REQUIRED_BYTES
+        && !text.iter().any(|byte| matches!(byte, b'\n' | b'\r'));
+    usable.then(|| text.to_vec())
+}
+
+/// `hir` without the groups around it.
+fn top(mut hir: &Hir) -> &Hir {
+    while let HirKind::Capture(group) = hir.kind() {
+        hir = &group.sub;
+    }
+    hir
 }
 
 /// The last line of a regex error: the reason, without the pattern the
@@ -152,6 +232,56 @@ mod tests {
     #[test]
     fn an_empty_match_matches_each_line() {
         assert_eq!(lines("", "a\n\nb"), [(0, 1), (2, 2), (3, 4)]);
+    }
+
+    #[test]
+    fn a_pattern_with_text_inside_is_searched_from_that_text() {
+        let required = |pattern: &str| required_text(pattern, false);
+        assert_eq!(required(r"fn \w+_with\("), Some(b"_with(".to_vec()));
+        assert_eq!(required("unsafe"), None);
+        assert_eq!(required(r"unsafe \w+"), None);
+        assert_eq!(required(r"\w+(foo|bar)"), None);
+        assert_eq!(required(r"a|b\w+xyz"), None);
+        assert_eq!(required(r"\w+ab"), None);
+        assert_eq!(required(r"(\d+)(error)"), Some(b"error".to_vec()));
+        assert_eq!(required(r"(?i)\w+_with"), None);
+        assert_eq!(required(r"(?i)\w+_123"), Some(b"_123".to_vec()));
+    }
+
+    #[test]
+    fn lines_searched_from_inner_text_are_the_lines_the_engine_finds() {
+        let texts = [
+            "fn a_with(x)\nlet b_with(\nfn c_with(y) fn d_with(\n",
+            "  fn  e_with(\r\nfn f_with(\r\n_with(\nfn _with(",
+            "x_with(fn g_with(\n\nfn é_with(\nfn\nh_with(",
+            "error 12error\n(9error)\nerror\n1error\r\n",
+        ];
+        let patterns = [
+            r"fn \w+_with\(",
+            r"\w+_with\($",
+            r"^fn \w+_with",
+            r"\d+error",
+            r"(\d+)(error)",
+        ];
+        for pattern in patterns {
+            let fast = Matcher::new(pattern, false, false).unwrap();
+            assert!(fast.required.is_some(), "{pattern}");
+            let plain = Matcher {
+                required: None,
+                ..fast.clone()
+            };
+            for text in texts {
+                let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1));
+                for mut at in starts {
+                    loop {
+                        let hit = fast.next_line(text, at);
+                        assert_eq!(hit, plain.next_line(text, at), "{pattern:?} in {text:?}");
+                        let Some(hit) = hit else { break };
+                        at = hit.line_end + 1;
+                    }
+                }
+            }
+        }
     }
 
     #[test]
