@@ -14,7 +14,9 @@ use crate::memory::state::{Generations, Kept};
 use crate::tools::schema::{Format, render};
 use crate::tools::session::Session;
 use crate::view::read::args::ReadArgs;
+use crate::view::search::batch::BatchScanner;
 
+use crate::imports::generated::exports::filetools::core::scanner;
 use crate::imports::generated::exports::filetools::core::tools as wit;
 use crate::imports::generated::filetools::core::host_fs;
 use crate::imports::generated::filetools::core::types as wit_types;
@@ -67,6 +69,21 @@ impl From<wit_types::FsError> for FsError {
     }
 }
 
+impl From<FsError> for wit_types::FsError {
+    fn from(err: FsError) -> Self {
+        match err {
+            FsError::NotFound => wit_types::FsError::NotFound,
+            FsError::PermissionDenied => wit_types::FsError::PermissionDenied,
+            FsError::IsADirectory => wit_types::FsError::IsADirectory,
+            FsError::NotADirectory => wit_types::FsError::NotADirectory,
+            FsError::OutsideSandbox => wit_types::FsError::OutsideSandbox,
+            FsError::ReadOnly => wit_types::FsError::ReadOnly,
+            FsError::Conflict => wit_types::FsError::Conflict,
+            FsError::Io(message) => wit_types::FsError::Io(message),
+        }
+    }
+}
+
 impl HostFs for ImportedFs {
     fn stat(&self, path: &str) -> Result<Metadata, FsError> {
         host_fs::stat(path).map(Into::into).map_err(Into::into)
@@ -77,16 +94,13 @@ impl HostFs for ImportedFs {
     }
 
     fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
-        let entries = host_fs::list_dir(path).map_err(FsError::from)?;
-        Ok(entries
-            .into_iter()
-            .map(|e| DirEntry {
-                name: e.name,
-                kind: e.kind.into(),
-                size: e.size,
-                mtime_ns: e.mtime_ns,
-            })
-            .collect())
+        host_fs::list_dir(path).map(entries).map_err(FsError::from)
+    }
+
+    fn list_names(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        host_fs::list_names(path)
+            .map(entries)
+            .map_err(FsError::from)
     }
 
     fn write_file(
@@ -204,6 +218,57 @@ fn to_wit(result: ToolResult) -> wit::ToolResult {
 }
 
 struct Component;
+
+/// A listing as the host gave it.
+fn entries(listed: Vec<wit_types::DirEntry>) -> Vec<DirEntry> {
+    listed
+        .into_iter()
+        .map(|e| DirEntry {
+            name: e.name,
+            kind: e.kind.into(),
+            size: e.size,
+            mtime_ns: e.mtime_ns,
+        })
+        .collect()
+}
+
+impl scanner::Guest for Component {
+    fn scan(
+        files: Vec<host_fs::ScanFile>,
+        request: host_fs::ScanRequest,
+    ) -> Vec<Result<host_fs::ScanOutcome, wit_types::FsError>> {
+        let request = ScanRequest {
+            config: request.config,
+            pattern: request.pattern,
+            case_insensitive: request.case_insensitive,
+            multiline: request.multiline,
+            first_only: request.first_only,
+        };
+        let scanner = BatchScanner::new(&request);
+        files
+            .into_iter()
+            .map(|file| {
+                let file = ScanFile {
+                    path: file.path,
+                    size: file.size,
+                };
+                let Some(scanner) = &scanner else {
+                    return Err(wit_types::FsError::Io(
+                        "the scan request does not parse".to_owned(),
+                    ));
+                };
+                scanner
+                    .scan(&ImportedFs, &file)
+                    .map(|outcome| match outcome {
+                        ScanOutcome::Binary => host_fs::ScanOutcome::Binary,
+                        ScanOutcome::TooLarge => host_fs::ScanOutcome::TooLarge,
+                        ScanOutcome::Matches(n) => host_fs::ScanOutcome::Matches(n),
+                    })
+                    .map_err(Into::into)
+            })
+            .collect()
+    }
+}
 
 /// The exported `session` resource.
 struct SessionResource(RefCell<Session<ImportedFs>>);

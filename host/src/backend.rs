@@ -107,6 +107,10 @@ impl HostFs for ForCall<'_> {
         self.fs().list_dir(path)
     }
 
+    fn list_names(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        self.fs().list_names(path)
+    }
+
     fn write_file(
         &self,
         path: &str,

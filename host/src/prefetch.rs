@@ -51,6 +51,9 @@ struct State {
     workers: usize,
     /// Threads waiting for something to list.
     idle: usize,
+    /// Whether the walk lists names and kinds alone (`list-names`), and
+    /// so the threads ahead.
+    names_only: bool,
     /// The listing the walk waits for, while it waits.
     awaited: Option<String>,
     stop: bool,
@@ -105,11 +108,26 @@ impl Prefetch {
         self.shared.lock()
     }
 
-    /// The listing of `path`: the one fetched ahead, or `list`'s now; its
-    /// subdirectories are then queued to be listed ahead within `deadline`.
-    pub fn list(&self, path: &str, deadline: Deadline, list: impl FnOnce() -> Listing) -> Listing {
+    /// The listing of `path` (of names and kinds alone when `names_only`):
+    /// the one fetched ahead, or `list`'s now; its subdirectories are then
+    /// queued to be listed ahead the same way within `deadline`.
+    pub fn list(
+        &self,
+        path: &str,
+        names_only: bool,
+        deadline: Deadline,
+        list: impl FnOnce() -> Listing,
+    ) -> Listing {
         if !matches!(self.backend, Backend::Sandbox(_)) {
             return list();
+        }
+        {
+            let mut state = self.state();
+            if state.names_only != names_only {
+                // A walk of the other kind: what was fetched is not its.
+                forget(&mut state);
+                state.names_only = names_only;
+            }
         }
         if let Some(ahead) = self.take(path, deadline) {
             return ahead;
@@ -190,11 +208,17 @@ impl Prefetch {
     /// changed a file.
     pub fn clear(&self) {
         let mut state = self.state();
-        state.queue.clear();
-        state.ready.clear();
+        forget(&mut state);
         state.deadline = None;
-        state.generation += 1;
     }
+}
+
+/// Drops what was queued and fetched; a listing under way is dropped when
+/// it lands.
+fn forget(state: &mut State) {
+    state.queue.clear();
+    state.ready.clear();
+    state.generation += 1;
 }
 
 impl Drop for Prefetch {
@@ -235,7 +259,7 @@ fn walk_order(a: &str, b: &str) -> std::cmp::Ordering {
 fn work(backend: &Backend, shared: &Shared) {
     loop {
         let mut state = shared.lock();
-        let (path, deadline, generation) = loop {
+        let (path, deadline, generation, names_only) = loop {
             if state.stop {
                 return;
             }
@@ -245,7 +269,7 @@ fn work(backend: &Backend, shared: &Shared) {
                 state.ready.len() < MAX_READY,
             ) {
                 state.queue.pop_front();
-                break (path, deadline, state.generation);
+                break (path, deadline, state.generation, state.names_only);
             }
             state.idle += 1;
             let (waited, timeout) = shared
@@ -263,7 +287,12 @@ fn work(backend: &Backend, shared: &Shared) {
         drop(state);
         let kept = KeptOpen::default();
         let listing = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            backend.for_call(deadline, &kept).list_dir(&path)
+            let fs = backend.for_call(deadline, &kept);
+            if names_only {
+                fs.list_names(&path)
+            } else {
+                fs.list_dir(&path)
+            }
         }))
         .unwrap_or_else(|_| Err(FsError::Io("listing ahead failed".to_owned())));
         let mut state = shared.lock();
@@ -310,7 +339,7 @@ mod tests {
         let prefetch = Prefetch::new(Backend::Sandbox(Arc::clone(&sandbox)));
         let never = || -> Listing { panic!("listed by the caller, not ahead") };
         assert_eq!(
-            names(&prefetch.list(".", Deadline::NEVER, || direct("."))),
+            names(&prefetch.list(".", false, Deadline::NEVER, || direct("."))),
             ["a", "b"]
         );
         // Each of these was listed ahead, in the order a walk asks.
@@ -322,20 +351,20 @@ mod tests {
         ] {
             std::thread::sleep(Duration::from_millis(20));
             assert_eq!(
-                names(&prefetch.list(path, Deadline::NEVER, never)),
+                names(&prefetch.list(path, false, Deadline::NEVER, never)),
                 expected,
                 "{path}"
             );
         }
         // A change clears what was fetched: the next listing is the caller's own.
         assert_eq!(
-            names(&prefetch.list(".", Deadline::NEVER, || direct("."))),
+            names(&prefetch.list(".", false, Deadline::NEVER, || direct("."))),
             ["a", "b"]
         );
         std::thread::sleep(Duration::from_millis(20));
         std::fs::write(root.join("a/two.txt"), "2").unwrap();
         prefetch.clear();
-        let listed = prefetch.list("a", Deadline::NEVER, || direct("a"));
+        let listed = prefetch.list("a", false, Deadline::NEVER, || direct("a"));
         assert_eq!(names(&listed), ["two.txt", "x", "y"]);
         drop(prefetch);
         std::fs::remove_dir_all(&root).unwrap();

@@ -165,7 +165,15 @@ impl host_fs::Host for StoreState {
     fn list_dir(&mut self, path: String) -> Result<Vec<DirEntry>, FsError> {
         let entries = self
             .prefetch
-            .list(&path, self.deadline(), || self.fs().list_dir(&path))
+            .list(&path, false, self.deadline(), || self.fs().list_dir(&path))
+            .map_err(FsError::from)?;
+        Ok(entries.into_iter().map(Into::into).collect())
+    }
+
+    fn list_names(&mut self, path: String) -> Result<Vec<DirEntry>, FsError> {
+        let entries = self
+            .prefetch
+            .list(&path, true, self.deadline(), || self.fs().list_names(&path))
             .map_err(FsError::from)?;
         Ok(entries.into_iter().map(Into::into).collect())
     }

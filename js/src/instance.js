@@ -29,12 +29,14 @@ export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sh
   // The back end's own methods, looked up at each call, and the hash. A
   // back end written before listings carried times gives 0 ("not known"),
   // and one without a batch scan answers none (the guest scans each file).
+  const timed = (entries) => entries.map((entry) => (entry.mtimeNs === undefined ? { ...entry, mtimeNs: 0n } : entry));
   const withDigest = Object.assign(Object.create(hostFs), {
     sha256: hostFs.sha256 ?? sha256,
     scanStart: hostFs.scanStart ?? noScan,
     scanResults: hostFs.scanResults ?? (() => []),
-    listDir: (path) =>
-      hostFs.listDir(path).map((entry) => (entry.mtimeNs === undefined ? { ...entry, mtimeNs: 0n } : entry)),
+    listDir: (path) => timed(hostFs.listDir(path)),
+    // A back end written before names-only listings lists in full.
+    listNames: (path) => timed((hostFs.listNames ?? hostFs.listDir)(path)),
   });
   // The grammars' instance, made synchronously inside the first call that
   // parses code (from a module `getCodeModule` has compiled by then) and

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { memoryJournal } from './journal.js';
 import { fileJournal } from './records.js';
 import { stateDir as findStateDir } from './statedir.js';
+import { scanPool } from './scanpool.js';
 import { turnsIn } from './turns.js';
 import { joined, named, shown } from './nodenames.js';
 import { fsError, kindOf, move, remove, replace, sweep } from './nodereplace.js';
@@ -207,15 +208,18 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
       fs.closeSync(fd);
     }
   };
-  /** A descriptor of the regular file at `path`, kept for the call. */
+  /** A descriptor of the regular file at `path`, kept for the call, and its size when opened. */
   const openToRead = (path) => {
     if (kept?.path === path) {
-      return kept.fd;
+      return kept;
     }
     forget();
     const fd = kernelNamesDescriptors() ? openChecked(path) : openResolved(path);
+    let size;
     try {
-      const kind = kindOf(fs.fstatSync(fd));
+      const stats = fs.fstatSync(fd);
+      size = stats.size;
+      const kind = kindOf(stats);
       if (kind === 'directory') {
         throw new FsError('is-a-directory');
       }
@@ -226,8 +230,8 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
       fs.closeSync(fd);
       throw err instanceof FsError ? err : fsError(err);
     }
-    kept = { path, fd };
-    return fd;
+    kept = { path, fd, size };
+    return kept;
   };
   /** `path` opened once its whole path was resolved inside the root. */
   const openResolved = (path) => {
@@ -296,6 +300,36 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
       return change(...args);
     };
 
+  /**
+   * The entries of the directory `path`, sorted by name. A directory or a
+   * link is known by the listing's own type: it has no size to give, and
+   * its time is not asked for (0); with `namesOnly`, neither is anything
+   * else the listing gives a type for.
+   */
+  const listing = (path, namesOnly) => {
+    const { full } = resolve(path);
+    const dir = Buffer.isBuffer(full) ? full : Buffer.from(full);
+    try {
+      return fs
+        .readdirSync(full, { encoding: 'buffer', withFileTypes: true })
+        .map((entry) => {
+          if (entry.isDirectory() || entry.isSymbolicLink()) {
+            const kind = entry.isDirectory() ? 'directory' : 'symlink';
+            return { name: shown(entry.name), kind, size: 0n, mtimeNs: 0n };
+          }
+          if (namesOnly && entry.isFile()) {
+            return { name: shown(entry.name), kind: 'file', size: 0n, mtimeNs: 0n };
+          }
+          const stats = fs.lstatSync(joined(dir, entry.name), { bigint: true });
+          const kind = kindOf(stats);
+          return { name: shown(entry.name), kind, size: kind === 'file' ? stats.size : 0n, mtimeNs: stats.mtimeNs };
+        })
+        .sort((a, b) => byCodePoint(a.name, b.name));
+    } catch (err) {
+      throw err instanceof FsError ? err : fsError(err);
+    }
+  };
+
   // Records and turns on disk, shared with every host's processes on this
   // root; in memory (and no turns) where no private directory can be had.
   const changes = readOnly ? null : findStateDir('changes', base, stateDir);
@@ -309,11 +343,22 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
   const hostFs = {
     stat,
     read: (path, offset, len) => {
-      const fd = openToRead(path);
+      const { fd, size } = openToRead(path);
       try {
-        const buffer = Buffer.allocUnsafe(Math.min(len, MAX_READ_BYTES));
+        const want = Math.min(len, MAX_READ_BYTES);
+        // Sized to what the file held when opened, and a byte more to see
+        // it grow: a search asks a chunk of every small file, and room for
+        // the whole chunk each time would cost more than reading it.
+        const held = Math.max(0, size - Number(offset)) + 1;
+        let buffer = Buffer.allocUnsafe(Math.min(want, held));
         let filled = 0;
-        while (filled < buffer.length) {
+        while (filled < want) {
+          if (filled === buffer.length) {
+            // The file grew since: read on up to what was asked.
+            const larger = Buffer.allocUnsafe(want);
+            buffer.copy(larger, 0, 0, filled);
+            buffer = larger;
+          }
           const n = fs.readSync(fd, buffer, filled, buffer.length - filled, offset + BigInt(filled));
           if (n === 0) {
             break;
@@ -326,27 +371,8 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
         throw fsError(err);
       }
     },
-    listDir: (path) => {
-      const { full } = resolve(path);
-      const dir = Buffer.isBuffer(full) ? full : Buffer.from(full);
-      try {
-        return fs
-          .readdirSync(full, { encoding: 'buffer', withFileTypes: true })
-          .map((entry) => {
-            // A directory or a link is known by the listing's own type: it
-            // has no size to give, and its time is not asked for (0).
-            if (entry.isDirectory() || entry.isSymbolicLink()) {
-              const kind = entry.isDirectory() ? 'directory' : 'symlink';
-              return { name: shown(entry.name), kind, size: 0n, mtimeNs: 0n };
-            }
-            const meta = metadataOf(fs.lstatSync(joined(dir, entry.name), { bigint: true }));
-            return { name: shown(entry.name), kind: meta.kind, size: meta.size, mtimeNs: meta.mtimeNs };
-          })
-          .sort((a, b) => byCodePoint(a.name, b.name));
-      } catch (err) {
-        throw err instanceof FsError ? err : fsError(err);
-      }
-    },
+    listDir: (path) => listing(path, false),
+    listNames: (path) => listing(path, true),
     writeFile: changing((path, data, precondition) => {
       if (readOnly) {
         throw new FsError('read-only');
@@ -415,8 +441,16 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
     endChange: journal.endChange,
     claimUnfinished: journal.claimUnfinished,
   };
+  // A grep's files scanned on threads of this host's own, where threads
+  // can block for each other (Node; Deno's worker threads cannot).
+  const scans = typeof Deno === 'undefined' ? scanPool({ root: base, kernelFiles }) : undefined;
+  if (scans) {
+    hostFs.scanStart = scans.scanStart;
+    hostFs.scanResults = scans.scanResults;
+  }
   const callEnded = () => {
     forget();
+    scans?.callEnded();
     journal.callEnded();
   };
 

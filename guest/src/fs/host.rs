@@ -228,6 +228,14 @@ pub trait HostFs {
     /// Entries of the directory `path`, sorted by name.
     fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError>;
 
+    /// Entries of the directory `path` as [`HostFs::list_dir`] gives them,
+    /// but for a walk that needs only names and kinds: a file's size and
+    /// time may be 0 (see `list-names` in `wit/host-fs.wit`). The default
+    /// is the full listing.
+    fn list_names(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        self.list_dir(path)
+    }
+
     /// Atomically replaces or creates `path`, checking `precondition` in the
     /// same step. Returns the new metadata.
     fn write_file(
@@ -308,6 +316,10 @@ macro_rules! forward_host_fs {
             fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
                 let $this = self;
                 $inner.list_dir(path)
+            }
+            fn list_names(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+                let $this = self;
+                $inner.list_names(path)
             }
             fn write_file(
                 &self,

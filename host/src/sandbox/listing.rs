@@ -1,9 +1,10 @@
 //! A directory's entries, read through the handle the sandbox opened: no
 //! second open of `.`, and each file's size and time asked relative to
 //! that handle, by its name alone. Directories and symlinks are known by
-//! the listing's own type and are not asked about; a file removed between
-//! the listing and that question is left out, as a listing a moment
-//! later would leave it out.
+//! the listing's own type and are not asked about, nor is anything the
+//! listing gives a type for when only names and kinds are wanted
+//! (`list-names`); a file removed between the listing and that question
+//! is left out, as a listing a moment later would leave it out.
 
 use std::ffi::OsStr;
 use std::os::fd::OwnedFd;
@@ -22,10 +23,12 @@ pub(super) fn open_flags() -> i32 {
     i32::try_from((OFlags::DIRECTORY | OFlags::NOCTTY).bits()).unwrap_or(0)
 }
 
-/// The entries of the directory `dir`, sorted by name.
+/// The entries of the directory `dir`, sorted by name; with `names_only`,
+/// a file's size and time are 0 unless the listing gave no type.
 pub(super) fn entries(
     dir: impl Into<OwnedFd>,
     deadline: Deadline,
+    names_only: bool,
 ) -> Result<Vec<DirEntry>, FsError> {
     let mut stream = rustix::fs::Dir::new(dir).map_err(errno)?;
     let mut entries = Vec::new();
@@ -40,6 +43,8 @@ pub(super) fn entries(
         let listed = match entry.file_type() {
             FileType::Directory => Some(FileKind::Directory),
             FileType::Symlink => Some(FileKind::Symlink),
+            FileType::Unknown => None,
+            other if names_only => Some(node::kind_of_mode(other.as_raw_mode())),
             _ => None,
         };
         if let Some(kind) = listed {

@@ -288,7 +288,12 @@ impl Sandbox {
         Ok(())
     }
 
-    fn list_dir_by(&self, path: &str, deadline: Deadline) -> Result<Vec<DirEntry>, FsError> {
+    fn list_dir_by(
+        &self,
+        path: &str,
+        deadline: Deadline,
+        names_only: bool,
+    ) -> Result<Vec<DirEntry>, FsError> {
         let path = &*self.named(path)?;
         // Opened to be read as it is (a directory opened as such is a
         // handle to find names under, which a listing must open again).
@@ -296,7 +301,7 @@ impl Sandbox {
         options.read(true).custom_flags(listing::open_flags());
         let dir = self.with_links(path, deadline, |p| self.dir.open_with(p, &options))?;
         self.refuse_kernel_files(&dir)?;
-        listing::entries(dir, deadline)
+        listing::entries(dir, deadline, names_only)
     }
 
     fn write_file_by(
@@ -464,7 +469,11 @@ impl HostFs for Bounded<'_> {
     }
 
     fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
-        self.sandbox.list_dir_by(path, self.deadline)
+        self.sandbox.list_dir_by(path, self.deadline, false)
+    }
+
+    fn list_names(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        self.sandbox.list_dir_by(path, self.deadline, true)
     }
 
     fn write_file(
@@ -515,7 +524,12 @@ impl HostFs for Sandbox {
 
     /// `host-fs.list-dir`: entries sorted by name, symlinks not followed.
     fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
-        self.list_dir_by(path, Deadline::NEVER)
+        self.list_dir_by(path, Deadline::NEVER, false)
+    }
+
+    /// `host-fs.list-names`: as `list-dir`, a file's size and time 0.
+    fn list_names(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        self.list_dir_by(path, Deadline::NEVER, true)
     }
 
     /// `host-fs.write-file`: replaces the file only while `precondition`

@@ -188,6 +188,7 @@ const IMPORTED: [(&str, &[&str]); 2] = [
             "stat",
             "read",
             "list-dir",
+            "list-names",
             "write-file",
             "remove-file",
             "create-dir",

@@ -1,7 +1,8 @@
-/** @module Interface filetools:core/host-fs@0.3.0 **/
+/** @module Interface filetools:core/host-fs@0.4.0 **/
 export function stat(path: string): Metadata;
 export function read(path: string, offset: bigint, len: number): Uint8Array;
 export function listDir(path: string): Array<DirEntry>;
+export function listNames(path: string): Array<DirEntry>;
 export function writeFile(path: string, data: Uint8Array, precondition: Precondition): Metadata;
 export function removeFile(path: string, precondition: Precondition): void;
 export function createDir(path: string): void;
@@ -14,6 +15,7 @@ export function scanStart(files: Array<ScanFile>, request: ScanRequest): bigint 
 export function scanResults(ticket: bigint): Array<Result<ScanOutcome, FsError>>;
 export type Metadata = import('./filetools-core-types.js').Metadata;
 export type FsError = import('./filetools-core-types.js').FsError;
+export type DirEntry = import('./filetools-core-types.js').DirEntry;
 export interface ScanFile {
   path: string,
   size: bigint,
@@ -52,5 +54,4 @@ export interface ScanOutcomeMatches {
   tag: 'matches',
   val: bigint,
 }
-export type DirEntry = import('./filetools-core-types.js').DirEntry;
 export type Result<T, E> = { tag: 'ok', val: T } | { tag: 'err', val: E };

@@ -74,6 +74,8 @@ pub struct Walk<'a, F: ?Sized> {
     pub visited: usize,
     /// Whether the cap stopped the walk.
     pub stopped: bool,
+    /// Whether the directories are listed by names and kinds alone.
+    names_only: bool,
 }
 
 impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
@@ -89,7 +91,17 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
             start: String::new(),
             visited: 0,
             stopped: false,
+            names_only: false,
         }
+    }
+
+    /// A walk whose visitor needs no file's size or time: the host may
+    /// list names and kinds alone ([`HostFs::list_names`]), and each
+    /// [`Found`] then has a size and time of 0.
+    #[must_use]
+    pub fn names_only(mut self, names_only: bool) -> Self {
+        self.names_only = names_only;
+        self
     }
 
     /// A walk that visits directories and symlinks too, as `listing`
@@ -143,7 +155,12 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
         dir: &str,
         visit: &mut dyn FnMut(&Found, &Skipped) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let Ok(entries) = self.fs.list_dir(dir) else {
+        let listed = if self.names_only {
+            self.fs.list_names(dir)
+        } else {
+            self.fs.list_dir(dir)
+        };
+        let Ok(entries) = listed else {
             self.skipped.unreadable.push(dir.to_owned());
             return ControlFlow::Continue(());
         };

@@ -136,7 +136,10 @@ pub(crate) fn grep<F: HostFs + ?Sized>(
         changed: Vec::new(),
     };
     let mut views = Vec::new();
-    let mut walk = Walk::new(fs, rules);
+    // Sizes matter only to the lines shown and to a multiline search: a
+    // count or a list of files walks by names and kinds alone.
+    let names_only = args.output_mode != OutputMode::Content && !args.multiline;
+    let mut walk = Walk::new(fs, rules).names_only(names_only);
     let mut failed: Option<ToolError> = None;
     let mut skipped = Skipped::default();
     let mut one = |found: &Found, known: Option<Known>| -> ControlFlow<()> {

@@ -208,11 +208,44 @@ type Scans = std::cell::RefCell<
 
 struct Batching(MemFs, Scans);
 
-impl crate::fs::host::HostFs for Batching {
-    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, crate::fs::host::FsError> {
-        self.0.read(path, offset, len)
+/// `fs`'s listing of `path` as a host lists names and kinds alone: no
+/// file's size or time.
+fn names_of(
+    fs: &MemFs,
+    path: &str,
+) -> Result<Vec<crate::fs::host::DirEntry>, crate::fs::host::FsError> {
+    let mut entries = crate::fs::host::HostFs::list_dir(fs, path)?;
+    for entry in &mut entries {
+        entry.size = 0;
+        entry.mtime_ns = 0;
     }
-    forwarded_to_memfs!();
+    Ok(entries)
+}
+
+/// The reads and the names-only listing of a test file system over a
+/// `MemFs` (as its field `0`), the rest forwarded to it.
+macro_rules! listed_by_names {
+    () => {
+        fn read(
+            &self,
+            path: &str,
+            offset: u64,
+            len: u32,
+        ) -> Result<Vec<u8>, crate::fs::host::FsError> {
+            self.0.read(path, offset, len)
+        }
+        fn list_names(
+            &self,
+            path: &str,
+        ) -> Result<Vec<crate::fs::host::DirEntry>, crate::fs::host::FsError> {
+            names_of(&self.0, path)
+        }
+        forwarded_to_memfs!();
+    };
+}
+
+impl crate::fs::host::HostFs for Batching {
+    listed_by_names!();
     fn scan_start(
         &self,
         files: &[crate::fs::host::ScanFile],
@@ -264,6 +297,14 @@ fn batch_tree() -> MemFs {
     fs
 }
 
+/// A file system that lists names and kinds alone when asked to, and
+/// scans nothing itself.
+struct NamesOnly(MemFs);
+
+impl crate::fs::host::HostFs for NamesOnly {
+    listed_by_names!();
+}
+
 #[test]
 fn a_host_that_scans_in_batches_gives_the_answers_of_one_that_does_not() {
     let config = |tokens: u64| Config {
@@ -272,15 +313,24 @@ fn a_host_that_scans_in_batches_gives_the_answers_of_one_that_does_not() {
     };
     for mode in ["count", "files_with_matches", "content"] {
         for tokens in [120, 600, 1_000_000] {
-            for offset in [0, 37] {
-                let call =
-                    format!(r#"{{"pattern":"needle","output_mode":"{mode}","offset":{offset}}}"#);
+            for (offset, multiline) in [(0, false), (37, false), (0, true)] {
+                let call = format!(
+                    r#"{{"pattern":"needle","output_mode":"{mode}","offset":{offset},"multiline":{multiline}}}"#
+                );
                 let mut plain = Session::new(config(tokens), batch_tree());
                 let batching = Batching(batch_tree(), Scans::default());
                 let mut batched = Session::new(config(tokens), batching);
+                let mut named = Session::new(config(tokens), NamesOnly(batch_tree()));
                 let (one, many) = (plain.call("grep", &call), batched.call("grep", &call));
                 assert_eq!(one.text(), many.text(), "{call} at {tokens} tokens");
                 assert_eq!(one.metadata_json(), many.metadata_json(), "{call}");
+                let by_names = named.call("grep", &call);
+                assert_eq!(
+                    one.text(),
+                    by_names.text(),
+                    "{call} at {tokens} tokens, by names"
+                );
+                assert_eq!(one.metadata_json(), by_names.metadata_json(), "{call}");
                 assert!(
                     !batched.fs().1.borrow().is_empty(),
                     "no batch was asked for"

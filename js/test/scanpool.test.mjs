@@ -1,0 +1,89 @@
+// A grep's files scanned on the Node host's own threads (scanpool.js): the
+// same answers, byte for byte, as the component scanning each file itself,
+// in every mode, with binary files, a file that is not UTF-8, ignored
+// directories and a file that is not there any more.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { createTools, nodeFs } from '../src/node.js';
+
+/** 40 directories of 30 files: matches in most, binary and legacy-encoded ones among them. */
+function tree() {
+  const root = join(tmpdir(), 'filetools-js-scanpool', String(process.pid));
+  fs.rmSync(root, { recursive: true, force: true });
+  const ignored = [];
+  for (let d = 0; d < 40; d += 1) {
+    const dir = join(root, `d${String(d).padStart(2, '0')}`);
+    fs.mkdirSync(dir, { recursive: true });
+    ignored.push(`d${String(d).padStart(2, '0')}-skip/`);
+    fs.mkdirSync(`${dir}-skip`);
+    fs.writeFileSync(join(`${dir}-skip`, 'x.txt'), 'needle\n');
+    for (let f = 0; f < 30; f += 1) {
+      const body =
+        [
+          Buffer.from('\x00\x01binary needle'),
+          Buffer.from('nothing here\n'),
+          Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x0a]),
+        ][f % 7] ?? Buffer.from(`a needle ${d} ${f}\nmore\nneedle again fn x_with(\n`);
+      fs.writeFileSync(join(dir, `f${String(f).padStart(2, '0')}.txt`), body);
+    }
+  }
+  fs.writeFileSync(join(root, '.gitignore'), `${ignored.join('\n')}\n`);
+  return root;
+}
+
+/** The hostFs of `nodeFs(root)`, counting the batches its threads took. */
+function counted(root) {
+  const inner = nodeFs(root);
+  const taken = { batches: 0 };
+  const scanStart = inner.hostFs.scanStart;
+  inner.hostFs.scanStart = (files, request) => {
+    const ticket = scanStart(files, request);
+    if (ticket !== undefined) {
+      taken.batches += 1;
+    }
+    return ticket;
+  };
+  return { fs: inner, taken };
+}
+
+test("a grep scanned on the host's threads answers as one scanned file by file", async () => {
+  const root = tree();
+  const { fs: threaded, taken } = counted(root);
+  const withThreads = await createTools({ fs: threaded, config: { max_output_tokens: 1_000_000 } });
+  const alone = await createTools({
+    fs: { ...nodeFs(root), hostFs: { ...nodeFs(root).hostFs, scanStart: undefined, scanResults: undefined } },
+    config: { max_output_tokens: 1_000_000 },
+  });
+  // The first request starts the threads; they answer once they are ready.
+  await withThreads.call('grep', { pattern: 'needle', output_mode: 'count' });
+  for (let waited = 0; taken.batches === 0 && waited < 100; waited += 1) {
+    await new Promise((done) => setTimeout(done, 100));
+    await withThreads.call('grep', { pattern: 'needle', output_mode: 'count' });
+  }
+  assert.ok(taken.batches > 0, "the host's threads never took a batch");
+  const before = taken.batches;
+  for (const args of [
+    { pattern: 'needle', output_mode: 'count' },
+    { pattern: 'needle', output_mode: 'files_with_matches' },
+    { pattern: 'fn \\w+_with\\(', output_mode: 'files_with_matches' },
+    { pattern: 'needle', output_mode: 'content', head_limit: 50 },
+    { pattern: 'NEEDLE', '-i': true, output_mode: 'count', offset: 7 },
+  ]) {
+    const [one, many] = [await alone.call('grep', args), await withThreads.call('grep', args)];
+    assert.equal(many.content[0].text, one.content[0].text, JSON.stringify(args));
+    assert.deepEqual(many.structuredContent, one.structuredContent, JSON.stringify(args));
+  }
+  assert.ok(taken.batches > before, 'the comparisons were not scanned on the threads');
+  // A file removed since the last call: the same answer again.
+  fs.rmSync(join(root, 'd05', 'f03.txt'));
+  const gone = await withThreads.call('grep', { pattern: 'needle', output_mode: 'count' });
+  assert.equal(
+    gone.content[0].text,
+    (await alone.call('grep', { pattern: 'needle', output_mode: 'count' })).content[0].text,
+  );
+  fs.rmSync(root, { recursive: true, force: true });
+});
