@@ -31,6 +31,8 @@ pub mod insert;
 pub(crate) mod intent;
 #[cfg(test)]
 mod legacy_encoding_tests;
+#[cfg(test)]
+mod new_file_tests;
 pub mod patch;
 pub(crate) mod recover;
 pub(crate) mod rewrite;

@@ -328,12 +328,36 @@ pub struct Found {
     pub repair: Repair,
 }
 
+/// What a path is looked up for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    /// A file that must be there: a name missing from its directory is
+    /// matched against the directory's entries (a listing), to find the
+    /// one that differs from it only invisibly.
+    Existing,
+    /// A file a change may create: its spellings are tried by name alone,
+    /// so a new file costs the same in a directory of any size. A file
+    /// there under a spelling only a listing would find is not looked for:
+    /// the new name is created beside it.
+    MayCreate,
+}
+
 /// The one existing spelling of `path` that differs invisibly; `None` when
 /// there is none. Two or more are refused by name, never guessed.
 pub fn find<F: HostFs + ?Sized>(
     config: &Config,
     fs: &F,
     path: &str,
+) -> Result<Option<Found>, ToolError> {
+    find_for(config, fs, path, Lookup::Existing)
+}
+
+/// [`find`] for `lookup`.
+fn find_for<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    path: &str,
+    lookup: Lookup,
 ) -> Result<Option<Found>, ToolError> {
     let mut found: Vec<Found> = Vec::new();
     for (candidate, repair) in variants(path) {
@@ -348,8 +372,8 @@ pub fn find<F: HostFs + ?Sized>(
     }
     match found.len() {
         0 => match resolve_arg(config, path) {
-            Ok(rel) => find_unseen(fs, &rel),
-            Err(_) => Ok(None),
+            Ok(rel) if lookup == Lookup::Existing => find_unseen(fs, &rel),
+            _ => Ok(None),
         },
         1 => Ok(found.pop()),
         _ => Err(ToolError::AmbiguousPath {
@@ -457,6 +481,18 @@ pub(crate) fn locate<F: HostFs + ?Sized>(
     raw: &str,
     remembered: &BTreeMap<String, String>,
 ) -> Result<Target, ToolError> {
+    locate_for(config, fs, raw, remembered, Lookup::Existing)
+}
+
+/// [`locate`] for `lookup`: a change that may create the file looks for
+/// other spellings by name alone (see [`Lookup::MayCreate`]).
+pub(crate) fn locate_for<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    raw: &str,
+    remembered: &BTreeMap<String, String>,
+    lookup: Lookup,
+) -> Result<Target, ToolError> {
     let (cleaned, mut repairs) = clean(config, raw);
     let asked = resolve_arg(config, &cleaned)?;
     let stat = fs.stat(&asked);
@@ -479,7 +515,7 @@ pub(crate) fn locate<F: HostFs + ?Sized>(
             repairs,
         });
     }
-    match find(config, fs, &cleaned)? {
+    match find_for(config, fs, &cleaned, lookup)? {
         Some(found) => {
             repairs.push(found.repair);
             Ok(Target {

@@ -34,7 +34,7 @@ use crate::fs::recording::Recording;
 use crate::memory::ledger::ReadKey;
 use crate::memory::state::{Checkpoint, Generations, Kept, State};
 use crate::memory::version::Version;
-use crate::paths::repair::{self, Target};
+use crate::paths::repair::{self, Lookup, Target};
 use crate::view::by_kind;
 use crate::view::pdf::PdfCache;
 use crate::view::read::args::ReadArgs;
@@ -281,7 +281,7 @@ impl<F: HostFs> Session<F> {
     /// `write` with typed arguments.
     pub fn write(&mut self, args: &WriteArgs) -> ToolResult {
         self.entered(|session| {
-            session.change(&args.file_path, |ctx, target| {
+            session.change((&args.file_path, Lookup::MayCreate), |ctx, target| {
                 ctx.encoding = named_encoding(Tool::Write, args.encoding.as_deref())?;
                 write::run(ctx, args, target)
             })
@@ -291,7 +291,7 @@ impl<F: HostFs> Session<F> {
     /// `edit` with typed arguments.
     pub fn edit(&mut self, args: &EditArgs) -> ToolResult {
         self.entered(|session| {
-            session.change(&args.file_path, |ctx, target| {
+            session.change((&args.file_path, Lookup::Existing), |ctx, target| {
                 ctx.encoding = named_encoding(Tool::Edit, args.encoding.as_deref())?;
                 edit::run(ctx, args, target)
             })
@@ -301,7 +301,9 @@ impl<F: HostFs> Session<F> {
     /// `undo` with typed arguments.
     pub fn undo(&mut self, args: &UndoArgs) -> ToolResult {
         self.entered(|session| {
-            session.change(&args.file_path, |ctx, target| undo::run(ctx, args, target))
+            session.change((&args.file_path, Lookup::Existing), |ctx, target| {
+                undo::run(ctx, args, target)
+            })
         })
     }
 
@@ -329,7 +331,7 @@ impl<F: HostFs> Session<F> {
     /// (SPEC V4), instead of sending the model to read the file again.
     pub(crate) fn change(
         &mut self,
-        path: &str,
+        (path, lookup): (&str, Lookup),
         mut tool: impl FnMut(&mut Ctx<'_, F>, &Target) -> Result<ToolResult, ToolError>,
     ) -> ToolResult {
         self.state.calls += 1;
@@ -338,10 +340,11 @@ impl<F: HostFs> Session<F> {
             // told "read it first" would read, and be refused again.
             return ToolResult::error(&ToolError::read_only(path.to_owned()), Some(path));
         }
-        let target = match repair::locate(&self.config, &self.fs, path, &self.state.repairs) {
-            Ok(target) => target,
-            Err(err) => return ToolResult::error(&err, Some(path)),
-        };
+        let target =
+            match repair::locate_for(&self.config, &self.fs, path, &self.state.repairs, lookup) {
+                Ok(target) => target,
+                Err(err) => return ToolResult::error(&err, Some(path)),
+            };
         if target.respelled() {
             self.state
                 .repairs

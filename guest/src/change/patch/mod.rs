@@ -40,7 +40,7 @@ use crate::change::guard;
 use crate::change::rewrite::{self, Loaded, Seen};
 use crate::fs::host::HostFs;
 use crate::memory::version::Version;
-use crate::paths::repair::{self, Target};
+use crate::paths::repair::{self, Lookup, Target};
 use parse::{FileOp, Hunk};
 use seek::{Level, Seek};
 
@@ -141,8 +141,17 @@ pub(crate) fn run<F: HostFs + ?Sized>(
             _ => None,
         };
         let mut located = Vec::new();
-        for path in std::iter::once(op.path()).chain(moved_to) {
-            let target = repair::locate(ctx.config, ctx.fs, path, &ctx.state.repairs)?;
+        // A file added, or a file's new name, may be created: its other
+        // spellings are tried by name alone.
+        let adds = if matches!(op, FileOp::Add { .. }) {
+            Lookup::MayCreate
+        } else {
+            Lookup::Existing
+        };
+        let lookups =
+            std::iter::once((op.path(), adds)).chain(moved_to.map(|to| (to, Lookup::MayCreate)));
+        for (path, lookup) in lookups {
+            let target = repair::locate_for(ctx.config, ctx.fs, path, &ctx.state.repairs, lookup)?;
             if !named.insert(target.rel.clone()) {
                 return Err(PatchError::Twice {
                     path: path.to_owned(),

@@ -12,6 +12,7 @@ use crate::answers::result::{Block, ToolResult};
 use crate::change::cells::{self, CellEdit, Mode};
 use crate::config::{Config, ToolSet};
 use crate::fs::host::HostFs;
+use crate::paths::repair::Lookup;
 use crate::tools::definitions::{Annotations, Definition, change_answers, expect_property};
 use crate::tools::session::Session;
 
@@ -23,9 +24,9 @@ const TAKES: &str = "{notebook_path: string, cell_id?: string, new_source: strin
 /// Runs one `notebook_edit` call.
 pub fn call<F: HostFs>(session: &mut Session<F>, arguments: &str) -> ToolResult {
     let mut result = match parse(arguments) {
-        Ok((path, edit)) => {
-            session.change(&path, |ctx, target| cells::run(ctx, target, &path, &edit))
-        }
+        Ok((path, edit)) => session.change((&path, Lookup::Existing), |ctx, target| {
+            cells::run(ctx, target, &path, &edit)
+        }),
         Err(err) => session.run(|_| Err(err)),
     };
     // The core's way to create a missing file names its own tools; the

@@ -29,6 +29,7 @@ use crate::change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
 use crate::change::insert;
 use crate::config::Config;
 use crate::fs::host::HostFs;
+use crate::paths::repair::Lookup;
 use crate::tools::definitions::{
     Annotations, Definition, answers, change_output, expect_property, read_output,
 };
@@ -200,7 +201,7 @@ fn run<F: HostFs>(session: &mut Session<F>, command: Command) -> ToolResult {
             line,
             text,
             expect,
-        } => session.change(&path, |ctx, target| {
+        } => session.change((&path, Lookup::Existing), |ctx, target| {
             insert::run(ctx, target, &path, (line, &text), expect.as_deref())
         }),
         Command::Undo(args) => session.undo(&args),

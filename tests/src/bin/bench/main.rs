@@ -23,6 +23,7 @@
 mod edges;
 mod long;
 mod moving;
+mod new_file;
 mod python;
 mod search;
 mod serve;
@@ -56,6 +57,36 @@ const BIG_FILE_BYTES: u64 = 1 << 30;
 const GLIBC_TUNABLES: &str =
     "glibc.malloc.trim_threshold=268435456:glibc.malloc.mmap_threshold=268435456";
 
+/// A part of the benchmark run alone by its flag; none for another flag.
+fn part_alone(flag: &str) -> Option<Result<()>> {
+    let in_dir = |run: fn(&Path) -> Result<()>| {
+        let dir = bench_dir();
+        fs::create_dir_all(&dir)?;
+        run(&dir)
+    };
+    Some(match flag {
+        // The moving-world runs.
+        "--moving" => in_dir(moving::run),
+        // `filetools serve`.
+        "--serve" => in_dir(serve::run),
+        // The rows around a read (see `edges`).
+        "--edges" => in_dir(|dir| {
+            targets::print(&edges::rows(dir)?);
+            Ok(())
+        }),
+        // The new-file row.
+        "--new-file" => in_dir(|dir| {
+            targets::print(&new_file::rows(dir)?);
+            Ok(())
+        }),
+        // The search rows.
+        "--search" => search::rows().map(|rows| targets::print(&rows)),
+        // The Python package.
+        "--python" => in_dir(python::run),
+        _ => return None,
+    })
+}
+
 fn main() -> Result<()> {
     if std::env::var_os("GLIBC_TUNABLES").is_none() {
         // glibc reads its tunables at start-up: run again with them.
@@ -88,44 +119,9 @@ fn main() -> Result<()> {
         return long::run(&dir, calls.parse()?, files.parse()?);
     }
     if let [flag] = args.as_slice()
-        && flag == "--moving"
+        && let Some(done) = part_alone(flag)
     {
-        // The moving-world runs alone.
-        let dir = bench_dir();
-        fs::create_dir_all(&dir)?;
-        return moving::run(&dir);
-    }
-    if let [flag] = args.as_slice()
-        && flag == "--serve"
-    {
-        // `filetools serve` alone.
-        let dir = bench_dir();
-        fs::create_dir_all(&dir)?;
-        return serve::run(&dir);
-    }
-    if let [flag] = args.as_slice()
-        && flag == "--edges"
-    {
-        // The rows around a read alone (see `edges`).
-        let dir = bench_dir();
-        fs::create_dir_all(&dir)?;
-        targets::print(&edges::rows(&dir)?);
-        return Ok(());
-    }
-    if let [flag] = args.as_slice()
-        && flag == "--search"
-    {
-        // The search rows alone.
-        targets::print(&search::rows()?);
-        return Ok(());
-    }
-    if let [flag] = args.as_slice()
-        && flag == "--python"
-    {
-        // The Python package alone.
-        let dir = bench_dir();
-        fs::create_dir_all(&dir)?;
-        return python::run(&dir);
+        return done;
     }
     if let [flag, calls] = args.as_slice()
         && flag == "--native-loop"

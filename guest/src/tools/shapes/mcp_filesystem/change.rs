@@ -13,7 +13,7 @@ use crate::change::args::{EditArgs, EditOp, WriteArgs};
 use crate::change::guard;
 use crate::fs::host::{FileKind, HostFs};
 use crate::memory::fingerprint::Fingerprint;
-use crate::paths::repair;
+use crate::paths::repair::{self, Lookup};
 use crate::text::diff;
 use crate::text::textfile::TextFile;
 use crate::tools::session::Session;
@@ -146,7 +146,13 @@ pub(super) fn create_directory<F: HostFs>(session: &mut Session<F>, args: &Args)
         if ctx.config.read_only {
             return Err(ToolError::read_only(path));
         }
-        let found = repair::locate(ctx.config, ctx.fs, &path, &ctx.state.repairs)?;
+        let found = repair::locate_for(
+            ctx.config,
+            ctx.fs,
+            &path,
+            &ctx.state.repairs,
+            Lookup::MayCreate,
+        )?;
         let existed = matches!(found.stat, Ok(meta) if meta.kind == FileKind::Directory);
         ctx.fs
             .create_dir(&found.rel)
@@ -172,7 +178,13 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
             return Err(ToolError::read_only(source));
         }
         let (from, meta) = repair::existing(ctx.config, ctx.fs, &source, &ctx.state.repairs)?;
-        let to = repair::locate(ctx.config, ctx.fs, &destination, &ctx.state.repairs)?;
+        let to = repair::locate_for(
+            ctx.config,
+            ctx.fs,
+            &destination,
+            &ctx.state.repairs,
+            Lookup::MayCreate,
+        )?;
         if to.stat.is_ok() {
             return Err(ToolError::Arguments {
                 tool: "move_file",
