@@ -54,6 +54,9 @@ function kernelNamesDescriptors() {
 /** Directories remembered as inside the root, at most (then forgotten at once). */
 const MAX_PARENTS_KNOWN = 4096;
 
+/** How a directory is opened to be listed: itself, never a link to it. */
+const DIR_FLAGS = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW;
+
 /** How a file is opened to be read: never blocking on a FIFO, never becoming a terminal's. */
 const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 
@@ -291,6 +294,39 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
     }
     return fd;
   };
+  /**
+   * The directory `path` opened directly, not following a link at its last
+   * part, and checked by the path the kernel gives the descriptor: listed
+   * through that descriptor, it is the directory checked, whatever is
+   * renamed meanwhile, for one call instead of resolving every part of
+   * the path. `undefined` where the path needs resolving as any path is
+   * (a link at its last part, a name that is not UTF-8, no such
+   * directory), for the same answer.
+   */
+  const openDirChecked = (path) => {
+    const parts = path.split('/').filter((p) => p !== '' && p !== '.');
+    if (path.startsWith('/') || path.includes('\0') || parts.includes('..') || named(base, parts)) {
+      return undefined;
+    }
+    let fd;
+    try {
+      fd = fs.openSync(join(base, ...parts), DIR_FLAGS);
+    } catch {
+      return undefined;
+    }
+    let real;
+    try {
+      real = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      real = undefined;
+    }
+    // A directory removed since is refused as resolving its path refuses it.
+    if (real === undefined || real.endsWith(' (deleted)') || !inside(real) || kernel(real)) {
+      fs.closeSync(fd);
+      return undefined;
+    }
+    return { fd, real };
+  };
   /** `change` on the file system, with the kept file closed first. */
   const changing =
     (change) =>
@@ -307,11 +343,12 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
    * else the listing gives a type for.
    */
   const listing = (path, namesOnly) => {
-    const { full } = resolve(path);
+    const opened = kernelNamesDescriptors() ? openDirChecked(path) : undefined;
+    const full = opened?.real ?? resolve(path).full;
     const dir = Buffer.isBuffer(full) ? full : Buffer.from(full);
     try {
       return fs
-        .readdirSync(full, { encoding: 'buffer', withFileTypes: true })
+        .readdirSync(opened ? `/proc/self/fd/${opened.fd}` : full, { encoding: 'buffer', withFileTypes: true })
         .map((entry) => {
           if (entry.isDirectory() || entry.isSymbolicLink()) {
             const kind = entry.isDirectory() ? 'directory' : 'symlink';
@@ -327,6 +364,10 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
         .sort((a, b) => byCodePoint(a.name, b.name));
     } catch (err) {
       throw err instanceof FsError ? err : fsError(err);
+    } finally {
+      if (opened) {
+        fs.closeSync(opened.fd);
+      }
     }
   };
 

@@ -76,6 +76,36 @@ test('a directory read from and then swapped for a link out of the root is refus
   );
 });
 
+test('a listing is of the directory inside the root, whatever links lead there', () => {
+  const { root, outside } = rootAndOutside('listed');
+  fs.mkdirSync(join(outside, 'sub'));
+  fs.writeFileSync(join(outside, 'sub', 'secret.txt'), 'outside\n');
+  fs.mkdirSync(join(root, 'src', 'sub'), { recursive: true });
+  fs.writeFileSync(join(root, 'src', 'sub', 'inside.txt'), 'inside\n');
+  fs.symlinkSync(join(root, 'src'), join(root, 'alias'));
+  const host = nodeFs(root).hostFs;
+  const names = (path) => host.listDir(path).map((entry) => entry.name);
+  assert.deepEqual(names('src/sub'), ['inside.txt']);
+  // A link to a directory inside the root is followed, as for a read.
+  assert.deepEqual(names('alias/sub'), ['inside.txt']);
+  assert.deepEqual(names('alias'), ['sub']);
+  // Its parent swapped for a link out of the root: refused, not listed.
+  fs.rmSync(join(root, 'src'), { recursive: true });
+  fs.symlinkSync(outside, join(root, 'src'));
+  assert.deepEqual(
+    payloadOf(() => host.listNames('src/sub')),
+    { tag: 'outside-sandbox' },
+  );
+  assert.deepEqual(
+    payloadOf(() => host.listDir('src')),
+    { tag: 'outside-sandbox' },
+  );
+  assert.deepEqual(
+    payloadOf(() => host.listDir('gone')),
+    { tag: 'not-found' },
+  );
+});
+
 test('writes are atomic, keep permissions and leave no temporary files', async () => {
   const { root } = rootAndOutside('atomic');
   fs.writeFileSync(join(root, 'run.sh'), '#!/bin/sh\necho hi\n');
