@@ -66,6 +66,13 @@ impl SessionProcess {
         }
     }
 
+    /// Starts `command`, an MCP server over stdio that is not ours (the
+    /// reference server a benchmark holds `filetools mcp` against).
+    pub fn start_other(command: Command) -> Result<Self> {
+        let program = std::path::PathBuf::from(command.get_program());
+        Self::spawn(command, &program)
+    }
+
     fn start_command(bin: &Path, command: &str, root: &Path, extra: &[&str]) -> Result<Self> {
         let mut line = Command::new(bin);
         line.args([command, "--root"]).arg(root).args(extra);
@@ -170,8 +177,14 @@ impl McpClient {
     /// Starts `bin mcp --root root extra…` and initializes it with protocol
     /// `version`; returns the client and the `initialize` result.
     pub fn start(bin: &Path, root: &Path, extra: &[&str], version: &str) -> Result<(Self, Value)> {
+        Self::over(SessionProcess::start_mcp(bin, root, extra)?, version)
+    }
+
+    /// Initializes the MCP server running as `process` with protocol
+    /// `version`; returns the client and the `initialize` result.
+    pub fn over(process: SessionProcess, version: &str) -> Result<(Self, Value)> {
         let mut client = Self {
-            process: SessionProcess::start_mcp(bin, root, extra)?,
+            process,
             next_id: 0,
             progress: Vec::new(),
         };

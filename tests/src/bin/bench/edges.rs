@@ -343,7 +343,7 @@ fn patch_row(root: &Path) -> Result<Row> {
 }
 
 /// The release CLI beside this binary.
-fn cli() -> Result<PathBuf> {
+pub(crate) fn cli() -> Result<PathBuf> {
     let bin = std::env::current_exe()?.with_file_name("filetools");
     if !bin.is_file() {
         bail!(

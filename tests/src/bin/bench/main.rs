@@ -21,6 +21,7 @@
 //!   host, and `import filetools` plus a first read in a fresh interpreter.
 
 mod edges;
+mod list_dir;
 mod long;
 mod moving;
 mod new_file;
@@ -77,6 +78,11 @@ fn part_alone(flag: &str) -> Option<Result<()>> {
         // The new-file row.
         "--new-file" => in_dir(|dir| {
             targets::print(&new_file::rows(dir)?);
+            Ok(())
+        }),
+        // The `list_directory` row.
+        "--list-dir" => in_dir(|dir| {
+            targets::print(&list_dir::rows(dir)?);
             Ok(())
         }),
         // The search rows.

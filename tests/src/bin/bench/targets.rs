@@ -194,6 +194,7 @@ pub(crate) fn run(dir: &Path, big: &Path, wasm_ratio: f64) -> Result<()> {
     rows.push(function_row(&root)?);
     rows.extend(super::edges::rows(dir)?);
     rows.extend(super::new_file::rows(dir)?);
+    rows.extend(super::list_dir::rows(dir)?);
     rows.extend(super::search::rows()?);
     print(&rows);
     Ok(())

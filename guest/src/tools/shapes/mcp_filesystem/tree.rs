@@ -72,10 +72,14 @@ pub(super) fn list<F: HostFs>(session: &mut Session<F>, args: &Args, sizes: bool
             Some(other) => return Err(args.error(format!("sortBy {other:?} is not name or size"))),
         };
         let rel = directory(ctx, &path)?;
-        let mut entries = ctx
-            .fs
-            .list_dir(&rel)
-            .map_err(|err| ToolError::from_fs(&path, err))?;
+        // Names and kinds are all a listing without sizes shows: no
+        // question per file to the host.
+        let entries = if sizes || by_size {
+            ctx.fs.list_dir(&rel)
+        } else {
+            ctx.fs.list_names(&rel)
+        };
+        let mut entries = entries.map_err(|err| ToolError::from_fs(&path, err))?;
         if by_size {
             entries.sort_by(|a, b| b.size.cmp(&a.size).then_with(|| a.name.cmp(&b.name)));
         }
@@ -331,6 +335,65 @@ pub(super) fn search<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolRe
 #[cfg(test)]
 mod tests {
     use super::reference_size;
+    use crate::fs::host::{DirEntry, FsError, HostFs, Metadata, Precondition};
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
+
+    /// A file system whose full listing (with each file's size and time)
+    /// fails: only a listing by names and kinds answers.
+    struct NamesOnly(MemFs);
+
+    impl HostFs for NamesOnly {
+        fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+            self.0.stat(path)
+        }
+        fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+            self.0.read(path, offset, len)
+        }
+        fn list_dir(&self, _: &str) -> Result<Vec<DirEntry>, FsError> {
+            Err(FsError::Io("sizes asked for".into()))
+        }
+        fn list_names(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+            let mut entries = self.0.list_dir(path)?;
+            for entry in &mut entries {
+                (entry.size, entry.mtime_ns) = (0, 0);
+            }
+            Ok(entries)
+        }
+        fn write_file(
+            &self,
+            path: &str,
+            data: &[u8],
+            pre: &Precondition,
+        ) -> Result<Metadata, FsError> {
+            self.0.write_file(path, data, pre)
+        }
+        fn remove_file(&self, path: &str, pre: &Precondition) -> Result<(), FsError> {
+            self.0.remove_file(path, pre)
+        }
+        fn create_dir(&self, path: &str) -> Result<(), FsError> {
+            self.0.create_dir(path)
+        }
+        fn rename(&self, from: &str, to: &str, pre: &Precondition) -> Result<Metadata, FsError> {
+            self.0.rename(from, to, pre)
+        }
+    }
+
+    #[test]
+    fn a_listing_without_sizes_asks_the_host_for_names_alone() {
+        let fs = MemFs::new();
+        fs.add_file("src/a.txt", b"one\n");
+        fs.add_file("src/lib/b.txt", b"two\n");
+        let mut session = Session::open(r#"{"tools": "mcp-filesystem"}"#, NamesOnly(fs)).unwrap();
+        let listed = session.call("list_directory", r#"{"path": "src"}"#);
+        assert_eq!(listed.text(), "[FILE] a.txt\n[DIR] lib");
+        // Sizes, shown or sorted by, are asked for.
+        for call in [r#"{"path": "src"}"#, r#"{"path": "src", "sortBy": "size"}"#] {
+            let sized = session.call("list_directory_with_sizes", call);
+            assert!(sized.is_error, "{}", sized.text());
+            assert!(sized.text().contains("sizes asked for"), "{}", sized.text());
+        }
+    }
 
     #[test]
     fn sizes_read_as_the_reference_writes_them() {
