@@ -3,7 +3,7 @@
 //! [`Session`]s.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
@@ -269,9 +269,10 @@ impl Builder {
                 state_dir: self.state_dir,
                 read_only: self.read_only,
             }),
+            spare: Arc::default(),
         };
         // Refuse a bad session config now, not at the first call.
-        tools.session()?;
+        tools.open_spare()?;
         Ok(tools)
     }
 }
@@ -336,6 +337,10 @@ fn prepare(engine: &TickingEngine, component: &Component) -> Result<FiletoolsPre
 #[derive(Debug, Clone)]
 pub struct Tools {
     shared: Arc<Shared>,
+    /// The session opened when the tools were built, to refuse a bad
+    /// config then; the first [`Tools::session`] takes it (a one-shot
+    /// command instantiates the component once, not twice).
+    spare: Arc<Mutex<Option<Session>>>,
 }
 
 impl Tools {
@@ -387,14 +392,31 @@ impl Tools {
                 state_dir: shared.state_dir.clone(),
                 read_only: shared.read_only,
             }),
+            spare: Arc::default(),
         };
-        tools.session()?;
+        tools.open_spare()?;
         Ok(tools)
     }
 
     /// A new session: a fresh store and instance with empty state.
     pub fn session(&self) -> Result<Session> {
-        Session::new(Arc::clone(&self.shared))
+        let spare = self
+            .spare
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        match spare {
+            Some(session) => Ok(session),
+            None => Session::new(Arc::clone(&self.shared)),
+        }
+    }
+
+    /// Opens the session the first [`Tools::session`] hands out: a bad
+    /// session config is refused now, not at the first call.
+    fn open_spare(&self) -> Result<()> {
+        let session = Session::new(Arc::clone(&self.shared))?;
+        *self.spare.lock().unwrap_or_else(PoisonError::into_inner) = Some(session);
+        Ok(())
     }
 
     /// Whether a call of any session parsed code, so that the grammars'

@@ -15,6 +15,7 @@ use crate::fs::host::{FileKind, FileStamp, FsError, HostFs, Metadata, Preconditi
 use crate::fs::sha256::{hex, sha256_hex};
 use crate::memory::fingerprint::Fingerprint;
 use crate::memory::ledger::Record;
+use crate::memory::seen::same_bytes;
 use crate::view::sniff::{Kind, SNIFF_BYTES, sniff};
 
 /// The file as it is now.
@@ -115,6 +116,20 @@ pub(crate) fn load<F: HostFs + ?Sized>(
     chunk: u32,
     keep: u64,
 ) -> Result<Current, ToolError> {
+    load_knowing(fs, rel, path, meta, (chunk, keep), None)
+}
+
+/// [`load`], given bytes already hashed (the session's view of the file,
+/// with its SHA-256): content found equal to them takes their hash, and is
+/// not hashed again.
+pub(crate) fn load_knowing<F: HostFs + ?Sized>(
+    fs: &F,
+    rel: &str,
+    path: &str,
+    meta: Metadata,
+    (chunk, keep): (u32, u64),
+    known: Option<(&[u8], &str)>,
+) -> Result<Current, ToolError> {
     let mut fingerprint = Fingerprint::new();
     // Streamed only once the content is not kept; kept content is hashed
     // whole at the end, where the host may hash it.
@@ -148,9 +163,15 @@ pub(crate) fn load<F: HostFs + ?Sized>(
             break;
         }
     }
-    let sha256 = match sha {
-        Some(sha) => hex(&sha.finalize()),
-        None => sha256_hex(bytes.as_deref().unwrap_or_default()),
+    let sha256 = match (sha, bytes.as_deref()) {
+        (Some(sha), _) => hex(&sha.finalize()),
+        (None, kept) => {
+            let kept = kept.unwrap_or_default();
+            match known {
+                Some((seen, digest)) if same_bytes(seen, kept) => digest.to_owned(),
+                _ => sha256_hex(kept),
+            }
+        }
     };
     Ok(Current {
         meta,

@@ -89,7 +89,18 @@ pub(crate) fn load<F: HostFs + ?Sized>(
     if meta.size > max {
         return Err(too_large(meta.size));
     }
-    let current = guard::load(ctx.fs, rel, path, meta, ctx.config.chunk_bytes, max)?;
+    // The session's view of the file, when it kept one, is hashed already.
+    let view = ctx
+        .state
+        .ledger
+        .get(rel)
+        .and_then(|record| record.view.as_ref());
+    let known = view.and_then(|view| {
+        let bytes = ctx.state.history.view(&view.sha256)?;
+        Some((bytes, view.sha256.as_str()))
+    });
+    let chunking = (ctx.config.chunk_bytes, max);
+    let current = guard::load_knowing(ctx.fs, rel, path, meta, chunking, known)?;
     current.text_only(path)?;
     let bytes = current
         .bytes

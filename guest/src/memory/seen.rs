@@ -36,7 +36,7 @@ const COMPARE_BLOCK: usize = 256;
 /// early exit, a loop the compiler turns into SIMD; the component's `memcmp`
 /// (wasi-libc's) goes a byte at a time, and comparing a kept 100 KB view
 /// took half of every read.
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len()
         && a.chunks(COMPARE_BLOCK)
             .zip(b.chunks(COMPARE_BLOCK))

@@ -54,8 +54,15 @@ impl LineEnding {
 
 /// `(bare \n, \r\n)` counts of `text`.
 pub fn count_endings(text: &str) -> (u64, u64) {
-    let crlf = memchr::memmem::find_iter(text.as_bytes(), b"\r\n").count() as u64;
-    (newlines(text.as_bytes()) - crlf, crlf)
+    let bytes = text.as_bytes();
+    // Most text has no carriage return at all, and one byte is looked for
+    // faster than two.
+    let crlf = if memchr::memchr(b'\r', bytes).is_some() {
+        memchr::memmem::find_iter(bytes, b"\r\n").count() as u64
+    } else {
+        0
+    };
+    (newlines(bytes) - crlf, crlf)
 }
 
 /// Bytes counted per block by [`newlines`]: few enough that a block's
@@ -104,6 +111,11 @@ impl Style {
     /// The style of `text` decoded from `encoding` (with or without a BOM).
     pub fn of_text(text: &str, encoding: Encoding, bom: bool) -> Self {
         let (lf, crlf) = count_endings(text);
+        Self::of_counts((lf, crlf), encoding, bom)
+    }
+
+    /// The style of a text with `lf` bare and `crlf` CRLF line ends.
+    pub fn of_counts((lf, crlf): (u64, u64), encoding: Encoding, bom: bool) -> Self {
         Self {
             encoding,
             bom,
@@ -283,7 +295,13 @@ pub fn line_of(text: &str, at: usize) -> u64 {
 /// Lines of `text` as the read tool counts them: a final line without `\n`
 /// counts, an empty text has none.
 pub fn line_count(text: &str) -> u64 {
-    newlines(text.as_bytes()) + u64::from(!text.is_empty() && !text.ends_with('\n'))
+    lines_after(text, newlines(text.as_bytes()))
+}
+
+/// Lines of `text`, which holds `newlines` line ends, as [`line_count`]
+/// counts them.
+pub fn lines_after(text: &str, newlines: u64) -> u64 {
+    newlines + u64::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
 #[cfg(test)]

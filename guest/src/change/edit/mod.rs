@@ -45,7 +45,7 @@ use crate::memory::state::RecentEdit;
 use crate::memory::version::Version;
 use crate::paths::repair::Target;
 use crate::text::encoding::Encoding;
-use crate::text::textfile::{Style, TextFile, line_count};
+use crate::text::textfile::{Style, TextFile, count_endings, line_count, line_of, lines_after};
 use find::Miss;
 use view::{LineIndex, View};
 
@@ -243,11 +243,13 @@ fn save<F: HostFs + ?Sized>(
     let new_text = applied.view.file_text();
     let syntax = syntax_check::check(ctx.config, rel, &old.text, &new_text);
     refuse_broken(ctx.config, path, syntax.as_ref())?;
-    let style = Style::of_text(&new_text, old.style.encoding, old.style.bom);
+    // One count of the line ends gives the style and the lines.
+    let (lf, crlf) = count_endings(&new_text);
+    let style = Style::of_counts((lf, crlf), old.style.encoding, old.style.bom);
     let new_bytes = style
         .encode(&new_text)
         .map_err(|err| Refusal::unmappable(path, &err))?;
-    let lines = line_count(&new_text);
+    let lines = lines_after(&new_text, lf + crlf);
     let seen = match merged {
         Some(merged) => merged.seen.clone(),
         None if full => Coverage::all(lines),
@@ -270,12 +272,19 @@ fn save<F: HostFs + ?Sized>(
             style,
         },
     )?;
-    let first_line = applied.regions.first().map_or(1, |&(start, _)| {
-        applied.view.text[..start].matches('\n').count() as u64 + 1
-    });
+    let first_line = applied
+        .regions
+        .first()
+        .map_or(1, |&(start, _)| line_of(&applied.view.text, start));
+    // The commit fingerprinted the new content for the ledger.
+    let after = ctx
+        .state
+        .ledger
+        .get(rel)
+        .and_then(|record| record.fingerprint);
     ctx.state.remember_edit(RecentEdit {
         rel: rel.to_owned(),
-        after: Fingerprint::of(&new_bytes),
+        after: after.unwrap_or_else(|| Fingerprint::of(&new_bytes)),
         ops: op_keys(ops),
         line: first_line,
     });
@@ -340,7 +349,7 @@ impl<'t> Lines<'t> {
 
     fn line_of(&self, at: usize) -> u64 {
         match self {
-            Self::Counted(text) => crate::text::textfile::line_of(text, at),
+            Self::Counted(text) => line_of(text, at),
             Self::Indexed(index) => index.line_of(at),
         }
     }
@@ -403,7 +412,7 @@ fn apply(
                 }
             }
             Err(Miss::AlreadyApplied { at: offset }) => {
-                let line = crate::text::textfile::line_of(&applied.view.text, offset);
+                let line = line_of(&applied.view.text, offset);
                 applied.already.push((at.index, line));
             }
             Err(Miss::NoMatch(nearest)) => {

@@ -41,22 +41,46 @@ pub(crate) fn width(number: u64) -> u64 {
     digits(number) + 1
 }
 
-/// Appends `number` and a tab. Written by hand: on a long page the
-/// formatting machinery costs more than the lines.
-pub(crate) fn push(out: &mut String, number: u64) {
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    let mut n = number;
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+/// The numbers 000 to 999, three digits each: a gutter is appended a
+/// group of digits at a time, with no formatting machinery and no check
+/// of the bytes (a character at a time, or text checked as UTF-8, cost
+/// the component as much as the line itself).
+const TRIPLES_BYTES: [u8; 3000] = {
+    let mut bytes = [0u8; 3000];
+    let mut n = 0;
+    while n < 1000 {
+        bytes[3 * n] = b'0' + (n / 100) as u8;
+        bytes[3 * n + 1] = b'0' + (n / 10 % 10) as u8;
+        bytes[3 * n + 2] = b'0' + (n % 10) as u8;
+        n += 1;
     }
-    out.extend(buf[at..].iter().map(|&digit| char::from(digit)));
+    bytes
+};
+const TRIPLES: &str = match std::str::from_utf8(&TRIPLES_BYTES) {
+    Ok(text) => text,
+    Err(_) => panic!("digits are ASCII"),
+};
+
+/// Appends `number` and a tab.
+pub(crate) fn push(out: &mut String, number: u64) {
+    push_digits(out, number);
     out.push('\t');
+}
+
+/// Appends the digits of `number`, the first group without leading zeros.
+fn push_digits(out: &mut String, number: u64) {
+    let low = usize::try_from(number % 1000).unwrap_or(0) * 3;
+    if number < 1000 {
+        let skip = match number {
+            0..=9 => 2,
+            10..=99 => 1,
+            _ => 0,
+        };
+        out.push_str(&TRIPLES[low + skip..low + 3]);
+    } else {
+        push_digits(out, number / 1000);
+        out.push_str(&TRIPLES[low..low + 3]);
+    }
 }
 
 #[cfg(test)]
@@ -69,7 +93,9 @@ mod tests {
         push(&mut out, 7);
         push(&mut out, 1234);
         push(&mut out, 0);
-        assert_eq!(out, "7\t1234\t0\t");
+        push(&mut out, 1_000_007);
+        push(&mut out, u64::MAX);
+        assert_eq!(out, format!("7\t1234\t0\t1000007\t{}\t", u64::MAX));
     }
 
     #[test]
