@@ -54,8 +54,11 @@ function kernelNamesDescriptors() {
 /** Directories remembered as inside the root, at most (then forgotten at once). */
 const MAX_PARENTS_KNOWN = 4096;
 
-/** How a directory is opened to be listed: itself, never a link to it. */
-const DIR_FLAGS = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW;
+/** How a directory is opened to be listed: a directory or nothing. */
+const DIR_FLAGS = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY;
+
+/** What the kernel adds to the path of a descriptor whose file was removed. */
+const DELETED = Buffer.from(' (deleted)');
 
 /** How a file is opened to be read: never blocking on a FIFO, never becoming a terminal's. */
 const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
@@ -71,11 +74,22 @@ const ROOT_KEY_HEX_DIGITS = 32;
  */
 export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir } = {}) {
   const base = fs.realpathSync.native(root);
+  // The byte forms of the directories real paths are compared with (the
+  // root and the kernel's trees), made once.
+  const asBytes = new Map();
+  const bytesOf = (dir) => {
+    let forms = asBytes.get(dir);
+    if (!forms) {
+      forms = { exact: Buffer.from(dir), prefix: Buffer.from(dir.endsWith(sep) ? dir : dir + sep) };
+      asBytes.set(dir, forms);
+    }
+    return forms;
+  };
   const under = (real, dir) => {
     if (Buffer.isBuffer(real)) {
-      // A real path that is not UTF-8, compared byte for byte.
-      const prefix = Buffer.from(dir.endsWith(sep) ? dir : dir + sep);
-      return real.equals(Buffer.from(dir)) || real.subarray(0, prefix.length).equals(prefix);
+      // A real path as bytes (perhaps not UTF-8), compared byte for byte.
+      const { exact, prefix } = bytesOf(dir);
+      return real.equals(exact) || real.subarray(0, prefix.length).equals(prefix);
     }
     return real === dir || real.startsWith(dir.endsWith(sep) ? dir : dir + sep);
   };
@@ -295,17 +309,18 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
     return fd;
   };
   /**
-   * The directory `path` opened directly, not following a link at its last
-   * part, and checked by the path the kernel gives the descriptor: listed
-   * through that descriptor, it is the directory checked, whatever is
-   * renamed meanwhile, for one call instead of resolving every part of
-   * the path. `undefined` where the path needs resolving as any path is
-   * (a link at its last part, a name that is not UTF-8, no such
-   * directory), for the same answer.
+   * The directory `path` opened and checked by the path the kernel gives
+   * the descriptor (links followed, as for any path): listed through that
+   * descriptor, it is the directory checked whatever is renamed or swapped
+   * meanwhile, for one call instead of resolving every part of the path. Refused as `resolve` refuses it
+   * when it leads out of the root or into the kernel's files; `undefined`
+   * where it must be resolved as any path is (the root's empty name, a
+   * name that is not UTF-8, no such directory, one removed since), for
+   * the same answer.
    */
   const openDirChecked = (path) => {
     const parts = path.split('/').filter((p) => p !== '' && p !== '.');
-    if (path.startsWith('/') || path.includes('\0') || parts.includes('..') || named(base, parts)) {
+    if (path === '' || path.startsWith('/') || path.includes('\0') || parts.includes('..') || named(base, parts)) {
       return undefined;
     }
     let fd;
@@ -314,18 +329,29 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
     } catch {
       return undefined;
     }
+    const at = `/proc/self/fd/${fd}`;
     let real;
     try {
-      real = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      real = fs.readlinkSync(at, { encoding: 'buffer' });
     } catch {
-      real = undefined;
-    }
-    // A directory removed since is refused as resolving its path refuses it.
-    if (real === undefined || real.endsWith(' (deleted)') || !inside(real) || kernel(real)) {
       fs.closeSync(fd);
       return undefined;
     }
-    return { fd, real };
+    const refusal = real.subarray(-DELETED.length).equals(DELETED)
+      ? undefined
+      : !inside(real)
+        ? 'outside-sandbox'
+        : kernel(real)
+          ? 'permission-denied'
+          : null;
+    if (refusal !== null) {
+      fs.closeSync(fd);
+      if (refusal) {
+        throw new FsError(refusal);
+      }
+      return undefined;
+    }
+    return { fd, at, real };
   };
   /** `change` on the file system, with the kept file closed first. */
   const changing =
@@ -344,11 +370,14 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
    */
   const listing = (path, namesOnly) => {
     const opened = kernelNamesDescriptors() ? openDirChecked(path) : undefined;
-    const full = opened?.real ?? resolve(path).full;
-    const dir = Buffer.isBuffer(full) ? full : Buffer.from(full);
+    const full = opened?.at ?? resolve(path).full;
+    // Entries are looked at by the directory's real path: through the
+    // descriptor's /proc entry, each lookup would cost a walk of /proc.
+    const under = opened?.real ?? full;
+    const dir = Buffer.isBuffer(under) ? under : Buffer.from(under);
     try {
       return fs
-        .readdirSync(opened ? `/proc/self/fd/${opened.fd}` : full, { encoding: 'buffer', withFileTypes: true })
+        .readdirSync(full, { encoding: 'buffer', withFileTypes: true })
         .map((entry) => {
           if (entry.isDirectory() || entry.isSymbolicLink()) {
             const kind = entry.isDirectory() ? 'directory' : 'symlink';

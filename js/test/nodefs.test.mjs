@@ -104,6 +104,17 @@ test('a listing is of the directory inside the root, whatever links lead there',
     payloadOf(() => host.listDir('gone')),
     { tag: 'not-found' },
   );
+  assert.deepEqual(
+    payloadOf(() => host.listDir('')),
+    { tag: 'outside-sandbox' },
+  );
+  // A link inside the root swapped for one leading out: refused.
+  fs.rmSync(join(root, 'alias'));
+  fs.symlinkSync(outside, join(root, 'alias'));
+  assert.deepEqual(
+    payloadOf(() => host.listDir('alias')),
+    { tag: 'outside-sandbox' },
+  );
 });
 
 test('writes are atomic, keep permissions and leave no temporary files', async () => {
