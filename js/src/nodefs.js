@@ -266,6 +266,16 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
   // made here.
   const parentsInside = new Set();
   /**
+   * The parts of `path` when it can be joined to the root as it is:
+   * relative, never climbing, every name UTF-8 as spelled; `undefined`
+   * when it must be resolved (and perhaps refused) part by part.
+   */
+  const plainParts = (path) => {
+    const parts = path.split('/').filter((p) => p !== '' && p !== '.');
+    const plain = !path.startsWith('/') && !path.includes('\0') && !parts.includes('..') && !named(base, parts);
+    return plain ? parts : undefined;
+  };
+  /**
    * `path` opened directly in a directory known to be inside the root,
    * not following a link at its last part, then checked by the path the
    * kernel gives the descriptor (Linux's /proc/self/fd): one call instead
@@ -274,8 +284,8 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
   const openChecked = (path) => {
     const cut = path.lastIndexOf('/');
     const parent = cut < 0 ? '.' : path.slice(0, cut);
-    const parts = path.split('/').filter((p) => p !== '' && p !== '.');
-    const plain = !path.startsWith('/') && !path.includes('\0') && !parts.includes('..') && !named(base, parts);
+    const parts = plainParts(path);
+    const plain = parts !== undefined;
     if (!plain || !parentsInside.has(parent)) {
       const fd = openResolved(path);
       if (plain) {
@@ -319,8 +329,8 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
    * the same answer.
    */
   const openDirChecked = (path) => {
-    const parts = path.split('/').filter((p) => p !== '' && p !== '.');
-    if (path === '' || path.startsWith('/') || path.includes('\0') || parts.includes('..') || named(base, parts)) {
+    const parts = path === '' ? undefined : plainParts(path);
+    if (parts === undefined) {
       return undefined;
     }
     let fd;
@@ -373,8 +383,8 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
     const full = opened?.at ?? resolve(path).full;
     // Entries are looked at by the directory's real path: through the
     // descriptor's /proc entry, each lookup would cost a walk of /proc.
-    const under = opened?.real ?? full;
-    const dir = Buffer.isBuffer(under) ? under : Buffer.from(under);
+    const real = opened?.real ?? full;
+    const dir = Buffer.isBuffer(real) ? real : Buffer.from(real);
     try {
       return fs
         .readdirSync(full, { encoding: 'buffer', withFileTypes: true })

@@ -87,10 +87,7 @@ impl Matcher {
         let mut at = from;
         while at < text.len() {
             let found = self.regex.find_at(text, at)?;
-            let line_start = memchr::memrchr(b'\n', &bytes[..found.start()]).map_or(0, |i| i + 1);
-            let line_start = line_start.max(at);
-            let line_end = memchr::memchr(b'\n', &bytes[found.start()..])
-                .map_or(text.len(), |i| found.start() + i);
+            let (line_start, line_end) = line_around(bytes, at, found.start());
             if found.end() <= line_end {
                 return Some(Hit {
                     line_start,
@@ -100,12 +97,8 @@ impl Matcher {
             }
             // The match ran past the line's end: the line matches only if
             // the pattern matches within it alone.
-            if let Some(inside) = self.regex.find(&text[line_start..line_end]) {
-                return Some(Hit {
-                    line_start,
-                    line_end,
-                    first: (line_start + inside.start(), line_start + inside.end()),
-                });
+            if let Some(hit) = self.within_line(text, (line_start, line_end)) {
+                return Some(hit);
             }
             at = line_end + 1;
         }
@@ -119,18 +112,23 @@ impl Matcher {
         let mut at = from;
         while at < text.len() {
             let found = at + required.find(&bytes[at..])?;
-            let line_start = memchr::memrchr(b'\n', &bytes[at..found]).map_or(at, |i| at + i + 1);
-            let line_end = memchr::memchr(b'\n', &bytes[found..]).map_or(text.len(), |i| found + i);
-            if let Some(inside) = self.regex.find(&text[line_start..line_end]) {
-                return Some(Hit {
-                    line_start,
-                    line_end,
-                    first: (line_start + inside.start(), line_start + inside.end()),
-                });
+            let (line_start, line_end) = line_around(bytes, at, found);
+            if let Some(hit) = self.within_line(text, (line_start, line_end)) {
+                return Some(hit);
             }
             at = line_end + 1;
         }
         None
+    }
+
+    /// The first match of the pattern in the line `text[start..end]` alone.
+    fn within_line(&self, text: &str, (start, end): (usize, usize)) -> Option<Hit> {
+        let inside = self.regex.find(&text[start..end])?;
+        Some(Hit {
+            line_start: start,
+            line_end: end,
+            first: (start + inside.start(), start + inside.end()),
+        })
     }
 
     /// Every match of the whole `text`, for a multiline search.
@@ -200,6 +198,14 @@ fn reason(err: &regex::Error) -> String {
         .trim()
         .trim_start_matches("error: ")
         .to_owned()
+}
+
+/// The line of `bytes` that holds byte `at`, from no earlier than `from`
+/// (where the search began) to its `\n` or the end.
+fn line_around(bytes: &[u8], from: usize, at: usize) -> (usize, usize) {
+    let start = memchr::memrchr(b'\n', &bytes[from..at]).map_or(from, |i| from + i + 1);
+    let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+    (start, end)
 }
 
 #[cfg(test)]
