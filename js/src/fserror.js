@@ -43,15 +43,26 @@ export function holds(precondition, current, sha256) {
   }
 }
 
-/** Orders names as Rust orders strings: by UTF-8 bytes, i.e. code points. */
+/** Whether the UTF-16 code unit `unit` is half of a surrogate pair. */
+const isSurrogate = (unit) => unit >= 0xd800 && unit <= 0xdfff;
+
+/**
+ * Orders names as Rust orders strings: by UTF-8 bytes, i.e. code points.
+ * Code units order the same way except where half of a pair (a code point
+ * past U+FFFF) meets a unit from U+E000 up, which it follows.
+ */
 export function byCodePoint(a, b) {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
-    const d = x[i].codePointAt(0) - y[i].codePointAt(0);
-    if (d !== 0) {
-      return d;
+  const shorter = Math.min(a.length, b.length);
+  for (let i = 0; i < shorter; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      const xPair = isSurrogate(x);
+      if (xPair !== isSurrogate(y) && (xPair ? y : x) >= 0xe000) {
+        return xPair ? 1 : -1;
+      }
+      return x - y;
     }
   }
-  return x.length - y.length;
+  return a.length - b.length;
 }

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
+import { byCodePoint } from '../src/fserror.js';
 import { createTools, memoryFs, nodeFs } from '../src/node.js';
 
 function rootAndOutside(label) {
@@ -30,6 +31,15 @@ const payloadOf = (run) => {
   }
   return undefined;
 };
+
+test('names are listed in code point order, as Rust orders them', () => {
+  // U+FFFD is one UTF-16 unit, U+1F600 two from U+D800 down: by code units
+  // the emoji would come first.
+  const names = ['\u{1F600}', '\uFFFD', 'z', '\uE000', 'a', '\uD7FF', 'ab', ''];
+  const byRust = [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  assert.deepEqual([...names].sort(byCodePoint), byRust);
+  assert.deepEqual(byRust, ['', 'a', 'ab', 'z', '\uD7FF', '\uE000', '\uFFFD', '\u{1F600}']);
+});
 
 test('symlinks and paths leading out of the root are refused', async () => {
   const { root, outside } = rootAndOutside('escape');
