@@ -327,6 +327,7 @@ impl wit::GuestSession for SessionResource {
             char_offset: args.char_offset,
             pages: args.pages.clone(),
             symbol: args.symbol,
+            block: false,
             encoding: args.encoding,
         };
         to_wit(self.0.borrow_mut().read(&args))

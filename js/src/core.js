@@ -237,7 +237,11 @@ async function openSession(shared, configJson) {
   return {
     /** Calls `tool` with the model's raw arguments (an object or JSON text). */
     call: (tool, args = {}) => callTool(tool, args),
-    read: (args) => guarded('read', naming(args), (session) => session.read(readArgs(args))),
+    read: (args) =>
+      // The contract's typed read has no block: the model's form has.
+      args.block
+        ? callTool('read', modelForm(readArgs(args), { block: true }))
+        : guarded('read', naming(args), (session) => session.read(readArgs(args))),
     write: (args) =>
       guarded('write', naming(args), (session) =>
         session.write({
@@ -247,7 +251,20 @@ async function openSession(shared, configJson) {
           expect: args.expect ?? undefined,
         }),
       ),
-    edit: (args) => guarded('edit', naming(args), (session) => session.edit(editArgs(args))),
+    edit: (args) =>
+      args.symbol === undefined || args.symbol === null
+        ? guarded('edit', naming(args), (session) => session.edit(editArgs(args)))
+        : callTool(
+            'edit',
+            modelForm({
+              filePath: args.filePath ?? args.file_path,
+              symbol: args.symbol,
+              newString: args.newString ?? args.new_string,
+              position: args.position,
+              encoding: args.encoding,
+              expect: args.expect,
+            }),
+          ),
     undo: (args) =>
       guarded('undo', naming(args), (session) =>
         session.undo({ filePath: args.filePath ?? args.file_path, expect: args.expect ?? undefined }),
@@ -393,6 +410,22 @@ function readArgs(args) {
     symbol: args.symbol ?? undefined,
     encoding: args.encoding ?? undefined,
   };
+}
+
+/**
+ * Typed arguments (camelCase, numbers perhaps as bigints) as the model
+ * sends them, for a call the contract's typed functions have no fields for:
+ * snake_case names, numbers, nothing unset; `extra` added as it is.
+ */
+function modelForm(args, extra = {}) {
+  const form = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (value !== undefined && value !== null) {
+      form[name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] =
+        typeof value === 'bigint' ? Number(value) : value;
+    }
+  }
+  return { ...form, ...extra };
 }
 
 function editArgs(args) {

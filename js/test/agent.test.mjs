@@ -81,3 +81,26 @@ test('typed grep shows lines that an edit then changes with no read; find lists 
   const listed = await tools.find({ pattern: '*.txt' });
   assert.match(listed.content[0].text, /^b\.txt\n/);
 });
+
+test('a typed block read shows the entry around a line, and a typed edit by symbol replaces it', async () => {
+  const { createTools, memoryFs } = await import('../src/node.js');
+  const fs = memoryFs({ 'm.py': 'def a():\n    return 1\n\n\ndef b():\n    return 2\n' });
+  const tools = await createTools({ fs });
+  const block = await tools.read({ filePath: 'm.py', offset: 6n, block: true });
+  assert.equal(block.isError, false, JSON.stringify(block));
+  assert.match(block.content[0].text, /^\[b: lines 5-6 of 6\]\ndef b\(\):\n/);
+  const edited = await tools.edit({
+    filePath: 'm.py',
+    symbol: 'b',
+    newString: 'def b():\n    return 20',
+    position: 'replace',
+  });
+  assert.equal(edited.isError, false, JSON.stringify(edited));
+  assert.match(edited.content[0].text, /^Replaced "b" in m\.py \(lines 5-6, now lines 5-6\)/);
+  const unseen = await tools.edit({ filePath: 'm.py', symbol: 'a', newString: 'x = 1', position: 'after' });
+  assert.equal(unseen.structuredContent.error, 'not_read');
+  assert.equal(
+    new TextDecoder().decode(fs.files().get('m.py')),
+    'def a():\n    return 1\n\n\ndef b():\n    return 20\n',
+  );
+});

@@ -96,8 +96,18 @@ export type Args = Record<string, unknown>;
 export interface Tools {
   /** Calls a tool with the model's raw arguments (an object or JSON text). */
   call(tool: string, args?: Args | string): Promise<CallToolResult>;
+  /**
+   * `read`: `file_path` (or `filePath`) with `offset`, `limit`,
+   * `char_offset`, `pages`, `symbol` or `encoding`; `block: true` with
+   * `offset` shows the innermost outline entry that holds that line.
+   */
   read(args: Args): Promise<CallToolResult>;
   write(args: Args): Promise<CallToolResult>;
+  /**
+   * `edit`: `old_string`/`new_string` (or `oldString`/`newString`), or
+   * `edits`; or `symbol` (an outline entry, as `read` names it) with
+   * `new_string` and `position` (`replace`, `before` or `after`).
+   */
   edit(args: Args): Promise<CallToolResult>;
   undo(args: Args): Promise<CallToolResult>;
   /**

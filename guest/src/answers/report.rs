@@ -11,6 +11,7 @@
 use std::fmt;
 
 use crate::answers::notice::Size;
+use crate::answers::quote::quoted;
 use crate::text::diff::LineChange;
 
 /// What a write kept of the old file's identity (SPEC W3).
@@ -109,6 +110,19 @@ impl Tolerance {
     }
 }
 
+/// What an edit by symbol did to its entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymbolChange {
+    /// Its lines were replaced.
+    Replaced,
+    /// Its lines were removed.
+    Deleted,
+    /// New lines went before it.
+    Before,
+    /// New lines went after it.
+    After,
+}
+
 /// A successful change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Report {
@@ -155,6 +169,42 @@ pub enum Report {
         tolerance: Vec<Tolerance>,
         /// The changed regions with line numbers.
         snippet: String,
+    },
+    /// An outline entry edited by its name.
+    SymbolEdited {
+        /// The path as sent.
+        path: String,
+        /// The entry's qualified name.
+        name: String,
+        /// What was done to it.
+        how: SymbolChange,
+        /// The entry's lines before: first and last.
+        was: (u64, u64),
+        /// The lines the new text holds now: first and count (none for a
+        /// deletion).
+        now: Option<(u64, u64)>,
+        /// Lines now.
+        lines: u64,
+        /// The changed region with line numbers.
+        snippet: String,
+    },
+    /// The entry already reads as the text an edit by symbol gives.
+    SymbolUnchanged {
+        /// The path as sent.
+        path: String,
+        /// The entry's qualified name.
+        name: String,
+        /// Its lines: first and last.
+        at: (u64, u64),
+    },
+    /// The very edit by symbol this session made, sent again.
+    SymbolRepeated {
+        /// The path as sent.
+        path: String,
+        /// The name as sent.
+        name: String,
+        /// Where its text went.
+        line: u64,
     },
     /// Every edit's `new_string` is already where its `old_string` would be.
     AlreadyApplied {
@@ -320,6 +370,47 @@ impl fmt::Display for Report {
                 }
                 write!(f, "\n{snippet}")
             }
+            Report::SymbolEdited {
+                path,
+                name,
+                how,
+                was: (first, last),
+                now,
+                lines,
+                snippet,
+            } => {
+                let name = quoted(name);
+                let was = range(*first, last - first + 1);
+                let now = now.map_or_else(String::new, |(at, count)| range(at, count));
+                match how {
+                    SymbolChange::Replaced => {
+                        write!(f, "Replaced {name} in {path} ({was}, now {now})")?;
+                    }
+                    SymbolChange::Deleted => write!(f, "Deleted {name} from {path} ({was})")?,
+                    SymbolChange::Before => write!(f, "Inserted {now} before {name} in {path}")?,
+                    SymbolChange::After => write!(f, "Inserted {now} after {name} in {path}")?,
+                }
+                write!(
+                    f,
+                    "; the file has {lines} {}.\n{snippet}",
+                    lines_word(*lines)
+                )
+            }
+            Report::SymbolUnchanged {
+                path,
+                name,
+                at: (first, last),
+            } => write!(
+                f,
+                "Already applied: {} in {path} ({}) already reads exactly new_string; nothing was written.",
+                quoted(name),
+                range(*first, last - first + 1)
+            ),
+            Report::SymbolRepeated { path, name, line } => write!(
+                f,
+                "Already applied: this edit of {} was made to {path} before (at line {line}); nothing was written.",
+                quoted(name)
+            ),
             Report::AlreadyApplied { path, line } => write!(
                 f,
                 "Already applied: {path} has new_string at line {line} and no old_string; nothing was written."

@@ -56,13 +56,13 @@ impl Tool {
     pub fn schema(self) -> &'static str {
         match self {
             Tool::Read => {
-                "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1, pages?: string like \"3-7\", symbol?: string like \"Decimal.__new__\", encoding?: string like \"windows-1252\"} or {file_paths: [string, ...]}"
+                "read takes {file_path: string, offset?: integer >= 1, limit?: integer >= 1, char_offset?: integer >= 1, pages?: string like \"3-7\", symbol?: string like \"Decimal.__new__\", block?: boolean, encoding?: string like \"windows-1252\"} or {file_paths: [string, ...]}"
             }
             Tool::Write => {
                 "write takes {file_path: string, content: string, encoding?: string like \"windows-1252\", expect?: string like \"3f9a0c2d41b7e865-1024\"}"
             }
             Tool::Edit => {
-                "edit takes {file_path: string, old_string: string, new_string: string, replace_all?: boolean, encoding?: string, expect?: string} or {file_path: string, edits: [{old_string, new_string, replace_all?}, ...], encoding?: string, expect?: string}"
+                "edit takes {file_path: string, old_string: string, new_string: string, replace_all?: boolean, encoding?: string, expect?: string} or {file_path: string, edits: [{old_string, new_string, replace_all?}, ...], encoding?: string, expect?: string} or {file_path: string, symbol: string, new_string: string, position?: \"replace\" | \"before\" | \"after\", encoding?: string, expect?: string}"
             }
             Tool::Undo => "undo takes {file_path: string, expect?: string}",
             Tool::Grep => {

@@ -55,6 +55,64 @@ pub struct EditArgs {
     pub expect: Option<String>,
 }
 
+/// Where an edit by symbol puts its text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Placement {
+    /// In place of the entry's lines (deleting them when the text is empty).
+    #[default]
+    Replace,
+    /// On lines of its own before the entry.
+    Before,
+    /// On lines of its own after the entry.
+    After,
+}
+
+impl Placement {
+    /// The word the arguments use for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Placement::Replace => "replace",
+            Placement::Before => "before",
+            Placement::After => "after",
+        }
+    }
+}
+
+/// Typed arguments of `edit` by symbol: one outline entry, named as `read`
+/// names it, replaced, deleted, or given new lines before or after it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SymbolEditArgs {
+    /// The path as the model sent it.
+    pub file_path: String,
+    /// The entry's name, e.g. `"Decimal.__new__"`.
+    pub symbol: String,
+    /// The text: the whole new entry, or the lines to put beside it.
+    pub new_string: String,
+    /// Where the text goes.
+    pub position: Placement,
+    /// The encoding the file is in, for a file whose encoding is a guess.
+    pub encoding: Option<String>,
+    /// The version the file must be at (SPEC V2), as a read showed it.
+    pub expect: Option<String>,
+}
+
+impl SymbolEditArgs {
+    /// The arguments as the model would send them.
+    pub fn to_json(&self) -> String {
+        let mut map = serde_json::Map::new();
+        map.insert("file_path".to_owned(), self.file_path.clone().into());
+        map.insert("symbol".to_owned(), self.symbol.clone().into());
+        map.insert("new_string".to_owned(), self.new_string.clone().into());
+        map.insert("position".to_owned(), self.position.word().into());
+        for (name, value) in [("encoding", &self.encoding), ("expect", &self.expect)] {
+            if let Some(value) = value {
+                map.insert(name.to_owned(), value.clone().into());
+            }
+        }
+        Value::Object(map).to_string()
+    }
+}
+
 /// Typed arguments of `undo`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UndoArgs {

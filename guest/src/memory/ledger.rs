@@ -126,6 +126,21 @@ impl Coverage {
         (next <= total).then_some(next)
     }
 
+    /// The first line in `first..=last` not seen yet.
+    pub fn first_gap_in(&self, first: u64, last: u64) -> Option<u64> {
+        let mut next = first;
+        for &(a, b) in &self.0 {
+            if b < next {
+                continue;
+            }
+            if a > next {
+                break;
+            }
+            next = b + 1;
+        }
+        (next <= last).then_some(next)
+    }
+
     /// Marks lines `first..=last` as not seen.
     pub fn remove(&mut self, first: u64, last: u64) {
         let mut kept = Vec::with_capacity(self.0.len() + 1);

@@ -6,9 +6,10 @@
 use crate::answers::error::ToolError;
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
-use crate::change::args::{EditArgs, UndoArgs, WriteArgs};
+use crate::change::args::{UndoArgs, WriteArgs};
 use crate::config::ToolSet;
 use crate::fs::host::HostFs;
+use crate::tools::args::change::EditCall;
 use crate::tools::args::read::ReadCall;
 use crate::tools::session::Session;
 use crate::tools::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
@@ -44,7 +45,10 @@ impl<F: HostFs> Session<F> {
                 ReadCall::Many(paths) => self.read_many(&paths),
             }),
             Tool::Write => WriteArgs::from_json(arguments).map(|a| self.write(&a)),
-            Tool::Edit => EditArgs::from_json(arguments).map(|a| self.edit(&a)),
+            Tool::Edit => EditCall::from_json(arguments).map(|call| match call {
+                EditCall::Text(args) => self.edit(&args),
+                EditCall::Symbol(args) => self.edit_symbol(&args),
+            }),
             Tool::Undo => UndoArgs::from_json(arguments).map(|a| self.undo(&a)),
             Tool::Grep => GrepArgs::from_json(arguments).map(|a| self.grep(&a)),
             Tool::Find => FindArgs::from_json(arguments).map(|a| self.find(&a)),

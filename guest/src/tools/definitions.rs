@@ -195,6 +195,14 @@ fn edit_definition() -> Definition {
         }),
     );
     properties.insert(
+        "symbol".to_owned(),
+        json!({"type": "string", "description": "Instead of old_string: an outline entry named as read names it (e.g. \"Decimal.__new__\"), whose lines you have read; new_string replaces the whole entry (empty deletes it), or goes before or after it by position."}),
+    );
+    properties.insert(
+        "position".to_owned(),
+        json!({"type": "string", "enum": ["replace", "before", "after"], "description": "With symbol: where new_string goes. Default replace."}),
+    );
+    properties.insert(
         "encoding".to_owned(),
         encoding_property("Only for a file that is not UTF-8 and whose encoding the read called a guess: the encoding to edit it in."),
     );
@@ -346,6 +354,10 @@ fn read_definition(config: &Config) -> Definition {
                 "symbol": {
                     "type": "string",
                     "description": "Instead of offset and limit: the lines of one outline entry, named as the outline names it, e.g. \"Decimal.__new__\" for a method of class Decimal. They come as in the file, unnumbered, under a header with their line range."
+                },
+                "block": {
+                    "type": "boolean",
+                    "description": "With offset alone: instead of the lines from there, the innermost outline entry that holds line offset (its function, method, class or section), shown as a symbol read shows it."
                 },
                 "encoding": encoding_property("Only for a file that is not UTF-8: its encoding, e.g. \"windows-1252\" or \"shift_jis\", when the read says the detected one is a guess.")
             },

@@ -521,6 +521,8 @@ mod tests {
                 "new_string",
                 "replace_all",
                 "edits",
+                "symbol",
+                "position",
                 "encoding",
                 "expect"
             ]

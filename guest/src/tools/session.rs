@@ -24,7 +24,7 @@ use crate::answers::refusal::Refusal;
 use crate::answers::result::Block;
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
-use crate::change::args::{EditArgs, UndoArgs, WriteArgs};
+use crate::change::args::{EditArgs, SymbolEditArgs, UndoArgs, WriteArgs};
 use crate::change::context::Ctx;
 use crate::change::guard;
 use crate::change::{edit, recover, undo, write};
@@ -40,6 +40,9 @@ use crate::view::pdf::PdfCache;
 use crate::view::read::args::ReadArgs;
 use crate::view::read::args::named_encoding;
 
+/// What a block read is known by among the reads of a file, beside its
+/// offset (no outline name holds a NUL).
+const BLOCK_KEY: &[u8] = b"\0block";
 /// State that spans the calls of one conversation.
 #[derive(Debug)]
 pub struct Session<F> {
@@ -227,10 +230,13 @@ impl<F: HostFs> Session<F> {
             offset: args.offset.unwrap_or(1),
             limit: args.limit.unwrap_or(self.config.max_lines),
             char_offset: args.char_offset,
-            symbol: args
-                .symbol
-                .as_ref()
-                .map(|s| crate::memory::fingerprint::Fingerprint::of(s.as_bytes())),
+            // A block read shows other lines than a read from its offset.
+            symbol: match (&args.symbol, args.block) {
+                (Some(symbol), _) => Some(symbol.as_bytes()),
+                (None, true) => Some(BLOCK_KEY),
+                (None, false) => None,
+            }
+            .map(crate::memory::fingerprint::Fingerprint::of),
             encoding: args
                 .encoding
                 .as_ref()
@@ -294,6 +300,16 @@ impl<F: HostFs> Session<F> {
             session.change((&args.file_path, Lookup::Existing), |ctx, target| {
                 ctx.encoding = named_encoding(Tool::Edit, args.encoding.as_deref())?;
                 edit::run(ctx, args, target)
+            })
+        })
+    }
+
+    /// `edit` of an outline entry by its name, with typed arguments.
+    pub fn edit_symbol(&mut self, args: &SymbolEditArgs) -> ToolResult {
+        self.entered(|session| {
+            session.change((&args.file_path, Lookup::Existing), |ctx, target| {
+                ctx.encoding = named_encoding(Tool::Edit, args.encoding.as_deref())?;
+                edit::symbol::run(ctx, args, target)
             })
         })
     }

@@ -65,7 +65,7 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
     pdf: &mut PdfCache,
 ) -> Result<(ToolResult, Option<Observation>), ToolError> {
     if meta.kind == FileKind::Directory {
-        if args.symbol.is_some() {
+        if args.symbol.is_some() || args.block {
             return Err(ToolError::Symbol(SymbolError::NoOutline {
                 path: args.file_path.clone(),
                 why: "a directory".to_owned(),
@@ -78,14 +78,14 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
         .map_err(|err| ToolError::from_fs(&args.file_path, err))?;
     let head = &fetched[..fetched.len().min(SNIFF_BYTES as usize)];
     let kind = sniff(head);
-    if let Some(symbol) = &args.symbol {
+    if let Some(lookup) = symbol::Lookup::of(args) {
         if kind != Kind::Text {
             return Err(ToolError::Symbol(SymbolError::NoOutline {
                 path: args.file_path.clone(),
                 why: "not a text file".to_owned(),
             }));
         }
-        let (result, seen) = symbol::read(config, fs, args, symbol, rel, meta, head)?;
+        let (result, seen) = symbol::read(config, fs, args, lookup, rel, meta, head)?;
         return Ok((result, Some(seen)));
     }
     match kind {

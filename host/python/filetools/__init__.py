@@ -139,6 +139,23 @@ class Session:
         arguments.update(_given({"replace_all": replace_all, "expect": expect}))
         return self.call("edit", arguments)
 
+    def edit_symbol(
+        self,
+        file_path: str,
+        symbol: str,
+        new_string: str,
+        *,
+        position: Optional[str] = None,
+        expect: Optional[str] = None,
+    ) -> ToolResult:
+        """``edit`` of one outline entry by its name, as ``read`` names it
+        (``"Item.total"``): ``new_string`` replaces it (empty deletes it),
+        or goes ``"before"`` or ``"after"`` it by ``position``. Its lines
+        must have been read in this session, or ``expect`` given."""
+        arguments = {"file_path": file_path, "symbol": symbol, "new_string": new_string}
+        arguments.update(_given({"position": position, "expect": expect}))
+        return self.call("edit", arguments)
+
     def undo(self, file_path: str, *, expect: Optional[str] = None) -> ToolResult:
         """``undo`` the session's last change of ``file_path``."""
         return self.call("undo", {"file_path": file_path, **_given({"expect": expect})})

@@ -49,6 +49,18 @@ def test_the_same_call_as_json_text_gives_the_same_answer(project: Path) -> None
     assert typed.to_json() == raw.to_json()
 
 
+def test_a_block_read_then_an_edit_by_symbol(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("def a():\n    return 1\n\n\ndef b():\n    return 2\n")
+    session = Tools(tmp_path).session()
+    block = session.read("m.py", offset=6, block=True)
+    assert block.text.startswith("[b: lines 5-6 of 6]\ndef b():\n"), block.text
+    edited = session.edit_symbol("m.py", "b", "def b():\n    return 20")
+    assert edited.text.startswith('Replaced "b" in m.py (lines 5-6, now lines 5-6)'), edited.text
+    unseen = session.edit_symbol("m.py", "a", "x = 1", position="after")
+    assert json.loads(unseen.metadata_json)["error"] == "not_read"
+    assert (tmp_path / "m.py").read_text() == "def a():\n    return 1\n\n\ndef b():\n    return 20\n"
+
+
 def test_an_image_comes_back_as_an_image_block(project: Path) -> None:
     result = Tools(project).session().read("pixel.png")
     images = [block for block in result.content if isinstance(block, ImageBlock)]

@@ -19,7 +19,7 @@ use anyhow::{Result, bail};
 use filetools_core::Format;
 use filetools_core::ReadArgs;
 use filetools_core::ToolResult;
-use filetools_core::{EditArgs, FindArgs, GrepArgs, UndoArgs, WriteArgs};
+use filetools_core::{EditArgs, FindArgs, GrepArgs, SymbolEditArgs, UndoArgs, WriteArgs};
 
 use crate::bindings::wit;
 use crate::limits::{Cancelled, Deadline};
@@ -131,6 +131,10 @@ impl Session {
 
     /// `read` with typed arguments.
     pub fn read(&mut self, args: &ReadArgs) -> ToolResult {
+        if args.block {
+            // The contract's typed read has no block: the model's form has.
+            return self.call("read", &args.to_json());
+        }
         let wit_args = wit::ReadArgs::from(args);
         self.run(
             "read",
@@ -175,6 +179,11 @@ impl Session {
                 )
             },
         )
+    }
+
+    /// `edit` of an outline entry by its name, with typed arguments.
+    pub fn edit_symbol(&mut self, args: &SymbolEditArgs) -> ToolResult {
+        self.call("edit", &args.to_json())
     }
 
     /// `undo` with typed arguments.

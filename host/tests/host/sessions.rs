@@ -5,7 +5,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use filetools::{FindArgs, GrepArgs, LoadSource, OutputMode, ReadArgs, Tools};
+use filetools::{
+    FindArgs, GrepArgs, LoadSource, OutputMode, Placement, ReadArgs, SymbolEditArgs, Tools,
+};
 
 use crate::{read_args, root_and_outside, scratch, tools};
 
@@ -30,6 +32,48 @@ fn raw_and_typed_reads_agree() {
         "2\t2\n[lines 2-2 of 3; continue with offset=3]\n[version eab4f622e2bf4ecb-6]"
     );
     assert_eq!(raw.metadata["next_offset"], 3);
+}
+
+#[test]
+fn raw_and_typed_block_reads_and_symbol_edits_agree() {
+    let (root, _) = root_and_outside("session-typed-symbol");
+    let source = "fn a() {\n    1\n}\n\nfn b() {\n    2\n}\n";
+    std::fs::write(root.join("m.rs"), source).unwrap();
+    let tools = tools(&root);
+    let (mut raw, mut typed) = (tools.session().unwrap(), tools.session().unwrap());
+    let read = raw.call("read", r#"{"file_path":"m.rs","offset":6,"block":true}"#);
+    let block = ReadArgs {
+        file_path: "m.rs".into(),
+        offset: Some(6),
+        block: true,
+        ..ReadArgs::default()
+    };
+    assert_eq!(read, typed.read(&block));
+    assert!(
+        read.text().starts_with("[b: lines 5-7 of 7]\nfn b() {\n"),
+        "{}",
+        read.text()
+    );
+    let edit = raw.call(
+        "edit",
+        r#"{"file_path":"m.rs","symbol":"b","new_string":"fn b() {\n    20\n}"}"#,
+    );
+    assert!(!edit.is_error, "{}", edit.text());
+    std::fs::write(root.join("m.rs"), source).unwrap();
+    // The typed session read the file before it was put back: its view is
+    // the same text, so the same edit lands the same way.
+    let typed_edit = typed.edit_symbol(&SymbolEditArgs {
+        file_path: "m.rs".into(),
+        symbol: "b".into(),
+        new_string: "fn b() {\n    20\n}".into(),
+        position: Placement::Replace,
+        ..SymbolEditArgs::default()
+    });
+    assert_eq!(edit.text(), typed_edit.text());
+    assert_eq!(
+        std::fs::read_to_string(root.join("m.rs")).unwrap(),
+        "fn a() {\n    1\n}\n\nfn b() {\n    20\n}\n"
+    );
 }
 
 #[test]

@@ -6,7 +6,11 @@
 //! without a range, their ratio and estimated tokens; then the median ratio,
 //! and the "reach a symbol" figure: the bytes a model reads to see one named
 //! function whole via the outline and a range read, against reading from
-//! line 1 page by page until it has passed the function's end.
+//! line 1 page by page until it has passed the function's end; and the
+//! "replace a symbol" figure: the bytes a model writes, and reads back, to
+//! replace that function whole (one line added to it) by `edit` with
+//! `symbol`, by `edit` with the whole old text, and by an `apply_patch`
+//! hunk that removes the old lines and adds the new ones.
 
 #![expect(
     clippy::cast_precision_loss,
@@ -19,7 +23,7 @@ use anyhow::Result;
 use filetools_core::ReadArgs;
 use filetools_core::view::by_kind::read;
 use filetools_core::view::outline::{Language, Symbol, symbols};
-use filetools_core::{Config, MemFs, ToolResult};
+use filetools_core::{Config, MemFs, Session, ToolResult};
 use filetools_tests::real_files::{cargo_registry, python_stdlib};
 
 /// Longest function taken for the reach-a-symbol figure.
@@ -68,6 +72,7 @@ fn main() {
         );
     }
     reach(&config, &rows);
+    replace(&rows);
 }
 
 struct Row {
@@ -160,6 +165,127 @@ fn reach(config: &Config, rows: &[Row]) {
             via_paging as f64 / via_outline as f64
         );
     }
+}
+
+/// The replace-a-symbol figure over the code files: bytes written and read
+/// back by each way of replacing one function.
+fn replace(rows: &[Row]) {
+    println!("\nreplace a symbol: bytes the model writes / reads back to replace one function");
+    println!(
+        "{:<44} {:<24} {:>15} {:>15} {:>15}",
+        "file", "function", "edit symbol", "edit old text", "apply_patch"
+    );
+    let mut totals = [(0usize, 0usize); 3];
+    for row in rows {
+        let language = Language::detect(&row.path.to_string_lossy(), row.text.as_bytes());
+        let Some(tree) = symbols(language, &row.text) else {
+            continue;
+        };
+        let Some((name, target)) = named_function_at(&tree, row.lines as u64 * 2 / 3) else {
+            continue;
+        };
+        let lines: Vec<&str> = row.text.lines().collect();
+        let old: Vec<&str> = lines[target.start as usize - 1..target.end as usize].to_vec();
+        let comment = if language == Language::Python {
+            "#"
+        } else {
+            "//"
+        };
+        let indent: String = old
+            .get(1)
+            .map(|line| line.chars().take_while(|c| c.is_whitespace()).collect())
+            .unwrap_or_default();
+        let mut new = old.clone();
+        let note = format!("{indent}{comment} checked by the caller");
+        new.insert(1, &note);
+        let (old_text, new_text) = (old.join("\n"), new.join("\n"));
+        let symbol =
+            serde_json::json!({"file_path": row.name, "symbol": name, "new_string": new_text});
+        let edit = serde_json::json!({"file_path": row.name, "old_string": old_text, "new_string": new_text});
+        let mut hunk = format!("*** Begin Patch\n*** Update File: {}\n@@\n", row.name);
+        let removed = old.iter().map(|line| ('-', line));
+        for (sign, line) in removed.chain(new.iter().map(|line| ('+', line))) {
+            hunk.push(sign);
+            hunk.push_str(line);
+            hunk.push('\n');
+        }
+        hunk.push_str("*** End Patch");
+        let patch = serde_json::json!({ "input": hunk });
+        let ways = [("edit", symbol), ("edit", edit), ("apply_patch", patch)];
+        let mut figures = Vec::new();
+        for (tool, args) in &ways {
+            let text = args.to_string();
+            let Some(answer) = replaced(row, target, tool, &text) else {
+                break;
+            };
+            figures.push((text.len(), answer));
+        }
+        if figures.len() < ways.len() {
+            continue;
+        }
+        println!(
+            "{:<44} {:<24} {:>15} {:>15} {:>15}",
+            short(&row.path),
+            clip(&name, 24),
+            format!("{} / {}", figures[0].0, figures[0].1),
+            format!("{} / {}", figures[1].0, figures[1].1),
+            format!("{} / {}", figures[2].0, figures[2].1),
+        );
+        for (total, figure) in totals.iter_mut().zip(&figures) {
+            total.0 += figure.0;
+            total.1 += figure.1;
+        }
+    }
+    let [by_symbol, by_text, by_patch] = totals;
+    if by_symbol.0 > 0 {
+        println!(
+            "total written / read back: edit symbol {} / {}, edit old text {} / {} ({:.2}x written), apply_patch {} / {} ({:.2}x written)",
+            by_symbol.0,
+            by_symbol.1,
+            by_text.0,
+            by_text.1,
+            by_text.0 as f64 / by_symbol.0 as f64,
+            by_patch.0,
+            by_patch.1,
+            by_patch.0 as f64 / by_symbol.0 as f64
+        );
+    }
+}
+
+/// The bytes of the answer to `tool` called with `args` on a fresh copy of
+/// the file of `row`, after a read of `target`'s lines; none when it fails.
+fn replaced(row: &Row, target: &Symbol, tool: &str, args: &str) -> Option<usize> {
+    let fs = MemFs::new();
+    fs.add_file(&row.name, row.text.as_bytes());
+    let mut session = Session::open(r#"{"tools": ["filetools", "apply-patch"]}"#, fs).ok()?;
+    let range = serde_json::json!({
+        "file_path": row.name,
+        "offset": target.start,
+        "limit": target.end + 1 - target.start,
+    });
+    session.call("read", &range.to_string());
+    let answer = session.call(tool, args);
+    (!answer.is_error).then(|| answer.text().len())
+}
+
+/// The function nearest `line` (as [`function_at`] picks it) with its
+/// qualified name, as `read` and `edit` take it.
+fn named_function_at(tree: &[Symbol], line: u64) -> Option<(String, &Symbol)> {
+    fn path<'a>(tree: &'a [Symbol], target: &Symbol, names: &mut Vec<&'a str>) -> bool {
+        for symbol in tree {
+            names.push(&symbol.name);
+            if std::ptr::eq(symbol, target) || path(&symbol.children, target, names) {
+                return true;
+            }
+            names.pop();
+        }
+        false
+    }
+    let target = function_at(tree, line)?;
+    let mut names = Vec::new();
+    path(tree, target, &mut names);
+    let named: Vec<&str> = names.into_iter().filter(|n| !n.is_empty()).collect();
+    Some((named.join("."), target))
 }
 
 /// Bytes of the pages read from line 1 until line `end` has been shown.

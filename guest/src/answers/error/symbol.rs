@@ -37,6 +37,28 @@ pub enum SymbolError {
         /// How many matched in all.
         count: usize,
     },
+    /// An edit by symbol of an entry the session has not shown whole.
+    Unseen {
+        /// The path as sent.
+        path: String,
+        /// The entry's qualified name.
+        name: String,
+        /// Its lines.
+        first: u64,
+        /// Its last line.
+        last: u64,
+        /// Its first line not shown.
+        gap: u64,
+    },
+    /// A read of the block around a line that no named entry holds.
+    NoBlock {
+        /// The path as sent.
+        path: String,
+        /// The line asked for.
+        line: u64,
+        /// Lines in the file.
+        total: u64,
+    },
 }
 
 impl SymbolError {
@@ -46,6 +68,8 @@ impl SymbolError {
             SymbolError::NoOutline { .. } => "no_outline",
             SymbolError::Unknown { .. } => "unknown_symbol",
             SymbolError::Ambiguous { .. } => "ambiguous_symbol",
+            SymbolError::Unseen { .. } => "not_read",
+            SymbolError::NoBlock { .. } => "no_block",
         }
     }
 }
@@ -97,6 +121,27 @@ impl fmt::Display for SymbolError {
                 }
                 write!(f, "; name one with its parents, as listed.")
             }
+            SymbolError::Unseen {
+                path,
+                name,
+                first,
+                last,
+                gap,
+            } => write!(
+                f,
+                "Error: you have not read all of {} in {path} (lines {first}-{last}; line {gap} was not shown); read it with symbol={} first, or give expect with the file's version.",
+                quoted(name),
+                quoted(name)
+            ),
+            SymbolError::NoBlock { path, line, total } if line > total => write!(
+                f,
+                "Error: {path} has {total} {}, so no line {line}; read it without a range to see its outline.",
+                if *total == 1 { "line" } else { "lines" }
+            ),
+            SymbolError::NoBlock { path, line, .. } => write!(
+                f,
+                "Error: no outline entry of {path} holds line {line}; read it with offset and limit instead."
+            ),
         }
     }
 }

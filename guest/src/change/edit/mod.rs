@@ -21,6 +21,7 @@ mod lines;
 mod nearest;
 mod quotes;
 pub(crate) mod snippet;
+pub(crate) mod symbol;
 mod view;
 
 use serde_json::json;
@@ -144,8 +145,15 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         path,
         (current, file),
         (full, merged.as_ref()),
-        applied,
+        &applied,
         &ops,
+        &|applied, lines, snippet| Report::Edited {
+            path: path.to_owned(),
+            replacements: applied.replacements,
+            lines,
+            tolerance: applied.notes.clone(),
+            snippet,
+        },
     )?;
     Ok(match merged {
         Some(merged) => result.prefixed(&merged.note(path)),
@@ -229,16 +237,22 @@ fn checked_ops(args: &EditArgs) -> Result<Vec<EditOp>, ToolError> {
     }
 }
 
+/// What an edit's answer says, given what was applied, the lines the file
+/// has now and the changed lines, numbered.
+type Describe<'a> = &'a dyn Fn(&Applied, u64, String) -> Report;
+
 /// Writes the edited text in the file's style and answers with the changed
-/// lines.
+/// lines, as `describe` says.
+#[expect(clippy::too_many_arguments, reason = "one save of all an edit weighed")]
 fn save<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
     rel: &str,
     path: &str,
     (current, old): (&Current, &TextFile),
     (full, merged): (bool, Option<&Merged>),
-    applied: Applied,
+    applied: &Applied,
     ops: &[EditOp],
+    describe: Describe<'_>,
 ) -> Result<ToolResult, ToolError> {
     let new_text = applied.view.file_text();
     let syntax = syntax_check::check(ctx.config, rel, &old.text, &new_text);
@@ -253,7 +267,7 @@ fn save<F: HostFs + ?Sized>(
     let seen = match merged {
         Some(merged) => merged.seen.clone(),
         None if full => Coverage::all(lines),
-        None => applied.seen,
+        None => applied.seen.clone(),
     };
     let meta = commit(
         ctx,
@@ -288,19 +302,16 @@ fn save<F: HostFs + ?Sized>(
         ops: op_keys(ops),
         line: first_line,
     });
-    let report = Report::Edited {
-        path: path.to_owned(),
-        replacements: applied.replacements,
-        lines,
-        tolerance: applied.notes,
-        snippet: snippet::render(
-            &applied.view.text,
-            &applied.regions,
-            ctx.config.max_line_chars,
-        ),
-    };
+    let snippet = snippet::render(
+        &applied.view.text,
+        &applied.regions,
+        ctx.config.max_line_chars,
+    );
+    let report = describe(applied, lines, snippet);
     let mut result = answer(ctx.config, &report, rel, "edited", lines, meta.size);
-    result.metadata["replacements"] = json!(applied.replacements);
+    if let Report::Edited { replacements, .. } = report {
+        result.metadata["replacements"] = json!(replacements);
+    }
     if style.encoding != Encoding::Utf8 {
         result.metadata["encoding"] = json!(style.encoding);
     }

@@ -127,6 +127,21 @@ impl LineIndex {
         self.0.partition_point(|&newline| newline < at) as u64 + 1
     }
 
+    /// The bytes of lines `first..=last` (1-based) of a text of `len` bytes,
+    /// the last line's `\n` included when it has one.
+    pub fn lines_span(&self, len: usize, first: u64, last: u64) -> (usize, usize) {
+        let at = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        let start = match at(first) {
+            0 | 1 => 0,
+            n => self.0.get(n - 2).map_or(len, |newline| newline + 1),
+        };
+        let end = self
+            .0
+            .get(at(last).saturating_sub(1))
+            .map_or(len, |newline| newline + 1);
+        (start, end.max(start))
+    }
+
     /// Line `number` (1-based) of the `text` indexed, without its `\n`;
     /// empty past the end.
     pub fn line<'t>(&self, text: &'t str, number: u64) -> &'t str {

@@ -16,7 +16,95 @@ use serde_json::{Map, Value};
 use super::{boolean, known_keys, object, required_string, string};
 use crate::answers::error::ToolError;
 use crate::answers::tool::Tool;
-use crate::change::args::{EditArgs, EditOp, UndoArgs, WriteArgs, checked_version};
+use crate::change::args::{
+    EditArgs, EditOp, Placement, SymbolEditArgs, UndoArgs, WriteArgs, checked_version,
+};
+use crate::view::read::args::checked_symbol;
+
+/// An `edit`: of text found by `old_string`, or of an outline entry by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditCall {
+    /// Replacements of text.
+    Text(EditArgs),
+    /// An entry replaced, deleted, or given lines before or after it.
+    Symbol(SymbolEditArgs),
+}
+
+impl EditCall {
+    /// Parses raw JSON arguments: by symbol when `symbol` is given.
+    pub fn from_json(text: &str) -> Result<Self, ToolError> {
+        let map = object(Tool::Edit, text)?;
+        if map.get("symbol").is_none_or(Value::is_null) {
+            if map.get("position").is_some_and(|v| !v.is_null()) {
+                return Err(ToolError::InvalidArgument {
+                    tool: Tool::Edit,
+                    name: "position",
+                    expected: "given with symbol: where the text goes beside that entry",
+                    got: "position without symbol".to_owned(),
+                });
+            }
+            return EditArgs::from_map(&map).map(Self::Text);
+        }
+        SymbolEditArgs::from_map(&map).map(Self::Symbol)
+    }
+}
+
+impl SymbolEditArgs {
+    /// Parses an already decoded JSON object that names a `symbol`.
+    pub fn from_map(map: &Map<String, Value>) -> Result<Self, ToolError> {
+        known_keys(Tool::Edit, map)?;
+        let beside = ["old_string", "edits", "replace_all"]
+            .into_iter()
+            .find(|key| {
+                map.get(*key)
+                    .is_some_and(|v| !v.is_null() && *v != Value::Bool(false))
+            });
+        if let Some(name) = beside {
+            return Err(ToolError::InvalidArgument {
+                tool: Tool::Edit,
+                name: "symbol",
+                expected: "given without old_string, edits or replace_all: it names the text to change",
+                got: format!("{name} beside it"),
+            });
+        }
+        let symbol = required_string(Tool::Edit, map, "symbol")?;
+        checked_symbol(Tool::Edit, &symbol)?;
+        let position = match string(Tool::Edit, map, "position")?.as_deref() {
+            None | Some("replace") => Placement::Replace,
+            Some("before") => Placement::Before,
+            Some("after") => Placement::After,
+            Some(other) => {
+                return Err(ToolError::InvalidArgument {
+                    tool: Tool::Edit,
+                    name: "position",
+                    expected: "\"replace\", \"before\" or \"after\"",
+                    got: format!("{other:?}"),
+                });
+            }
+        };
+        let new_string =
+            string(Tool::Edit, map, "new_string")?.ok_or(ToolError::MissingArgument {
+                tool: Tool::Edit,
+                name: "new_string",
+            })?;
+        if position != Placement::Replace && new_string.trim().is_empty() {
+            return Err(ToolError::InvalidArgument {
+                tool: Tool::Edit,
+                name: "new_string",
+                expected: "the lines to put beside the entry (empty only to delete it, with position \"replace\")",
+                got: "nothing".to_owned(),
+            });
+        }
+        Ok(Self {
+            file_path: required_string(Tool::Edit, map, "file_path")?,
+            symbol,
+            new_string,
+            position,
+            encoding: string(Tool::Edit, map, "encoding")?,
+            expect: expect(Tool::Edit, map)?,
+        })
+    }
+}
 
 impl WriteArgs {
     /// Parses raw JSON arguments.
@@ -47,9 +135,13 @@ impl UndoArgs {
 impl EditArgs {
     /// Parses raw JSON arguments.
     pub fn from_json(text: &str) -> Result<Self, ToolError> {
-        let map = object(Tool::Edit, text)?;
-        known_keys(Tool::Edit, &map)?;
-        let file_path = required_string(Tool::Edit, &map, "file_path")?;
+        Self::from_map(&object(Tool::Edit, text)?)
+    }
+
+    /// Parses an already decoded JSON object.
+    pub fn from_map(map: &Map<String, Value>) -> Result<Self, ToolError> {
+        known_keys(Tool::Edit, map)?;
+        let file_path = required_string(Tool::Edit, map, "file_path")?;
         // `replace_all: false` says nothing: a strict schema makes the
         // model fill every field, and false is its default.
         let single = ["old_string", "new_string", "replace_all"]
@@ -59,7 +151,7 @@ impl EditArgs {
                     .is_some_and(|v| !v.is_null() && *v != Value::Bool(false))
             });
         let edits = match map.get("edits") {
-            None | Some(Value::Null) => vec![op(&map, &[])?],
+            None | Some(Value::Null) => vec![op(map, &[])?],
             Some(_) if single => {
                 return Err(ToolError::InvalidArgument {
                     tool: Tool::Edit,
@@ -77,12 +169,12 @@ impl EditArgs {
                 .collect::<Result<_, _>>()?,
             Some(_) => return Err(not_a_list()),
         };
-        let encoding = string(Tool::Edit, &map, "encoding")?;
+        let encoding = string(Tool::Edit, map, "encoding")?;
         Ok(Self {
             file_path,
             edits,
             encoding,
-            expect: expect(Tool::Edit, &map)?,
+            expect: expect(Tool::Edit, map)?,
         })
     }
 }

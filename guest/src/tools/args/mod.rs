@@ -12,7 +12,7 @@
 //! ```
 
 mod alias;
-mod change;
+pub(crate) mod change;
 pub(crate) mod read;
 mod search;
 
@@ -33,6 +33,7 @@ fn arguments(tool: Tool) -> &'static [&'static str] {
             "char_offset",
             "pages",
             "symbol",
+            "block",
             "encoding",
         ],
         Tool::Write => &["file_path", "content", "encoding", "expect"],
@@ -42,6 +43,8 @@ fn arguments(tool: Tool) -> &'static [&'static str] {
             "new_string",
             "replace_all",
             "edits",
+            "symbol",
+            "position",
             "encoding",
             "expect",
         ],

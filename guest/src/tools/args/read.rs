@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{known_keys, number, object, required_string, string};
+use super::{boolean, known_keys, number, object, required_string, string};
 use crate::answers::error::ToolError;
 use crate::answers::quote::short_json;
 use crate::answers::tool::Tool;
@@ -97,6 +97,7 @@ impl ReadArgs {
             char_offset: number(Tool::Read, map, "char_offset", 0)?,
             pages: pages(map)?,
             symbol: string(Tool::Read, map, "symbol")?,
+            block: boolean(Tool::Read, map, "block")?.unwrap_or(false),
             encoding: string(Tool::Read, map, "encoding")?,
         }
         .checked()

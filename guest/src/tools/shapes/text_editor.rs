@@ -95,6 +95,7 @@ fn parse(arguments: &str) -> Result<Command, ToolError> {
                 char_offset: None,
                 pages: None,
                 symbol: None,
+                block: false,
                 encoding: None,
             })
         }

@@ -15,6 +15,7 @@ pub(crate) mod code;
 mod json;
 mod language;
 mod markdown;
+pub(crate) mod named;
 mod nest;
 mod render;
 #[cfg(test)]

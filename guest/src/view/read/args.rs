@@ -1,6 +1,7 @@
 //! [`ReadArgs`]: what a `read` is asked for, typed, and the rules every
 //! host's arguments share: a 0 offset or char offset means the first, a 0
-//! limit is refused, `pages` is a page or a range, `symbol` stands alone.
+//! limit is refused, `pages` is a page or a range, `symbol` stands alone,
+//! `block` goes with `offset` alone.
 //! The model's raw JSON becomes one in the tools' argument checks.
 //!
 //! ```
@@ -36,11 +37,44 @@ pub struct ReadArgs {
     pub pages: Option<String>,
     /// An outline entry whose lines to show, e.g. `"Decimal.__new__"`.
     pub symbol: Option<String>,
+    /// Instead of the lines from `offset` on: the innermost outline entry
+    /// that holds line `offset`.
+    pub block: bool,
     /// The encoding to read a file without a BOM as, e.g. `"shift_jis"`.
     pub encoding: Option<String>,
 }
 
 impl ReadArgs {
+    /// The arguments as the model would send them.
+    pub fn to_json(&self) -> String {
+        let mut map = serde_json::Map::new();
+        map.insert("file_path".to_owned(), self.file_path.clone().into());
+        let numbers = [
+            ("offset", self.offset),
+            ("limit", self.limit),
+            ("char_offset", self.char_offset),
+        ];
+        for (name, value) in numbers {
+            if let Some(value) = value {
+                map.insert(name.to_owned(), value.into());
+            }
+        }
+        let strings = [
+            ("pages", &self.pages),
+            ("symbol", &self.symbol),
+            ("encoding", &self.encoding),
+        ];
+        for (name, value) in strings {
+            if let Some(value) = value {
+                map.insert(name.to_owned(), value.clone().into());
+            }
+        }
+        if self.block {
+            map.insert("block".to_owned(), true.into());
+        }
+        serde_json::Value::Object(map).to_string()
+    }
+
     /// The page range asked for, `(first, last)`, 1-based.
     pub fn page_range(&self) -> Option<(u64, u64)> {
         self.pages.as_deref().and_then(parse_pages)
@@ -74,12 +108,26 @@ impl ReadArgs {
                     got: format!("{name} beside it"),
                 });
             }
-            if symbol.trim().is_empty() || symbol.len() > MAX_SYMBOL_BYTES {
+            checked_symbol(Tool::Read, symbol)?;
+        }
+        if self.block {
+            let beside = [
+                ("limit", self.limit.is_some()),
+                ("char_offset", self.char_offset.is_some()),
+                ("pages", self.pages.is_some()),
+                ("symbol", self.symbol.is_some()),
+            ];
+            let with = match beside.iter().find(|(_, given)| *given) {
+                Some((name, _)) => Some(format!("{name} beside it")),
+                None if self.offset.is_none() => Some("no offset".to_owned()),
+                None => None,
+            };
+            if let Some(got) = with {
                 return Err(ToolError::InvalidArgument {
                     tool: Tool::Read,
-                    name: "symbol",
-                    expected: "an outline entry's name, e.g. \"Decimal.__new__\", of at most 1024 bytes",
-                    got: format!("{symbol:?}"),
+                    name: "block",
+                    expected: "given with offset alone: the entry holding that line is shown",
+                    got,
                 });
             }
         }
@@ -97,6 +145,20 @@ impl ReadArgs {
             ..self
         })
     }
+}
+
+/// Refuses a `symbol` argument of `tool` that is empty, or too long to be
+/// an outline entry's name.
+pub fn checked_symbol(tool: Tool, symbol: &str) -> Result<(), ToolError> {
+    if symbol.trim().is_empty() || symbol.len() > MAX_SYMBOL_BYTES {
+        return Err(ToolError::InvalidArgument {
+            tool,
+            name: "symbol",
+            expected: "an outline entry's name, e.g. \"Decimal.__new__\", of at most 1024 bytes",
+            got: format!("{symbol:?}"),
+        });
+    }
+    Ok(())
 }
 
 /// `"3"` or `"3-7"` as `(first, last)`; `None` when malformed or backwards.

@@ -16,200 +16,84 @@ use crate::config::Config;
 use crate::fs::host::{HostFs, Metadata};
 use crate::memory::ledger::Observation;
 use crate::text::decode::Decoder;
+use crate::text::textfile::line_count;
 use crate::view::image::read_all;
-use crate::view::outline::{self, Language, Symbol};
+use crate::view::outline::Language;
+use crate::view::outline::named::{Named, around, named, outline_of, outline_refusal};
 use crate::view::read::args::ReadArgs;
 
-/// Entries an ambiguous name lists.
-const MAX_CANDIDATES: usize = 10;
-/// Names an unknown name suggests.
-const MAX_CLOSEST: usize = 5;
-/// Longest last part of an unknown name compared with the entries' names.
-const MAX_COMPARED_CHARS: usize = 128;
-/// How a qualified name joins its parts when shown.
-const SEPARATOR: &str = ".";
-
-/// One entry with the names of its parents.
-struct Entry<'s> {
-    path: Vec<&'s Symbol>,
+/// How a read names its entry.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Lookup<'a> {
+    /// By its name, e.g. `Decimal.__new__`.
+    Name(&'a str),
+    /// As the innermost entry that holds this line.
+    Line(u64),
 }
 
-impl Entry<'_> {
-    fn symbol(&self) -> &Symbol {
-        self.path[self.path.len() - 1]
-    }
-
-    fn qualified(&self) -> String {
-        let names: Vec<&str> = self.path.iter().map(|s| s.name.as_str()).collect();
-        names.join(SEPARATOR)
+impl<'a> Lookup<'a> {
+    /// The lookup `args` asks for, if any.
+    pub fn of(args: &'a ReadArgs) -> Option<Self> {
+        match (&args.symbol, args.block) {
+            (Some(symbol), _) => Some(Self::Name(symbol)),
+            (None, true) => Some(Self::Line(args.offset.unwrap_or(1))),
+            (None, false) => None,
+        }
     }
 }
 
-/// Reads the lines of the entry `symbol` names in `rel`; `head` is the
+/// Reads the lines of the entry `lookup` names in `rel`; `head` is the
 /// file's first bytes.
 pub(crate) fn read<F: HostFs + ?Sized>(
     config: &Config,
     fs: &F,
     args: &ReadArgs,
-    symbol: &str,
+    lookup: Lookup<'_>,
     rel: &str,
     meta: Metadata,
     head: &[u8],
 ) -> Result<(ToolResult, Observation), ToolError> {
     let path = &args.file_path;
-    let no_outline = |why: &str| {
-        ToolError::Symbol(SymbolError::NoOutline {
-            path: path.clone(),
-            why: why.to_owned(),
-        })
-    };
-    let language = Language::detect(rel, head);
-    if language == Language::Plain {
-        return Err(no_outline("not a language the outline knows"));
-    }
-    if meta.size > config.max_outline_bytes {
-        return Err(no_outline("too large to outline"));
-    }
+    // Said before the file is read where its name and size tell.
+    outline_refusal(config, path, Language::detect(rel, head), meta.size)?;
     let bytes = read_all(fs, rel, path, config.chunk_bytes)?;
     let (_, text) = Decoder::whole(&bytes, super::given_encoding(args));
-    let symbols = match outline::symbols_within_budget(language, &text) {
-        Ok(Some(symbols)) => symbols,
-        Ok(None) => return Err(no_outline("its grammar is not in this build")),
-        Err(_) => return Err(no_outline("its parse went over the time or memory budget")),
-    };
-    let mut entries = Vec::new();
-    collect(&symbols, &mut Vec::new(), &mut entries);
-    let found = find(&entries, symbol);
-    let entry = match found.as_slice() {
-        [one] => *one,
-        [] => {
-            return Err(ToolError::Symbol(SymbolError::Unknown {
-                path: path.clone(),
-                symbol: symbol.to_owned(),
-                closest: closest(&entries, symbol),
-            }));
-        }
-        many => {
-            return Err(ToolError::Symbol(SymbolError::Ambiguous {
-                path: path.clone(),
-                symbol: symbol.to_owned(),
-                candidates: many
-                    .iter()
-                    .take(MAX_CANDIDATES)
-                    .map(|e| (e.qualified(), e.symbol().start, e.symbol().end))
-                    .collect(),
-                count: many.len(),
-            }));
-        }
-    };
-    let (first, last) = (entry.symbol().start, entry.symbol().end);
+    let symbols = outline_of(config, path, rel, &text)?;
+    let entry = match lookup {
+        Lookup::Name(symbol) => named(&symbols, path, symbol),
+        Lookup::Line(line) => around(&symbols, line).ok_or_else(|| SymbolError::NoBlock {
+            path: path.clone(),
+            line,
+            total: line_count(&text),
+        }),
+    }
+    .map_err(ToolError::Symbol)?;
+    read_entry(config, fs, args, (rel, meta), &entry)
+}
+
+/// Reads the lines of `entry`, under a header with its name and range.
+pub(crate) fn read_entry<F: HostFs + ?Sized>(
+    config: &Config,
+    fs: &F,
+    args: &ReadArgs,
+    (rel, meta): (&str, Metadata),
+    entry: &Named,
+) -> Result<(ToolResult, Observation), ToolError> {
+    let (first, last) = (entry.start, entry.end);
     let ranged = ReadArgs {
         offset: Some(first),
         limit: Some(last - first + 1),
         symbol: None,
+        block: false,
         ..args.clone()
     };
-    let name = entry.qualified();
-    let framing = Framing::Named { name: &name, last };
+    let framing = Framing::Named {
+        name: &entry.name,
+        last,
+    };
     let (mut result, seen) = read_framed(config, fs, &ranged, (rel, meta), None, framing)?;
-    result.metadata["symbol"] = serde_json::Value::from(name);
+    result.metadata["symbol"] = serde_json::Value::from(entry.name.as_str());
     Ok((result, seen))
-}
-
-fn collect<'s>(symbols: &'s [Symbol], parents: &mut Vec<&'s Symbol>, out: &mut Vec<Entry<'s>>) {
-    for symbol in symbols {
-        parents.push(symbol);
-        if !symbol.name.is_empty() {
-            out.push(Entry {
-                path: parents.clone(),
-            });
-        }
-        collect(&symbol.children, parents, out);
-        parents.pop();
-    }
-}
-
-/// The parts of a qualified name: split on `::`, `.` and `/`.
-fn parts(symbol: &str) -> Vec<&str> {
-    symbol
-        .split("::")
-        .flat_map(|part| part.split(['.', '/']))
-        .map(str::trim)
-        .filter(|part| !part.is_empty())
-        .collect()
-}
-
-/// Whether `part` names `symbol`: its name, or for an `impl`, the type
-/// it is for, without generics.
-fn names(symbol: &Symbol, part: &str) -> bool {
-    if symbol.name == part {
-        return true;
-    }
-    if symbol.kind == "impl" {
-        let target = symbol.name.rsplit(" for ").next().unwrap_or(&symbol.name);
-        let bare = target.split('<').next().unwrap_or(target).trim();
-        return bare == part;
-    }
-    false
-}
-
-/// The entries `symbol` names: the whole string as one name first (a
-/// heading may hold dots), else its parts as the last names of the path.
-fn find<'a, 's>(entries: &'a [Entry<'s>], symbol: &str) -> Vec<&'a Entry<'s>> {
-    let whole: Vec<&Entry<'_>> = entries
-        .iter()
-        .filter(|e| names(e.symbol(), symbol.trim()))
-        .collect();
-    if !whole.is_empty() {
-        return whole;
-    }
-    let wanted = parts(symbol);
-    if wanted.len() < 2 {
-        return whole;
-    }
-    entries
-        .iter()
-        .filter(|e| {
-            e.path.len() >= wanted.len()
-                && e.path[e.path.len() - wanted.len()..]
-                    .iter()
-                    .zip(&wanted)
-                    .all(|(s, part)| names(s, part))
-        })
-        .collect()
-}
-
-/// The qualified names closest to `symbol`: by the edit distance of the
-/// last part to each entry's name, ignoring case.
-fn closest(entries: &[Entry<'_>], symbol: &str) -> Vec<String> {
-    let wanted = parts(symbol)
-        .last()
-        .map_or_else(String::new, |p| p.to_lowercase());
-    // Names in outlines are short: a longer one is close to none of them,
-    // and comparing it with each would only cost time.
-    if wanted.chars().count() > MAX_COMPARED_CHARS {
-        return Vec::new();
-    }
-    let mut ranked: Vec<(usize, String)> = entries
-        .iter()
-        .map(|e| {
-            let name = e.symbol().name.to_lowercase();
-            let distance = if name.contains(&wanted) || wanted.contains(&name) {
-                0
-            } else {
-                crate::paths::repair::distance(&name, &wanted)
-            };
-            (distance, e.qualified())
-        })
-        .filter(|(distance, _)| *distance <= wanted.chars().count().max(3) / 2)
-        .collect();
-    ranked.sort();
-    ranked.dedup_by(|a, b| a.1 == b.1);
-    ranked
-        .into_iter()
-        .take(MAX_CLOSEST)
-        .map(|(_, n)| n)
-        .collect()
 }
 
 #[cfg(test)]
@@ -232,7 +116,7 @@ mod tests {
             &Config::default(),
             &fs,
             &args,
-            symbol,
+            Lookup::Name(symbol),
             "m.py",
             meta,
             PY.as_bytes(),
@@ -310,8 +194,16 @@ mod tests {
             file_path: "a.txt".into(),
             ..ReadArgs::default()
         };
-        let err =
-            read(&Config::default(), &fs, &args, "x", "a.txt", meta, b"one\n").expect_err("plain");
+        let err = read(
+            &Config::default(),
+            &fs,
+            &args,
+            Lookup::Name("x"),
+            "a.txt",
+            meta,
+            b"one\n",
+        )
+        .expect_err("plain");
         assert!(err.to_string().starts_with("Error: a.txt has no outline"));
     }
 }

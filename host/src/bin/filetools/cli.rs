@@ -298,6 +298,10 @@ pub struct ReadArgs {
     /// An outline entry whose lines to show, e.g. "Decimal.__new__".
     #[arg(long, value_name = "NAME")]
     pub symbol: Option<String>,
+    /// With --offset alone: the innermost outline entry that holds that
+    /// line, instead of the lines from there.
+    #[arg(long, requires = "offset")]
+    pub block: bool,
     /// The file's encoding when it has no BOM, e.g. "windows-1252" or
     /// "shift_jis" [default: UTF-8, or the legacy encoding detected].
     #[arg(long, value_name = "NAME")]
@@ -324,6 +328,17 @@ pub struct WriteArgs {
     pub expect: Option<String>,
 }
 
+/// Where `edit --symbol` puts its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Position {
+    /// In place of the entry.
+    Replace,
+    /// On lines of its own before it.
+    Before,
+    /// On lines of its own after it.
+    After,
+}
+
 #[derive(Debug, clap::Args)]
 pub struct EditArgs {
     #[command(flatten)]
@@ -333,12 +348,20 @@ pub struct EditArgs {
         long,
         value_name = "TEXT",
         requires = "new",
-        required_unless_present = "edits"
+        required_unless_present_any = ["edits", "symbol"]
     )]
     pub old: Option<String>,
-    /// The text to put in its place.
-    #[arg(long, value_name = "TEXT", requires = "old")]
+    /// The text to put in its place (with --symbol: the whole new entry,
+    /// empty to delete it, or the lines to put beside it).
+    #[arg(long, value_name = "TEXT")]
     pub new: Option<String>,
+    /// Instead of --old: the outline entry to change, named as `read
+    /// --symbol` names it, e.g. "Decimal.__new__".
+    #[arg(long, value_name = "NAME", requires = "new", conflicts_with_all = ["old", "edits", "replace_all"])]
+    pub symbol: Option<String>,
+    /// With --symbol: where --new goes.
+    #[arg(long, value_enum, default_value_t = Position::Replace, requires = "symbol")]
+    pub position: Position,
     /// Replace every occurrence instead of requiring exactly one.
     #[arg(long, requires = "old")]
     pub replace_all: bool,

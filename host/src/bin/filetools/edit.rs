@@ -1,10 +1,11 @@
 //! `filetools edit PATH --old TEXT --new TEXT [--replace-all]`, or
-//! `--edits JSON` with a list of `{old_string, new_string, replace_all?}`.
+//! `--edits JSON` with a list of `{old_string, new_string, replace_all?}`,
+//! or `--symbol NAME --new TEXT [--position before|after]`.
 
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
-use filetools::{EditArgs, EditOp};
+use filetools::{EditArgs, EditOp, Placement, SymbolEditArgs};
 use serde_json::Value;
 
 use crate::cli;
@@ -12,7 +13,8 @@ use crate::oneshot::OneShot;
 
 pub fn run(args: &cli::EditArgs) -> Result<ExitCode> {
     let path = &args.common.path;
-    // clap has checked that it is --old with --new, or --edits alone.
+    // clap has checked that it is --old with --new, --edits alone, or
+    // --symbol with --new.
     let call = match (&args.old, &args.new, &args.edits) {
         (_, _, Some(edits)) => {
             let edits: Value = serde_json::from_str(edits).context(
@@ -32,6 +34,21 @@ pub fn run(args: &cli::EditArgs) -> Result<ExitCode> {
         _ => None,
     };
     let mut shot = OneShot::open(&args.common)?;
+    if let Some(symbol) = &args.symbol {
+        let result = shot.session.edit_symbol(&SymbolEditArgs {
+            file_path: path.clone(),
+            symbol: symbol.clone(),
+            new_string: args.new.clone().unwrap_or_default(),
+            position: match args.position {
+                cli::Position::Replace => Placement::Replace,
+                cli::Position::Before => Placement::Before,
+                cli::Position::After => Placement::After,
+            },
+            encoding: args.encoding.clone(),
+            expect: args.expect.clone(),
+        });
+        return shot.finish(&result);
+    }
     let result = match call {
         Some(call) => shot.session.call("edit", &call),
         None => shot.session.edit(&EditArgs {

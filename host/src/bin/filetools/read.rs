@@ -16,6 +16,7 @@ pub fn run(args: &ReadArgs) -> Result<ExitCode> {
         char_offset: args.char_offset,
         pages: args.pages.clone(),
         symbol: args.symbol.clone(),
+        block: args.block,
         encoding: args.encoding.clone(),
     });
     shot.finish(&result)

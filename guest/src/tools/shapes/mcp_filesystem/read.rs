@@ -86,6 +86,7 @@ pub(super) fn media<F: HostFs>(session: &mut Session<F>, args: &Args) -> ToolRes
         char_offset: None,
         pages: None,
         symbol: None,
+        block: false,
         encoding: None,
     });
     let is_image = result
