@@ -152,6 +152,10 @@ pub struct Config {
     /// Largest file whose syntax is checked; larger ones are not, and the
     /// answer says so.
     pub max_syntax_check_bytes: u64,
+    /// What the model is told of files it has seen that changed on disk
+    /// since (SPEC K2): `off` (only when it next touches one, and when the
+    /// host asks with `changes`), or `note` (at the head of every answer).
+    pub change_notices: ChangeNotices,
     /// The tool sets the session offers, by name: `filetools` (`read`,
     /// `write`, `edit`, `undo`), `text-editor`, `apply-patch`,
     /// `mcp-filesystem`, `notebook`; one name or a list.
@@ -197,6 +201,17 @@ impl ToolSet {
         "mcp-filesystem",
         "notebook",
     ];
+}
+
+/// When the model is told of seen files that changed on disk.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeNotices {
+    /// When it touches such a file, or the host asks (`changes`).
+    #[default]
+    Off,
+    /// Also at the head of every answer, for the files the call left alone.
+    Note,
 }
 
 /// What a change that breaks a file's syntax does.
@@ -261,6 +276,7 @@ impl Default for Config {
             max_outline_bytes: DEFAULT_MAX_OUTLINE_BYTES,
             syntax_check: SyntaxCheck::Warn,
             max_syntax_check_bytes: DEFAULT_MAX_SYNTAX_CHECK_BYTES,
+            change_notices: ChangeNotices::Off,
             tools: vec![ToolSet::Filetools],
             max_characters: 0,
             search_exclude: Vec::new(),

@@ -269,6 +269,12 @@ async function openSession(shared, configJson) {
       guarded('undo', naming(args), (session) =>
         session.undo({ filePath: args.filePath ?? args.file_path, expect: args.expect ?? undefined }),
       ),
+    /**
+     * Which files the model has seen changed on disk since its view, with
+     * their changed lines, numbered: to put before the model at the start
+     * of a turn. The lines shown count as seen.
+     */
+    changes: () => callTool('changes', {}),
     /** `grep` with its arguments in either spelling (`head_limit` or `headLimit`). */
     grep: (args) => callTool('grep', args),
     /** `find` with its arguments in either spelling. */

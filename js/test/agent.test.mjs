@@ -104,3 +104,18 @@ test('a typed block read shows the entry around a line, and a typed edit by symb
     'def a():\n    return 1\n\n\ndef b():\n    return 20\n',
   );
 });
+
+test('the host asks which seen files changed on disk and is told their lines once', async () => {
+  const { createTools, memoryFs } = await import('../src/node.js');
+  const fs = memoryFs({ 'a.txt': 'one\ntwo\n' });
+  const tools = await createTools({ fs });
+  await tools.read({ filePath: 'a.txt' });
+  assert.equal((await tools.changes()).content[0].text, 'No file you have seen changed on disk since your view.');
+  fs.addFile('a.txt', 'one\nTWO\n');
+  const told = await tools.changes();
+  assert.match(
+    told.content[0].text,
+    /^Changed on disk since your view:\na\.txt \(now version [0-9a-f]+-\d+\):\n2\tTWO$/,
+  );
+  assert.deepEqual(told.structuredContent.changed_on_disk.shown, ['a.txt']);
+});

@@ -117,6 +117,12 @@ export interface Tools {
    * `no_ignore` and `hidden`. Lines shown in `content` mode count as read.
    */
   grep(args: Args & { pattern: string }): Promise<CallToolResult>;
+  /**
+   * Which files the model has seen changed on disk since its view, with
+   * their changed lines, numbered: to put before the model at the start of
+   * a turn. The lines shown count as seen.
+   */
+  changes(): Promise<CallToolResult>;
   /** `find`: files whose paths match the glob `pattern`, newest first. */
   find(args: Args & { pattern: string }): Promise<CallToolResult>;
   /**

@@ -7,6 +7,7 @@
 //! the model sent in [`quote`], and metadata keeps its keys [`sorted`].
 
 pub mod batch;
+pub mod changes;
 pub mod error;
 pub mod notice;
 pub mod quote;

@@ -13,7 +13,7 @@ use crate::answers::tool::Tool;
 use crate::change::context::Ctx;
 use crate::change::guard::Current;
 use crate::change::hunks::hunks;
-use crate::change::since::{Since, lines};
+use crate::change::since::{ShownDiff, Since, lines};
 use crate::fs::host::HostFs;
 use crate::memory::ledger::{Coverage, Record};
 use crate::memory::version::Version;
@@ -135,26 +135,14 @@ pub(crate) fn refuse<F: HostFs + ?Sized>(
     now: &str,
     style: Style,
 ) -> ToolError {
-    let since = Since::new(&behind.view, now);
-    let shown = since.render(now, ctx.config);
-    let seen = seen_after(&since, &behind.record, &shown.places, now);
-    ctx.state.ledger.insert(
+    let shown = catch_up(
+        ctx,
         rel,
-        Record {
-            size: current.len,
-            mtime_ns: current.meta.mtime_ns,
-            fingerprint: Some(current.fingerprint),
-            seen,
-            total_lines: Some(line_count(now)),
-            style,
-            call: ctx.state.calls,
-            dedup: None,
-            view: None,
-        },
+        (&behind.view, &behind.record),
+        current,
+        now,
+        style,
     );
-    if let Some(bytes) = &current.bytes {
-        ctx.state.keep_view(rel, bytes, ctx.config);
-    }
     let diff = if shown.text.is_empty() {
         "[no line differs: only bytes outside the lines changed (a byte-order mark)]".to_owned()
     } else {
@@ -172,6 +160,55 @@ pub(crate) fn refuse<F: HostFs + ?Sized>(
         version: version_of(current),
     }
     .into()
+}
+
+/// What changed in `rel` from the model's `view` (described by `record`)
+/// to `current` (text `now` in `style`), rendered for the model; the
+/// session's record and view become the file now, the lines shown counting
+/// as seen.
+pub(crate) fn catch_up<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    rel: &str,
+    (view, record): (&str, &Record),
+    current: &Current,
+    now: &str,
+    style: Style,
+) -> ShownDiff {
+    let since = Since::new(view, now);
+    let shown = since.render(now, ctx.config);
+    caught_up(ctx, rel, (&since, &shown, record), current, now, style);
+    shown
+}
+
+/// The session's record and view of `rel` become `current` (text `now` in
+/// `style`), once the model was shown `shown` of `since` from its view
+/// (described by `record`).
+pub(crate) fn caught_up<F: HostFs + ?Sized>(
+    ctx: &mut Ctx<'_, F>,
+    rel: &str,
+    (since, shown, record): (&Since, &ShownDiff, &Record),
+    current: &Current,
+    now: &str,
+    style: Style,
+) {
+    let seen = seen_after(since, record, &shown.places, now);
+    ctx.state.ledger.insert(
+        rel,
+        Record {
+            size: current.len,
+            mtime_ns: current.meta.mtime_ns,
+            fingerprint: Some(current.fingerprint),
+            seen,
+            total_lines: Some(line_count(now)),
+            style,
+            call: ctx.state.calls,
+            dedup: None,
+            view: None,
+        },
+    );
+    if let Some(bytes) = &current.bytes {
+        ctx.state.keep_view(rel, bytes, ctx.config);
+    }
 }
 
 /// What the model has seen of `text` after being shown `shown` of `since`

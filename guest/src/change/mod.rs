@@ -33,6 +33,7 @@ pub(crate) mod intent;
 mod legacy_encoding_tests;
 #[cfg(test)]
 mod new_file_tests;
+pub(crate) mod notices;
 pub mod patch;
 pub(crate) mod recover;
 pub(crate) mod rewrite;

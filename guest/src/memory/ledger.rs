@@ -380,6 +380,11 @@ impl Ledger {
             .collect()
     }
 
+    /// The paths with a record, in order.
+    pub fn paths(&self) -> Vec<String> {
+        self.records.keys().cloned().collect()
+    }
+
     /// The record of `path`.
     pub fn get(&self, path: &str) -> Option<&Record> {
         self.records.get(path)

@@ -15,6 +15,29 @@ use crate::tools::session::Session;
 use crate::tools::shapes::{apply_patch, mcp_filesystem, notebook, text_editor};
 use crate::view::search::args::{FindArgs, GrepArgs};
 
+/// The call by which a host asks for the notice of seen files that
+/// changed on disk ([`Session::changes`]); no tool set offers it to the
+/// model.
+pub const CHANGES: &str = "changes";
+
+/// Refuses arguments to a call that takes none.
+fn no_arguments(arguments: &str) -> Result<(), ToolError> {
+    let given: serde_json::Value =
+        serde_json::from_str(arguments).unwrap_or(serde_json::Value::Null);
+    match given {
+        serde_json::Value::Object(map) if map.is_empty() => Ok(()),
+        serde_json::Value::Null if arguments.trim().is_empty() => Ok(()),
+        _ => Err(ToolError::Arguments {
+            tool: CHANGES,
+            problem: format!(
+                "it takes no arguments, got {}",
+                crate::answers::quote::short_json(&given)
+            ),
+            takes: "{}",
+        }),
+    }
+}
+
 impl<F: HostFs> Session<F> {
     /// Runs `tool` with the model's raw JSON arguments: a tool of one of
     /// the sets the config names.
@@ -24,6 +47,12 @@ impl<F: HostFs> Session<F> {
 
     /// [`Session::call`] within the call.
     fn dispatch(&mut self, tool: &str, arguments: &str) -> ToolResult {
+        if tool == CHANGES {
+            return match no_arguments(arguments) {
+                Ok(()) => self.changes(),
+                Err(err) => self.refused(&err),
+            };
+        }
         let known = match ToolSet::owning(self.config(), tool) {
             Some(ToolSet::TextEditor) => return text_editor::call(self, arguments),
             Some(ToolSet::ApplyPatch) => return apply_patch::call(self, arguments),

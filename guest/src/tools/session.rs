@@ -18,6 +18,7 @@
 
 use serde_json::json;
 
+use crate::answers::changes::ChangeNotice;
 use crate::answers::error::ToolError;
 use crate::answers::notice::Notice;
 use crate::answers::refusal::Refusal;
@@ -27,8 +28,8 @@ use crate::answers::tool::Tool;
 use crate::change::args::{EditArgs, SymbolEditArgs, UndoArgs, WriteArgs};
 use crate::change::context::Ctx;
 use crate::change::guard;
-use crate::change::{edit, recover, undo, write};
-use crate::config::Config;
+use crate::change::{edit, notices, recover, undo, write};
+use crate::config::{ChangeNotices, Config};
 use crate::fs::host::HostFs;
 use crate::fs::recording::Recording;
 use crate::memory::ledger::ReadKey;
@@ -39,6 +40,20 @@ use crate::view::by_kind;
 use crate::view::pdf::PdfCache;
 use crate::view::read::args::ReadArgs;
 use crate::view::read::args::named_encoding;
+
+/// The files a notice names, by what it says of them.
+fn notice_paths(notice: &ChangeNotice) -> serde_json::Value {
+    json!({
+        "shown": notice.shown.iter().map(|(path, _, _)| path).collect::<Vec<_>>(),
+        "unshown": notice.unshown.iter().map(|(path, _)| path).collect::<Vec<_>>(),
+        "removed": notice.removed,
+        "over_budget": notice.over_budget,
+    })
+}
+
+/// The line that ends a notice at the head of an answer: the answer's own
+/// lines follow.
+const END_OF_NOTE: &str = "[end of the note; the answer follows]";
 
 /// What a block read is known by among the reads of a file, beside its
 /// offset (no outline name holds a NUL).
@@ -123,17 +138,60 @@ impl<F: HostFs> Session<F> {
             return call(self);
         }
         self.inside = true;
-        let mut ctx = Ctx {
+        let mut ctx = self.ctx();
+        let recovered = recover::recover(&mut ctx);
+        let mut result = call(self);
+        if self.config.change_notices == ChangeNotices::Note {
+            result = self.noted(result);
+        }
+        self.state.settle_views();
+        self.inside = false;
+        recover::told(result, &recovered)
+    }
+
+    /// What a tool works with: the config, the files and the session's
+    /// memory, with no encoding named.
+    fn ctx(&mut self) -> Ctx<'_, F> {
+        Ctx {
             config: &self.config,
             fs: &self.fs,
             state: &mut self.state,
             encoding: None,
-        };
-        let recovered = recover::recover(&mut ctx);
-        let result = call(self);
-        self.state.settle_views();
-        self.inside = false;
-        recover::told(result, &recovered)
+        }
+    }
+
+    /// `result` headed by the notice of seen files that changed on disk,
+    /// when any did (`change_notices: "note"`).
+    fn noted(&mut self, result: ToolResult) -> ToolResult {
+        let mut ctx = self.ctx();
+        let notice = notices::gather(&mut ctx);
+        if notice.is_empty() {
+            return result;
+        }
+        let mut result = result.prefixed(&format!("{notice}\n{END_OF_NOTE}\n"));
+        result.metadata["changed_on_disk"] = notice_paths(&notice);
+        result
+    }
+
+    /// Which files the model has seen changed on disk since its view, with
+    /// their changed lines, numbered, under a quarter of the output budget
+    /// (SPEC K2): for the harness to put before the model at the start of a
+    /// turn. The lines shown count as seen.
+    pub fn changes(&mut self) -> ToolResult {
+        self.entered(|session| {
+            session.run(|ctx| {
+                let notice = notices::gather(ctx);
+                let text = notice.to_string();
+                let tokens = ctx.config.estimate_tokens(text.len() as u64);
+                Ok(ToolResult::from_text(
+                    text,
+                    json!({
+                        "changed_on_disk": notice_paths(&notice),
+                        "estimated_tokens": tokens,
+                    }),
+                ))
+            })
+        })
     }
 
     /// A call refused before it reached a tool (an unknown tool, arguments
@@ -330,12 +388,7 @@ impl<F: HostFs> Session<F> {
         tool: impl FnOnce(&mut Ctx<'_, F>) -> Result<ToolResult, ToolError>,
     ) -> ToolResult {
         self.state.calls += 1;
-        let mut ctx = Ctx {
-            config: &self.config,
-            fs: &self.fs,
-            state: &mut self.state,
-            encoding: None,
-        };
+        let mut ctx = self.ctx();
         tool(&mut ctx).unwrap_or_else(|err| ToolResult::error(&err, None))
     }
 
@@ -366,12 +419,7 @@ impl<F: HostFs> Session<F> {
                 .repairs
                 .insert(target.asked.clone(), target.rel.clone());
         }
-        let mut ctx = Ctx {
-            config: &self.config,
-            fs: &self.fs,
-            state: &mut self.state,
-            encoding: None,
-        };
+        let mut ctx = self.ctx();
         let mut outcome = tool(&mut ctx, &target);
         for _ in 0..RACE_RETRIES {
             if !matches!(outcome, Err(ToolError::Refused(Refusal::Conflict { .. }))) {

@@ -156,6 +156,12 @@ class Session:
         arguments.update(_given({"position": position, "expect": expect}))
         return self.call("edit", arguments)
 
+    def changes(self) -> ToolResult:
+        """Which files the model has seen changed on disk since its view,
+        with their changed lines, numbered: to put before the model at the
+        start of a turn. The lines shown count as seen."""
+        return self.call("changes", {})
+
     def undo(self, file_path: str, *, expect: Optional[str] = None) -> ToolResult:
         """``undo`` the session's last change of ``file_path``."""
         return self.call("undo", {"file_path": file_path, **_given({"expect": expect})})

@@ -61,6 +61,18 @@ def test_a_block_read_then_an_edit_by_symbol(tmp_path: Path) -> None:
     assert (tmp_path / "m.py").read_text() == "def a():\n    return 1\n\n\ndef b():\n    return 20\n"
 
 
+def test_the_host_asks_which_seen_files_changed(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("one\ntwo\n")
+    session = Tools(tmp_path).session()
+    session.read("a.txt")
+    assert session.changes().text == "No file you have seen changed on disk since your view."
+    (tmp_path / "a.txt").write_text("one\nTWO\n")
+    told = session.changes()
+    assert told.text.startswith("Changed on disk since your view:\na.txt (now version "), told.text
+    assert told.text.endswith("2\tTWO"), told.text
+    assert json.loads(told.metadata_json)["changed_on_disk"]["shown"] == ["a.txt"]
+
+
 def test_an_image_comes_back_as_an_image_block(project: Path) -> None:
     result = Tools(project).session().read("pixel.png")
     images = [block for block in result.content if isinstance(block, ImageBlock)]

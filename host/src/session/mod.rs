@@ -181,6 +181,14 @@ impl Session {
         )
     }
 
+    /// Which files the model has seen changed on disk since its view, with
+    /// their changed lines, numbered, under a quarter of the output budget:
+    /// to put before the model at the start of a turn. The lines shown
+    /// count as seen.
+    pub fn changes(&mut self) -> ToolResult {
+        self.call("changes", "{}")
+    }
+
     /// `edit` of an outline entry by its name, with typed arguments.
     pub fn edit_symbol(&mut self, args: &SymbolEditArgs) -> ToolResult {
         self.call("edit", &args.to_json())

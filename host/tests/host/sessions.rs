@@ -77,6 +77,36 @@ fn raw_and_typed_block_reads_and_symbol_edits_agree() {
 }
 
 #[test]
+fn the_host_asks_which_seen_files_changed_and_is_told_the_lines_once() {
+    let (root, _) = root_and_outside("session-changes");
+    std::fs::write(root.join("a.txt"), "one\ntwo\n").unwrap();
+    let tools = tools(&root);
+    let mut session = tools.session().unwrap();
+    session.call("read", r#"{"file_path":"a.txt"}"#);
+    assert_eq!(
+        session.changes().text(),
+        "No file you have seen changed on disk since your view."
+    );
+    std::fs::write(root.join("a.txt"), "one\nTWO\nthree\n").unwrap();
+    let told = session.changes();
+    assert!(
+        told.text()
+            .starts_with("Changed on disk since your view:\na.txt (now version "),
+        "{}",
+        told.text()
+    );
+    assert!(told.text().ends_with("2\tTWO\n3\tthree"), "{}", told.text());
+    assert_eq!(told.metadata["changed_on_disk"]["shown"][0], "a.txt");
+    // Told once; the lines shown count as seen: an edit of them needs no read.
+    assert!(session.changes().text().starts_with("No file"));
+    let edit = session.call(
+        "edit",
+        r#"{"file_path":"a.txt","old_string":"three","new_string":"3"}"#,
+    );
+    assert!(!edit.is_error, "{}", edit.text());
+}
+
+#[test]
 fn raw_and_typed_searches_agree() {
     let (root, _) = root_and_outside("session-typed-search");
     std::fs::create_dir_all(root.join("src")).unwrap();
