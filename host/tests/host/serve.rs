@@ -526,3 +526,63 @@ fn the_printed_url_answers_and_a_session_the_client_ends_is_answered_200() {
     let ended = read_response(stream).unwrap();
     assert_eq!(ended.status, 200, "{}", ended.body);
 }
+
+/// The value of `key` in the Redis server at `url`, by a bare GET.
+fn redis_get(url: &str, key: &str) -> String {
+    let mut raw = TcpStream::connect(url.trim_start_matches("redis://")).unwrap();
+    raw.write_all(format!("GET {key}\r\n").as_bytes()).unwrap();
+    let mut reader = std::io::BufReader::new(raw);
+    let mut head = String::new();
+    std::io::BufRead::read_line(&mut reader, &mut head).unwrap();
+    let len: usize = head.trim_start_matches('$').trim().parse().unwrap();
+    let mut body = vec![0; len];
+    std::io::Read::read_exact(&mut reader, &mut body).unwrap();
+    String::from_utf8(body).unwrap()
+}
+
+/// The bytes of the stored log of `handle`, and of the memory it holds
+/// saved whole.
+fn stored_and_whole(url: &str, root: &Path, handle: &str) -> (usize, usize) {
+    let log = redis_get(url, &format!("filetools:log:/{handle}"));
+    let tools = filetools::Tools::builder().root(root).build().unwrap();
+    let mut session = tools.session().unwrap();
+    session.restore_log(&log).unwrap();
+    (log.len(), session.save_log().unwrap().len())
+}
+
+#[test]
+fn a_stored_log_stays_within_twice_what_its_session_holds() {
+    let redis = redis();
+    let root = fresh_dir("log-size");
+    std::fs::write(root.join("a.txt"), "0\n").unwrap();
+    for n in 0..300 {
+        std::fs::write(root.join(format!("f{n}.txt")), format!("line {n}\n")).unwrap();
+    }
+    let server = replica(&root, &redis.url());
+    // Just short of the 1,000 lines at which a log is written whole anyway.
+    let one = open_session(&server, "a.txt");
+    for n in 0..998 {
+        let edit = json!({"file_path": "a.txt", "old_string": format!("{n}\n"), "new_string": format!("{}\n", n + 1)});
+        let landed = call(&server, &one, "edit", &edit);
+        assert_eq!(landed["isError"], false, "{landed}");
+    }
+    let (stored, whole) = stored_and_whole(&redis.url(), &root, &one);
+    println!(
+        "998 edits of one file: stored log {stored} bytes, the session saved whole {whole} bytes"
+    );
+    assert!(stored <= 2 * whole, "{stored} > 2 x {whole}");
+    let many = open_session(&server, "f0.txt");
+    for n in 0..499 {
+        let file = format!("f{}.txt", n % 300);
+        call(&server, &many, "read", &json!({"file_path": file}));
+        let edit =
+            json!({"file_path": file, "old_string": "line", "new_string": format!("line {n}")});
+        let landed = call(&server, &many, "edit", &edit);
+        assert_eq!(landed["isError"], false, "{landed}");
+    }
+    let (stored, whole) = stored_and_whole(&redis.url(), &root, &many);
+    println!(
+        "998 calls over 300 files: stored log {stored} bytes, the session saved whole {whole} bytes"
+    );
+    assert!(stored <= 2 * whole, "{stored} > 2 x {whole}");
+}

@@ -25,6 +25,13 @@ use resident::{Resident, Running, Slot};
 /// Lines a stored log grows to before it is written whole again.
 const MAX_LOG_LINES: usize = 1000;
 
+/// Times the size it had when last written whole a stored log grows to
+/// before it is written whole again: a log holds at most about twice what
+/// its session holds, however many calls made it (each line carries what a
+/// call changed, and a file's history goes whole into the line of a call
+/// that changed it).
+const LOG_GROWTH: usize = 2;
+
 /// How often a call waiting for its session's lease looks again.
 const LEASE_POLL: Duration = Duration::from_millis(5);
 
@@ -307,7 +314,13 @@ impl Sessions {
             if let Some(loaded) = loaded {
                 slot.version = loaded.version;
                 match session.restore_log(&loaded.log) {
-                    Ok((_, lines)) => slot.lines = lines,
+                    Ok((_, lines)) => {
+                        slot.lines = lines;
+                        // What it holds whole is not known here: the log
+                        // as found is the measure it may double against.
+                        slot.log_bytes = loaded.log.len();
+                        slot.whole_bytes = loaded.log.len();
+                    }
                     Err(_) => session = fresh()?,
                 }
             }
@@ -327,6 +340,9 @@ impl Sessions {
         } else {
             match session.save_changes()? {
                 None => return Ok(None),
+                Some(line) if slot.log_bytes + line.len() > LOG_GROWTH * slot.whole_bytes => {
+                    (session.save_log()?, 1, true)
+                }
                 Some(line) => (line, slot.lines + 1, false),
             }
         };
@@ -339,6 +355,12 @@ impl Sessions {
         if let Saved::Stored(version) = saved {
             slot.version = version;
             slot.lines = lines;
+            if whole {
+                slot.whole_bytes = text.len();
+                slot.log_bytes = text.len();
+            } else {
+                slot.log_bytes += text.len();
+            }
         }
         Ok(Some(saved))
     }

@@ -39,6 +39,9 @@ pub(super) struct Slot {
     pub session: Option<Session>,
     pub version: u64,
     pub lines: usize,
+    /// Bytes of the stored log, and of it when last written whole.
+    pub log_bytes: usize,
+    pub whole_bytes: usize,
     pub used: Option<Instant>,
     /// The instance memory counted for it in [`Resident::bytes`].
     bytes: usize,
