@@ -78,7 +78,9 @@ mod imports;
 mod scenarios;
 
 pub use answers::result::{Block, ToolResult};
-pub use change::args::{EditArgs, EditOp, Placement, SymbolEditArgs, UndoArgs, WriteArgs};
+pub use change::args::{
+    EditArgs, EditOp, Placement, ReplaceArgs, SymbolEditArgs, UndoArgs, WriteArgs,
+};
 pub use config::{Config, ToolSet};
 pub use fs::host::{
     DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition, ScanFile, ScanOutcome,

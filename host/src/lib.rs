@@ -60,7 +60,9 @@ pub use filetools_core::Format;
 pub use filetools_core::ReadArgs;
 pub use filetools_core::{Annotations, Definition as ToolDefinition};
 pub use filetools_core::{Block, Config, HostFs, MemFs, ToolResult};
-pub use filetools_core::{EditArgs, EditOp, Placement, SymbolEditArgs, UndoArgs, WriteArgs};
+pub use filetools_core::{
+    EditArgs, EditOp, Placement, ReplaceArgs, SymbolEditArgs, UndoArgs, WriteArgs,
+};
 pub use filetools_core::{FindArgs, GrepArgs, OutputMode};
 pub use limits::{DEFAULT_CALL_TIMEOUT, DEFAULT_MEMORY_LIMIT};
 pub use overlay::Overlay;

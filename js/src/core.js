@@ -256,19 +256,25 @@ async function openSession(shared, configJson) {
         ? guarded('edit', naming(args), (session) => session.edit(editArgs(args)))
         : callTool(
             'edit',
+            // Everything given goes on, so that what does not go with a
+            // symbol (old_string, edits) is refused, not dropped.
             modelForm({
+              ...args,
               filePath: args.filePath ?? args.file_path,
-              symbol: args.symbol,
               newString: args.newString ?? args.new_string,
-              position: args.position,
-              encoding: args.encoding,
-              expect: args.expect,
+              oldString: args.oldString ?? args.old_string,
+              replaceAll: args.replaceAll ?? args.replace_all,
             }),
           ),
     undo: (args) =>
       guarded('undo', naming(args), (session) =>
         session.undo({ filePath: args.filePath ?? args.file_path, expect: args.expect ?? undefined }),
       ),
+    /**
+     * `replace` across files: a dry run, or with `apply` and
+     * `expected_count` the change of all (or the chosen `occurrences`).
+     */
+    replace: (args) => callTool('replace', args),
     /**
      * Which files the model has seen changed on disk since its view, with
      * their changed lines, numbered: to put before the model at the start

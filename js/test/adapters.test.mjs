@@ -94,7 +94,7 @@ test('Anthropic SDK: tools in the request, tool_result blocks with the image bac
   }
   assert.deepEqual(
     bodies[0].tools.map((t) => t.name),
-    ['read', 'write', 'edit', 'undo', 'grep', 'find'],
+    ['read', 'write', 'edit', 'undo', 'grep', 'find', 'replace'],
   );
   assert.ok(bodies[0].tools[0].input_schema.properties.file_path);
   const [image, notes] = bodies[1].messages.at(-1).content;
@@ -113,7 +113,7 @@ test('Anthropic SDK, strict: every tool strict, each schema one its strict trans
   const ft = await anthropicTools({ fs }, { strict: true });
   assert.deepEqual(
     ft.tools.map((t) => t.name),
-    ['read', 'write', 'edit', 'undo', 'grep', 'find'],
+    ['read', 'write', 'edit', 'undo', 'grep', 'find', 'replace'],
   );
   for (const tool of ft.tools) {
     assert.equal(tool.strict, true, tool.name);
@@ -256,7 +256,7 @@ test('OpenAI SDK, Responses API, strict: every function tool strict with the Cha
   const chat = new Map(ft.chatTools.map(({ function: f }) => [f.name, f.parameters]));
   assert.deepEqual(
     ft.responsesTools.map((t) => t.name),
-    ['read', 'write', 'edit', 'undo', 'grep', 'find'],
+    ['read', 'write', 'edit', 'undo', 'grep', 'find', 'replace'],
   );
   for (const tool of ft.responsesTools) {
     assert.equal(tool.strict, true, tool.name);
@@ -401,7 +401,7 @@ test('OpenAI SDK, Responses API: the built-in apply_patch tool, its calls answer
   assert.deepEqual(bodies[0].tools[0], { type: 'apply_patch' });
   assert.deepEqual(
     bodies[0].tools.slice(1).map((t) => t.name),
-    ['read', 'write', 'edit', 'undo', 'grep', 'find'],
+    ['read', 'write', 'edit', 'undo', 'grep', 'find', 'replace'],
   );
   const outputs = bodies[1].input;
   assert.deepEqual(
@@ -601,7 +601,7 @@ test('in Node a root directory is all an adapter needs', async () => {
     })
   ).content;
   assert.match(answer.content[0].text, /^1\talpha/);
-  assert.equal((await openaiTools(dir)).chatTools.length, 6);
-  assert.deepEqual(Object.keys(await aiTools(dir)), ['read', 'write', 'edit', 'undo', 'grep', 'find']);
-  assert.equal((await langchainTools(dir)).length, 6);
+  assert.equal((await openaiTools(dir)).chatTools.length, 7);
+  assert.deepEqual(Object.keys(await aiTools(dir)), ['read', 'write', 'edit', 'undo', 'grep', 'find', 'replace']);
+  assert.equal((await langchainTools(dir)).length, 7);
 });

@@ -119,3 +119,17 @@ test('the host asks which seen files changed on disk and is told their lines onc
   );
   assert.deepEqual(told.structuredContent.changed_on_disk.shown, ['a.txt']);
 });
+
+test('a typed replace runs dry, then changes every file at once, and one undo takes it back', async () => {
+  const { createTools, memoryFs } = await import('../src/node.js');
+  const fs = memoryFs({ 'a.txt': 'old one\n', 'b.txt': 'old two\n' });
+  const tools = await createTools({ fs });
+  const dry = await tools.replace({ pattern: 'old', replacement: 'new' });
+  assert.match(dry.content[0].text, /^Dry run: 2 occurrences of "old" in 2 files/);
+  const done = await tools.replace({ pattern: 'old', replacement: 'new', apply: true, expected_count: 2 });
+  assert.equal(done.isError, false, JSON.stringify(done));
+  const text = (path) => new TextDecoder().decode(fs.files().get(path));
+  assert.deepEqual([text('a.txt'), text('b.txt')], ['new one\n', 'new two\n']);
+  await tools.undo({ filePath: 'b.txt' });
+  assert.deepEqual([text('a.txt'), text('b.txt')], ['old one\n', 'old two\n']);
+});

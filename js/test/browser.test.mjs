@@ -177,7 +177,7 @@ test('each tool set lists its tools with descriptions and schemas, and arguments
   assert.deepEqual(JSON.parse(await page.inputValue('#args')), { path: 'README.md' });
 
   await page.selectOption('#toolset', 'filetools');
-  await page.waitForFunction(() => document.getElementById('tool').options.length === 6);
+  await page.waitForFunction(() => document.getElementById('tool').options.length === 7);
 });
 
 /** The width of a PNG, from its header. */

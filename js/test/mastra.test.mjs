@@ -183,6 +183,6 @@ test("with an OpenAI model, Mastra's OpenAI layer requires every argument and le
 
 test('in Node a root directory is all the Mastra adapter needs', async () => {
   const tools = await mastraTools(layOut('mastra-root'));
-  assert.deepEqual(Object.keys(tools), ['read', 'write', 'edit', 'undo', 'grep', 'find']);
+  assert.deepEqual(Object.keys(tools), ['read', 'write', 'edit', 'undo', 'grep', 'find', 'replace']);
   assert.match(await tools.read.execute({ context: { file_path: 'notes.txt' } }), /^1\talpha/);
 });

@@ -28,7 +28,7 @@ test('the TypeScript SDK client lists the tools with annotations and schemas', a
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['read', 'write', 'edit', 'undo', 'grep', 'find'],
+      ['read', 'write', 'edit', 'undo', 'grep', 'find', 'replace'],
     );
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.equal(byName.read.annotations.readOnlyHint, true);

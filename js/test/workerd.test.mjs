@@ -332,7 +332,7 @@ test('MCP clients reach a Durable Object per workspace whose files and sessions 
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((tool) => tool.name),
-      ['read', 'write', 'edit', 'undo', 'grep', 'find'],
+      ['read', 'write', 'edit', 'undo', 'grep', 'find', 'replace'],
     );
     for (const tool of tools) {
       assert.equal(tool.inputSchema.properties.session.type, 'string', tool.name);

@@ -118,6 +118,12 @@ export interface Tools {
    */
   grep(args: Args & { pattern: string }): Promise<CallToolResult>;
   /**
+   * `replace`: `pattern` and `replacement` across the files under `path`
+   * (by `glob`, ignore-aware); a dry run unless `apply` with
+   * `expected_count` (and `occurrences` to take only some).
+   */
+  replace(args: Args & { pattern: string; replacement: string }): Promise<CallToolResult>;
+  /**
    * Which files the model has seen changed on disk since its view, with
    * their changed lines, numbered: to put before the model at the start of
    * a turn. The lines shown count as seen.

@@ -85,7 +85,7 @@ async def main(binary):
             check(init.server_info.name == "filetools", f"server: {init.server_info}")
             tools = (await session.list_tools()).tools
             names = [tool.name for tool in tools]
-            check(names == ["read", "write", "edit", "undo", "grep", "find"], f"tools: {names}")
+            check(names == ["read", "write", "edit", "undo", "grep", "find", "replace"], f"tools: {names}")
             by_name = {tool.name: tool for tool in tools}
             check(by_name["read"].annotations.read_only_hint is True, "read is read-only")
             check(by_name["write"].annotations.destructive_hint is True, "write is destructive")

@@ -12,6 +12,7 @@ pub mod error;
 pub mod notice;
 pub mod quote;
 pub mod refusal;
+pub mod replace;
 pub mod report;
 pub mod result;
 pub mod search;

@@ -22,17 +22,21 @@ pub enum Tool {
     Grep,
     /// Find files by a glob, newest first.
     Find,
+    /// Replace text across files: a dry run, then all or chosen
+    /// occurrences in one change.
+    Replace,
 }
 
 impl Tool {
     /// Every tool, in the order the model is shown them.
-    pub const ALL: [Tool; 6] = [
+    pub const ALL: [Tool; 7] = [
         Tool::Read,
         Tool::Write,
         Tool::Edit,
         Tool::Undo,
         Tool::Grep,
         Tool::Find,
+        Tool::Replace,
     ];
 
     /// The tool called `name`.
@@ -49,6 +53,7 @@ impl Tool {
             Tool::Undo => "undo",
             Tool::Grep => "grep",
             Tool::Find => "find",
+            Tool::Replace => "replace",
         }
     }
 
@@ -70,6 +75,9 @@ impl Tool {
             }
             Tool::Find => {
                 "find takes {pattern: string like \"**/*.rs\", path?: string, head_limit?: integer >= 1, offset?: integer >= 0, no_ignore?: boolean, hidden?: boolean}"
+            }
+            Tool::Replace => {
+                "replace takes {pattern: string, replacement: string, path?: string, glob?: string, regex?: boolean, apply?: boolean, expected_count?: integer >= 1, occurrences?: [integer >= 1, ...], no_ignore?: boolean, hidden?: boolean}"
             }
         }
     }

@@ -136,6 +136,7 @@ impl fmt::Display for Trapped {
             Some(Tool::Undo) => "undoing the last change to",
             Some(Tool::Grep) => "searching",
             Some(Tool::Find) => "finding files in",
+            Some(Tool::Replace) => "replacing text in",
             None => "",
         };
         match &self.path {

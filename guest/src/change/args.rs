@@ -113,6 +113,69 @@ impl SymbolEditArgs {
     }
 }
 
+/// Typed arguments of `replace`: text replaced across the files under a
+/// path, a dry run first, then all or chosen occurrences in one change.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "the model's own switches, each a flag of the tool"
+)]
+pub struct ReplaceArgs {
+    /// The text to find: literal, or a regular expression with `regex`.
+    pub pattern: String,
+    /// What replaces each occurrence (`$1`, `${name}` expand with `regex`).
+    pub replacement: String,
+    /// The file or directory searched; the working directory by default.
+    pub path: Option<String>,
+    /// Only files whose paths match this glob.
+    pub glob: Option<String>,
+    /// `pattern` is a regular expression.
+    pub regex: bool,
+    /// Make the change (otherwise a dry run that lists the occurrences).
+    pub apply: bool,
+    /// With `apply`: how many occurrences the change replaces.
+    pub expected_count: Option<u64>,
+    /// With `apply`: the occurrences to replace, by the dry run's numbers
+    /// (all when not given).
+    pub occurrences: Option<Vec<u64>>,
+    /// Search ignored files too.
+    pub no_ignore: bool,
+    /// Search hidden files too.
+    pub hidden: bool,
+}
+
+impl ReplaceArgs {
+    /// The arguments as the model would send them.
+    pub fn to_json(&self) -> String {
+        let mut map = serde_json::Map::new();
+        map.insert("pattern".to_owned(), self.pattern.clone().into());
+        map.insert("replacement".to_owned(), self.replacement.clone().into());
+        for (name, value) in [("path", &self.path), ("glob", &self.glob)] {
+            if let Some(value) = value {
+                map.insert(name.to_owned(), value.clone().into());
+            }
+        }
+        let switches = [
+            ("regex", self.regex),
+            ("apply", self.apply),
+            ("no_ignore", self.no_ignore),
+            ("hidden", self.hidden),
+        ];
+        for (name, on) in switches {
+            if on {
+                map.insert(name.to_owned(), true.into());
+            }
+        }
+        if let Some(count) = self.expected_count {
+            map.insert("expected_count".to_owned(), count.into());
+        }
+        if let Some(numbers) = &self.occurrences {
+            map.insert("occurrences".to_owned(), numbers.clone().into());
+        }
+        Value::Object(map).to_string()
+    }
+}
+
 /// Typed arguments of `undo`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UndoArgs {

@@ -36,6 +36,7 @@ mod new_file_tests;
 pub(crate) mod notices;
 pub mod patch;
 pub(crate) mod recover;
+pub(crate) mod replace;
 pub(crate) mod rewrite;
 pub(crate) mod since;
 pub(crate) mod syntax_check;

@@ -229,6 +229,20 @@ pub struct ReadKey {
     pub encoding: Option<u64>,
 }
 
+impl ReadKey {
+    /// The key of a search's lines `first..=last` shown as a read of them
+    /// would show them.
+    pub(crate) fn lines(first: u64, last: u64) -> Self {
+        Self {
+            offset: first,
+            limit: last + 1 - first,
+            char_offset: None,
+            symbol: None,
+            encoding: None,
+        }
+    }
+}
+
 /// What the session knows about one file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {

@@ -6,7 +6,7 @@
 use crate::answers::error::ToolError;
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
-use crate::change::args::{UndoArgs, WriteArgs};
+use crate::change::args::{ReplaceArgs, UndoArgs, WriteArgs};
 use crate::config::ToolSet;
 use crate::fs::host::HostFs;
 use crate::tools::args::change::EditCall;
@@ -81,6 +81,7 @@ impl<F: HostFs> Session<F> {
             Tool::Undo => UndoArgs::from_json(arguments).map(|a| self.undo(&a)),
             Tool::Grep => GrepArgs::from_json(arguments).map(|a| self.grep(&a)),
             Tool::Find => FindArgs::from_json(arguments).map(|a| self.find(&a)),
+            Tool::Replace => ReplaceArgs::from_json(arguments).map(|a| self.replace(&a)),
         };
         parsed.unwrap_or_else(|err| self.refused(&err))
     }

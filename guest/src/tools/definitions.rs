@@ -71,6 +71,7 @@ pub fn core(config: &Config) -> Vec<Definition> {
         undo_definition(),
         search_definitions::grep(config),
         search_definitions::find(),
+        search_definitions::replace(),
     ]
 }
 

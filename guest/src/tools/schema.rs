@@ -294,6 +294,12 @@ fn nullable(property: &mut Value) {
     {
         *kind = json!([name.clone(), "null"]);
     }
+    // An enum names every value the property may take: null too.
+    if let Some(Value::Array(values)) = property.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
+    }
 }
 
 /// `schema` (exact: its `required` and closed objects kept) as Anthropic's
@@ -538,7 +544,7 @@ mod tests {
         ] {
             let tools = every_set(format);
             assert_eq!(
-                tools[7],
+                tools[8],
                 json!({"type": "apply_patch"}),
                 "the built-in tool"
             );
@@ -557,7 +563,7 @@ mod tests {
     fn anthropic_strict_schemas_are_exact_closed_and_free_of_keywords_strict_mode_moves() {
         let tools = every_set(Format::AnthropicStrict);
         assert_eq!(
-            tools[6]["type"], "text_editor_20250728",
+            tools[7]["type"], "text_editor_20250728",
             "the built-in tool"
         );
         for tool in tools.iter().filter(|t| t.get("input_schema").is_some()) {

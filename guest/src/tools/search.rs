@@ -46,13 +46,7 @@ impl<F: HostFs> Session<F> {
                             content: false,
                             text: None,
                         };
-                        let key = ReadKey {
-                            offset: first,
-                            limit: last + 1 - first,
-                            char_offset: None,
-                            symbol: None,
-                            encoding: None,
-                        };
+                        let key = ReadKey::lines(first, last);
                         let call = ctx.state.calls;
                         ctx.state.ledger.observe(&view.rel, &shown, call, key);
                     }

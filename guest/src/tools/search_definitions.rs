@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use crate::change::replace::MAX_REPLACE_FILES;
 use crate::config::Config;
 use crate::tools::definitions::{Annotations, Definition, answers};
 use crate::view::search::args::MAX_CONTEXT_LINES;
@@ -166,6 +167,92 @@ pub(crate) fn find() -> Definition {
             read_only: true,
             destructive: false,
             idempotent: true,
+        },
+        builtin: None,
+    }
+}
+
+/// The `replace` tool: a dry run, then all or chosen occurrences in one
+/// change.
+pub(crate) fn replace() -> Definition {
+    let mut properties = serde_json::Map::new();
+    for (name, value) in [
+        (
+            "pattern",
+            json!({"type": "string", "description": "The text to replace: literal, or a regular expression (Rust regex syntax, ^ and $ at each line) with regex=true."}),
+        ),
+        (
+            "replacement",
+            json!({"type": "string", "description": "What replaces each occurrence; with regex=true, $1 or ${name} insert a group."}),
+        ),
+        (
+            "path",
+            json!({"type": "string", "description": "File or directory to change. Default: the working directory."}),
+        ),
+        (
+            "glob",
+            json!({"type": "string", "description": "Only files whose paths match this glob, e.g. \"*.rs\" or \"src/**/*.ts\"."}),
+        ),
+        (
+            "regex",
+            json!({"type": "boolean", "description": "pattern is a regular expression. Default false."}),
+        ),
+        (
+            "apply",
+            json!({"type": "boolean", "description": "Make the change. Default false: a dry run listing each occurrence, numbered, with its lines before and after."}),
+        ),
+        (
+            "expected_count",
+            json!({"type": "integer", "minimum": 1, "description": "With apply: how many occurrences the change replaces (all the dry run listed, or those in occurrences); refused if that is no longer so."}),
+        ),
+        (
+            "occurrences",
+            json!({"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1, "description": "With apply: only these occurrences, by the dry run's numbers. Default all."}),
+        ),
+    ] {
+        properties.insert(name.to_owned(), value);
+    }
+    for (name, value) in switches() {
+        properties.insert(name.to_owned(), value);
+    }
+    Definition {
+        name: "replace",
+        description: format!(
+            "Replace text across files, ignore-aware. First call without apply: a dry run numbers \
+             each occurrence with its file's version and its lines before and after (they count as \
+             read). Then apply=true with expected_count (and occurrences to take only some): every \
+             file is changed or none; refused if a file changed since the dry run. One undo of any \
+             of the files takes the whole change back. At most {MAX_REPLACE_FILES} files."
+        ),
+        input_schema: json!({
+            "type": "object",
+            "properties": properties,
+            "required": ["pattern", "replacement"],
+            "additionalProperties": false
+        }),
+        output_schema: answers(
+            &json!({
+                "type": "object",
+                "properties": {
+                    "kind": {"type": "string", "description": "replace."},
+                    "dry_run": {"type": "boolean"},
+                    "occurrences": {"type": "integer", "description": "Occurrences found (a dry run)."},
+                    "replaced": {"type": "integer", "description": "Occurrences replaced (applied)."},
+                    "files": {"type": "integer", "description": "Files holding the occurrences."},
+                    "searched": {"type": "integer", "description": "Files searched (a dry run)."},
+                    "versions": {"type": "object", "description": "Each file holding the pattern, with its version."},
+                    "truncated": {"type": "boolean"},
+                    "estimated_tokens": {"type": "integer"}
+                },
+                "required": ["kind"]
+            }),
+            &[&["kind"]],
+        ),
+        annotations: Annotations {
+            title: "Replace across files",
+            read_only: false,
+            destructive: true,
+            idempotent: false,
         },
         builtin: None,
     }

@@ -25,10 +25,10 @@ use crate::answers::refusal::Refusal;
 use crate::answers::result::Block;
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
-use crate::change::args::{EditArgs, SymbolEditArgs, UndoArgs, WriteArgs};
+use crate::change::args::{EditArgs, ReplaceArgs, SymbolEditArgs, UndoArgs, WriteArgs};
 use crate::change::context::Ctx;
 use crate::change::guard;
-use crate::change::{edit, notices, recover, undo, write};
+use crate::change::{edit, notices, recover, replace, undo, write};
 use crate::config::{ChangeNotices, Config};
 use crate::fs::host::HostFs;
 use crate::fs::recording::Recording;
@@ -369,6 +369,19 @@ impl<F: HostFs> Session<F> {
                 ctx.encoding = named_encoding(Tool::Edit, args.encoding.as_deref())?;
                 edit::symbol::run(ctx, args, target)
             })
+        })
+    }
+
+    /// `replace` with typed arguments: a dry run, or the change of all or
+    /// chosen occurrences.
+    pub fn replace(&mut self, args: &ReplaceArgs) -> ToolResult {
+        self.entered(|session| {
+            if args.apply && session.config.read_only {
+                session.state.calls += 1;
+                let path = args.path.clone().unwrap_or_else(|| ".".to_owned());
+                return ToolResult::error(&ToolError::read_only(path.clone()), Some(&path));
+            }
+            session.run(|ctx| replace::run(ctx, args))
         })
     }
 

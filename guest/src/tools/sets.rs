@@ -17,7 +17,7 @@ impl ToolSet {
     /// The names of the tools of this set, in the order they are listed.
     pub fn tools(self) -> &'static [&'static str] {
         match self {
-            ToolSet::Filetools => &["read", "write", "edit", "undo", "grep", "find"],
+            ToolSet::Filetools => &["read", "write", "edit", "undo", "grep", "find", "replace"],
             ToolSet::TextEditor => &[text_editor::NAME],
             ToolSet::ApplyPatch => &[apply_patch::NAME],
             ToolSet::McpFilesystem => &mcp_filesystem::NAMES,

@@ -11,6 +11,7 @@ use crate::answers::error::ToolError;
 use crate::answers::error::symbol::SymbolError;
 use crate::answers::notice::Notice;
 use crate::answers::result::ToolResult;
+use crate::answers::tool::Tool;
 use crate::config::Config;
 use crate::fs::host::{FileKind, HostFs, Metadata};
 use crate::memory::ledger::Observation;
@@ -69,6 +70,7 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
             return Err(ToolError::Symbol(SymbolError::NoOutline {
                 path: args.file_path.clone(),
                 why: "a directory".to_owned(),
+                tool: Tool::Read,
             }));
         }
         return Ok((listing::list(config, fs, args, rel)?, None));
@@ -83,6 +85,7 @@ pub(crate) fn dispatch<F: HostFs + ?Sized>(
             return Err(ToolError::Symbol(SymbolError::NoOutline {
                 path: args.file_path.clone(),
                 why: "not a text file".to_owned(),
+                tool: Tool::Read,
             }));
         }
         let (result, seen) = symbol::read(config, fs, args, lookup, rel, meta, head)?;

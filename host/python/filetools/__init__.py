@@ -156,6 +156,12 @@ class Session:
         arguments.update(_given({"position": position, "expect": expect}))
         return self.call("edit", arguments)
 
+    def replace(self, pattern: str, replacement: str, **arguments: Any) -> ToolResult:
+        """``replace`` across files: ``path``, ``glob``, ``regex`` and the
+        rest as keywords; a dry run unless ``apply=True`` with
+        ``expected_count`` (and ``occurrences`` to take only some)."""
+        return self.call("replace", {"pattern": pattern, "replacement": replacement, **_given(arguments)})
+
     def changes(self) -> ToolResult:
         """Which files the model has seen changed on disk since its view,
         with their changed lines, numbered: to put before the model at the

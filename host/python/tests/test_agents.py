@@ -61,7 +61,7 @@ def test_function_tools_carry_the_definitions(tmp_path: Path) -> None:
         tools = function_tools(root, strict=strict)
         definitions = [item["function"] for item in Tools(root).definitions("openai-strict" if strict else "openai")]
         assert all(isinstance(tool, FunctionTool) for tool in tools)
-        assert [tool.name for tool in tools] == ["read", "write", "edit", "undo", "grep", "find"]
+        assert [tool.name for tool in tools] == ["read", "write", "edit", "undo", "grep", "find", "replace"]
         assert [tool.description for tool in tools] == [item["description"] for item in definitions]
         # With strict_json_schema=True the SDK makes the schema strict on its
         # own: the strict definitions come out of it unchanged.
@@ -142,7 +142,7 @@ def test_the_run_loop_drives_the_tools(tmp_path: Path) -> None:
     assert result.final_output == "Changed beta to gamma."
     assert (root / "notes.txt").read_text() == "alpha\ngamma\n"
     model.assert_complete()
-    assert [tool.name for tool in model.calls[0].tools] == ["read", "write", "edit", "undo", "grep", "find"]
+    assert [tool.name for tool in model.calls[0].tools] == ["read", "write", "edit", "undo", "grep", "find", "replace"]
 
     expected = reference(
         make_root(tmp_path / "twin"),
@@ -168,7 +168,7 @@ def test_apply_patch_tool_applies_the_models_operations(tmp_path: Path) -> None:
     patch_tool = apply_patch_tool(session)
     assert isinstance(patch_tool, ApplyPatchTool)
     tools = function_tools(session)
-    assert [tool.name for tool in tools] == ["read", "write", "edit", "undo", "grep", "find", "apply_patch"]
+    assert [tool.name for tool in tools] == ["read", "write", "edit", "undo", "grep", "find", "replace", "apply_patch"]
 
     update = {"type": "update_file", "path": "notes.txt", "diff": "@@\n alpha\n-beta\n+gamma\n"}
     create = {"type": "create_file", "path": "docs/new.md", "diff": "+# New\n+text\n"}

@@ -65,7 +65,7 @@ def test_tools_reach_the_api_as_the_definitions_give_them(tmp_path: Path) -> Non
         ft = anthropic_tools(turn_root(tmp_path / f"root-{strict}"), strict=strict)
         expected = Tools(tmp_path / f"root-{strict}").definitions("anthropic-strict" if strict else "anthropic")
         assert ft.tools == expected
-        assert [tool["name"] for tool in ft.tools] == ["read", "write", "edit", "undo", "grep", "find"]
+        assert [tool["name"] for tool in ft.tools] == ["read", "write", "edit", "undo", "grep", "find", "replace"]
         assert all(tool.get("strict", False) is strict for tool in ft.tools)
         assert all(conforms(ToolUnionParam, tool) for tool in ft.tools)
 

@@ -73,6 +73,17 @@ def test_the_host_asks_which_seen_files_changed(tmp_path: Path) -> None:
     assert json.loads(told.metadata_json)["changed_on_disk"]["shown"] == ["a.txt"]
 
 
+def test_replace_runs_dry_then_changes_every_file(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("old one\n")
+    (tmp_path / "b.txt").write_text("old two\n")
+    session = Tools(tmp_path).session()
+    dry = session.replace("old", "new")
+    assert dry.text.startswith('Dry run: 2 occurrences of "old" in 2 files'), dry.text
+    done = session.replace("old", "new", apply=True, expected_count=2)
+    assert not done.is_error, done.text
+    assert [(tmp_path / n).read_text() for n in ("a.txt", "b.txt")] == ["new one\n", "new two\n"]
+
+
 def test_an_image_comes_back_as_an_image_block(project: Path) -> None:
     result = Tools(project).session().read("pixel.png")
     images = [block for block in result.content if isinstance(block, ImageBlock)]
@@ -120,7 +131,7 @@ def test_the_programs_mistakes_are_exceptions(tmp_path: Path) -> None:
 def test_definitions_come_in_every_format(project: Path) -> None:
     tools = Tools(project)
     plain = tools.definitions()
-    assert [d["name"] for d in plain] == ["read", "write", "edit", "undo", "grep", "find"]
+    assert [d["name"] for d in plain] == ["read", "write", "edit", "undo", "grep", "find", "replace"]
     assert "file_path" in plain[0]["input_schema"]["properties"]
     assert FORMATS == [
         "mcp",
@@ -133,7 +144,7 @@ def test_definitions_come_in_every_format(project: Path) -> None:
         "gemini",
     ]
     for format in FORMATS:
-        assert len(tools.definitions(format)) == 6, format
+        assert len(tools.definitions(format)) == 7, format
     assert tools.definitions("mcp")[0]["inputSchema"] == plain[0]["input_schema"]
     strict = tools.definitions("openai-strict")[0]
     assert strict["function"]["strict"] is True

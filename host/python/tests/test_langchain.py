@@ -43,7 +43,7 @@ def by_name(tools: list) -> Dict[str, StructuredTool]:
 def test_the_tools_are_the_sessions_tools_with_their_json_schemas() -> None:
     tools = langchain_tools(fs=MemoryFs({}))
     definitions = Tools(fs=MemoryFs({})).definitions("mcp")
-    names = ["read", "write", "edit", "undo", "grep", "find"]
+    names = ["read", "write", "edit", "undo", "grep", "find", "replace"]
     assert [tool.name for tool in tools] == [d["name"] for d in definitions] == names
     for tool, definition in zip(tools, definitions):
         assert isinstance(tool, StructuredTool)

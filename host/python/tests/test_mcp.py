@@ -76,7 +76,7 @@ def test_the_tools_are_listed_beside_the_servers_own(root: Path, mode: str) -> N
         return (await client.list_tools()).tools
 
     tools = served(server, mode, scenario)
-    assert [tool.name for tool in tools] == ["add", "read", "write", "edit", "undo", "grep", "find"]
+    assert [tool.name for tool in tools] == ["add", "read", "write", "edit", "undo", "grep", "find", "replace"]
     listed = [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools[1:]]
     assert listed == Tools(root).definitions("mcp")
     assert tools[1].annotations.read_only_hint is True
@@ -171,7 +171,7 @@ def test_a_low_level_server_keeps_its_own_handlers(mode: str) -> None:
         return names, pong, wrote, unknown.value
 
     names, pong, wrote, unknown = served(server, mode, scenario)
-    assert names == ["ping", "read", "write", "edit", "undo", "grep", "find"]
+    assert names == ["ping", "read", "write", "edit", "undo", "grep", "find", "replace"]
     assert pong.content[0].text == "pong"
     assert answer(wrote) == expected(direct, "write", write)
     assert fs.files() == {"a.txt": b"one\n", "b.txt": b"two\n"}

@@ -24,6 +24,9 @@ from conftest import conforms, png, reference
 from filetools import Tools
 from filetools.openai import OpenAITools, openai_tools
 
+# The filetools set's tools, in the order they are listed.
+FILETOOLS_NAMES = ["read", "write", "edit", "undo", "grep", "find", "replace"]
+
 NOTES = "alpha\nbeta\n"
 PATCH_TOOLS = {"tools": ["filetools", "apply-patch"]}
 
@@ -117,7 +120,7 @@ def test_chat_tools_reach_the_api_as_the_definitions_give_them(tmp_path: Path) -
         root = make_root(tmp_path / f"root-{strict}")
         ft = openai_tools(root, strict=strict)
         assert ft.chat_tools == Tools(root).definitions("openai-strict" if strict else "openai")
-        assert [tool["function"]["name"] for tool in ft.chat_tools] == ["read", "write", "edit", "undo", "grep", "find"]
+        assert [tool["function"]["name"] for tool in ft.chat_tools] == FILETOOLS_NAMES
         assert all(tool["function"].get("strict", False) is strict for tool in ft.chat_tools)
         assert all(conforms(ChatCompletionToolUnionParam, tool) for tool in ft.chat_tools)
 
@@ -220,7 +223,7 @@ def test_responses_tools_reach_the_api_as_the_definitions_give_them(tmp_path: Pa
         assert isinstance(ft, OpenAITools)
         expected = Tools(root).definitions("openai-responses-strict" if strict else "openai-responses")
         assert ft.responses_tools == expected
-        assert [tool["name"] for tool in ft.responses_tools] == ["read", "write", "edit", "undo", "grep", "find"]
+        assert [tool["name"] for tool in ft.responses_tools] == FILETOOLS_NAMES
         assert all(tool["strict"] is strict for tool in ft.responses_tools)
         assert all(conforms(ToolParam, tool) for tool in ft.responses_tools)
 
@@ -283,7 +286,7 @@ def test_the_apply_patch_tool_set_uses_the_built_in_tool(tmp_path: Path) -> None
     root = make_root(tmp_path / "root")
     ft = openai_tools(root, config=PATCH_TOOLS)
     assert ft.responses_tools[-1] == {"type": "apply_patch"}
-    assert [tool.get("name") for tool in ft.responses_tools[:-1]] == ["read", "write", "edit", "undo", "grep", "find"]
+    assert [tool.get("name") for tool in ft.responses_tools[:-1]] == FILETOOLS_NAMES
     assert all(conforms(ToolParam, tool) for tool in ft.responses_tools)
     # Chat Completions has no built-in: apply_patch is a function there.
     assert ft.chat_tools[-1]["function"]["name"] == "apply_patch"

@@ -19,7 +19,9 @@ use anyhow::{Result, bail};
 use filetools_core::Format;
 use filetools_core::ReadArgs;
 use filetools_core::ToolResult;
-use filetools_core::{EditArgs, FindArgs, GrepArgs, SymbolEditArgs, UndoArgs, WriteArgs};
+use filetools_core::{
+    EditArgs, FindArgs, GrepArgs, ReplaceArgs, SymbolEditArgs, UndoArgs, WriteArgs,
+};
 
 use crate::bindings::wit;
 use crate::limits::{Cancelled, Deadline};
@@ -187,6 +189,12 @@ impl Session {
     /// count as seen.
     pub fn changes(&mut self) -> ToolResult {
         self.call("changes", "{}")
+    }
+
+    /// `replace` with typed arguments: a dry run, or the change of all or
+    /// chosen occurrences across files.
+    pub fn replace(&mut self, args: &ReplaceArgs) -> ToolResult {
+        self.call("replace", &args.to_json())
     }
 
     /// `edit` of an outline entry by its name, with typed arguments.

@@ -261,7 +261,7 @@ fn schema_prints_every_format_rendered_from_the_config() {
             .unwrap();
         assert!(out.status.success(), "{format}");
         let tools: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(tools.as_array().unwrap().len(), 6, "{format}");
+        assert_eq!(tools.as_array().unwrap().len(), 7, "{format}");
         assert!(tools.to_string().contains("up to 1000 lines"), "{format}");
     }
     let read_only = Command::new(BIN)

@@ -6,7 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use filetools::{
-    FindArgs, GrepArgs, LoadSource, OutputMode, Placement, ReadArgs, SymbolEditArgs, Tools,
+    FindArgs, GrepArgs, LoadSource, OutputMode, Placement, ReadArgs, ReplaceArgs, SymbolEditArgs,
+    Tools,
 };
 
 use crate::{read_args, root_and_outside, scratch, tools};
@@ -104,6 +105,48 @@ fn the_host_asks_which_seen_files_changed_and_is_told_the_lines_once() {
         r#"{"file_path":"a.txt","old_string":"three","new_string":"3"}"#,
     );
     assert!(!edit.is_error, "{}", edit.text());
+}
+
+#[test]
+fn a_typed_replace_runs_dry_then_changes_every_file_in_one_step() {
+    let (root, _) = root_and_outside("session-replace");
+    std::fs::write(root.join("a.txt"), "old one\n").unwrap();
+    std::fs::write(root.join("b.txt"), "old two\nold three\n").unwrap();
+    let tools = tools(&root);
+    let mut session = tools.session().unwrap();
+    let mut args = ReplaceArgs {
+        pattern: "old".into(),
+        replacement: "new".into(),
+        ..ReplaceArgs::default()
+    };
+    let dry = session.replace(&args);
+    assert!(
+        dry.text()
+            .starts_with("Dry run: 3 occurrences of \"old\" in 2 files"),
+        "{}",
+        dry.text()
+    );
+    args.apply = true;
+    args.expected_count = Some(3);
+    let done = session.replace(&args);
+    assert!(
+        done.text().starts_with("Replaced 3 occurrences in 2 files"),
+        "{}",
+        done.text()
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("b.txt")).unwrap(),
+        "new two\nnew three\n"
+    );
+    session.call("undo", r#"{"file_path":"a.txt"}"#);
+    assert_eq!(
+        std::fs::read_to_string(root.join("a.txt")).unwrap(),
+        "old one\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("b.txt")).unwrap(),
+        "old two\nold three\n"
+    );
 }
 
 #[test]
@@ -439,7 +482,10 @@ fn definitions_describe_every_tool_for_the_config() {
         .unwrap();
     let defs = tools.definitions().unwrap();
     let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
-    assert_eq!(names, ["read", "write", "edit", "undo", "grep", "find"]);
+    assert_eq!(
+        names,
+        ["read", "write", "edit", "undo", "grep", "find", "replace"]
+    );
     assert!(defs[0].description.contains("up to 700 lines"));
     for def in &defs {
         let schema: serde_json::Value = serde_json::from_str(&def.input_schema).unwrap();

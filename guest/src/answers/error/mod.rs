@@ -12,6 +12,7 @@ pub mod cells;
 pub mod insert;
 pub mod patch;
 pub mod path;
+pub mod replace;
 pub mod symbol;
 
 use std::fmt;
@@ -95,6 +96,8 @@ pub enum ToolError {
     InsertPastEnd(insert::PastTheEnd),
     /// A read by symbol found no single entry.
     Symbol(symbol::SymbolError),
+    /// A `replace` that was to change files changed none.
+    Replace(replace::ReplaceError),
     /// A change over several files failed on one of them after others were
     /// written, and some of those could not be put back.
     PartlyWritten {
@@ -211,6 +214,7 @@ impl ToolError {
             ToolError::Patch(_) => "patch_not_applied",
             ToolError::InsertPastEnd(_) => "past_the_end",
             ToolError::Symbol(err) => err.code(),
+            ToolError::Replace(err) => err.code(),
             ToolError::Cells(_) => "notebook_edit_refused",
             ToolError::BadPath { .. } => "bad_path",
             ToolError::IsDirectory { .. } => "is_directory",
@@ -332,6 +336,7 @@ impl fmt::Display for ToolError {
             ToolError::Patch(err) => err.fmt(f),
             ToolError::InsertPastEnd(err) => err.fmt(f),
             ToolError::Symbol(err) => err.fmt(f),
+            ToolError::Replace(err) => err.fmt(f),
             ToolError::Cells(err) => err.fmt(f),
             ToolError::PartlyWritten { cause, stuck } => write!(
                 f,

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::answers::quote::quoted;
+use crate::answers::tool::Tool;
 
 /// Why a read by symbol found nothing to show.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,6 +17,8 @@ pub enum SymbolError {
         /// Why: not a language with an outline, too large, or the parse
         /// stopped.
         why: String,
+        /// The tool that looked: what to do instead depends on it.
+        tool: Tool,
     },
     /// No entry has that name.
     Unknown {
@@ -49,6 +52,20 @@ pub enum SymbolError {
         last: u64,
         /// Its first line not shown.
         gap: u64,
+        /// The name as the model gave it.
+        asked: String,
+    },
+    /// An edit by symbol of an entry that shares a line with another:
+    /// lines are what it replaces.
+    SharedLine {
+        /// The path as sent.
+        path: String,
+        /// The entry's qualified name.
+        name: String,
+        /// The other entry's.
+        other: String,
+        /// The line they share.
+        line: u64,
     },
     /// A read of the block around a line that no named entry holds.
     NoBlock {
@@ -70,6 +87,7 @@ impl SymbolError {
             SymbolError::Ambiguous { .. } => "ambiguous_symbol",
             SymbolError::Unseen { .. } => "not_read",
             SymbolError::NoBlock { .. } => "no_block",
+            SymbolError::SharedLine { .. } => "shared_line",
         }
     }
 }
@@ -77,10 +95,17 @@ impl SymbolError {
 impl fmt::Display for SymbolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SymbolError::NoOutline { path, why } => write!(
-                f,
-                "Error: {path} has no outline to find a symbol in ({why}); read it with offset and limit instead."
-            ),
+            SymbolError::NoOutline { path, why, tool } => {
+                let instead = if *tool == Tool::Edit {
+                    "edit it with old_string instead"
+                } else {
+                    "read it with offset and limit instead"
+                };
+                write!(
+                    f,
+                    "Error: {path} has no outline to find a symbol in ({why}); {instead}."
+                )
+            }
             SymbolError::Unknown {
                 path,
                 symbol,
@@ -127,11 +152,23 @@ impl fmt::Display for SymbolError {
                 first,
                 last,
                 gap,
+                asked,
             } => write!(
                 f,
                 "Error: you have not read all of {} in {path} (lines {first}-{last}; line {gap} was not shown); read it with symbol={} first, or give expect with the file's version.",
                 quoted(name),
-                quoted(name)
+                quoted(asked)
+            ),
+            SymbolError::SharedLine {
+                path,
+                name,
+                other,
+                line,
+            } => write!(
+                f,
+                "Error: {} shares line {line} of {path} with {}, and an edit by symbol replaces whole lines; edit it with old_string instead.",
+                quoted(name),
+                quoted(other)
             ),
             SymbolError::NoBlock { path, line, total } if line > total => write!(
                 f,

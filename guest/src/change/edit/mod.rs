@@ -22,7 +22,7 @@ mod nearest;
 mod quotes;
 pub(crate) mod snippet;
 pub(crate) mod symbol;
-mod view;
+pub(crate) mod view;
 
 use serde_json::json;
 

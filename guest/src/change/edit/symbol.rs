@@ -36,7 +36,8 @@ use crate::fs::host::HostFs;
 use crate::memory::ledger::Record;
 use crate::paths::repair::Target;
 use crate::text::textfile::line_count;
-use crate::view::outline::named::{Named, named, outline_of};
+use crate::view::outline::named::{Named, SEPARATOR, all, named, outline_of};
+use crate::view::outline::{Language, Symbol};
 
 /// Runs `edit` by symbol on `target`, the repaired path.
 pub(crate) fn run<F: HostFs + ?Sized>(
@@ -72,17 +73,13 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         return Ok(nothing_written(ctx.config, &loaded, &report));
     }
     let view = View::new(&loaded.file.text);
-    let symbols = outline_of(ctx.config, path, rel, &view.text)?;
-    let entry = named(&symbols, path, &args.symbol).map_err(ToolError::Symbol)?;
-    if expect.is_none() {
-        seen_whole(ctx.config, &loaded, &entry)?;
-    }
+    let (entry, whole) = located(ctx.config, &loaded, args, &view.text, expect.is_some())?;
     let index = LineIndex::new(&view.text);
-    let (start, end) = index.lines_span(view.text.len(), entry.start, entry.end);
+    let (start, end) = index.lines_span(view.text.len(), whole.start, whole.end);
     let Some(change) = placed(
         &view.text[start..end],
         (start, end),
-        &entry,
+        &whole,
         args.position,
         text,
     ) else {
@@ -132,7 +129,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
             path: path.to_owned(),
             name: entry.name.clone(),
             how: change.how,
-            was: (entry.start, entry.end),
+            was: (whole.start, whole.end),
             now,
             lines,
             snippet,
@@ -151,10 +148,47 @@ fn nothing_written(config: &Config, loaded: &Loaded, report: &Report) -> ToolRes
     answer(config, report, rel, "already_applied", lines, size)
 }
 
+/// The entry `args` names in `text` (the file's LF view), refused when it
+/// shares a line with another or, unless `expect` was given, has lines the
+/// model was not shown; and the lines the change covers: its attributes,
+/// decorators and doc comments too when text goes before it or it goes.
+fn located(
+    config: &Config,
+    loaded: &Loaded,
+    args: &SymbolEditArgs,
+    text: &str,
+    expected: bool,
+) -> Result<(Named, Named), ToolError> {
+    let path = loaded.path.as_str();
+    let (language, symbols) = outline_of(config, (path, Tool::Edit), &loaded.rel, text)?;
+    let entry = named(&symbols, path, &args.symbol).map_err(ToolError::Symbol)?;
+    alone_on_its_lines(&symbols, path, &entry)?;
+    if !expected {
+        seen_whole(config, loaded, &entry, &args.symbol)?;
+    }
+    let keeps_its_place = args.position == Placement::After
+        || (args.position == Placement::Replace && !args.new_string.is_empty());
+    let above = if keeps_its_place {
+        entry.start
+    } else {
+        attached_above(text, &LineIndex::new(text), language, entry.start)
+    };
+    let whole = Named {
+        start: above,
+        ..entry.clone()
+    };
+    Ok((entry, whole))
+}
+
 /// Refuses an edit of `entry` whose lines the model has not all been
 /// shown: in the file as it is, or, when it changed since the model's
 /// view, in that view.
-fn seen_whole(config: &Config, loaded: &Loaded, entry: &Named) -> Result<(), ToolError> {
+fn seen_whole(
+    config: &Config,
+    loaded: &Loaded,
+    entry: &Named,
+    asked: &str,
+) -> Result<(), ToolError> {
     let unseen = |gap| {
         ToolError::Symbol(SymbolError::Unseen {
             path: loaded.path.clone(),
@@ -162,14 +196,20 @@ fn seen_whole(config: &Config, loaded: &Loaded, entry: &Named) -> Result<(), Too
             first: entry.start,
             last: entry.end,
             gap,
+            asked: asked.to_owned(),
         })
     };
     let (coverage, first, last) = match (&loaded.behind, &loaded.record) {
         (Some(behind), _) => {
             let viewed = View::new(&behind.view);
-            let symbols = outline_of(config, &loaded.path, &loaded.rel, &viewed.text)?;
+            let (_, symbols) = outline_of(
+                config,
+                (&loaded.path, Tool::Edit),
+                &loaded.rel,
+                &viewed.text,
+            )?;
             // An entry the view did not hold was never shown.
-            let Ok(seen) = named(&symbols, &loaded.path, &entry.name) else {
+            let Ok(seen) = named(&symbols, &loaded.path, asked) else {
                 return Err(unseen(entry.start));
             };
             (&behind.record.seen, seen.start, seen.end)
@@ -181,6 +221,60 @@ fn seen_whole(config: &Config, loaded: &Loaded, entry: &Named) -> Result<(), Too
         Some(gap) => Err(unseen(gap - first + entry.start)),
         None => Ok(()),
     }
+}
+
+/// Refuses an edit of `entry` when another entry, neither inside it nor
+/// around it, has a line in common with it: replacing its lines would take
+/// the other's part of that line too.
+fn alone_on_its_lines(symbols: &[Symbol], path: &str, entry: &Named) -> Result<(), ToolError> {
+    let within = |inner: &str, outer: &str| {
+        inner
+            .strip_prefix(outer)
+            .is_some_and(|rest| rest.starts_with(SEPARATOR))
+    };
+    let shared = all(symbols).into_iter().find(|other| {
+        other.name != entry.name
+            && !within(&other.name, &entry.name)
+            && !within(&entry.name, &other.name)
+            && other.start <= entry.end
+            && entry.start <= other.end
+    });
+    match shared {
+        Some(other) => Err(ToolError::Symbol(SymbolError::SharedLine {
+            path: path.to_owned(),
+            line: other.start.max(entry.start),
+            name: entry.name.clone(),
+            other: other.name,
+        })),
+        None => Ok(()),
+    }
+}
+
+/// The first line of the lines right above line `start` that belong to
+/// the entry there, in `language`: its attributes, decorators and doc
+/// comments, with no blank line between.
+fn attached_above(text: &str, index: &LineIndex, language: Language, start: u64) -> u64 {
+    let marks: &[&str] = match language {
+        Language::Rust => &["#[", "///", "//"],
+        Language::Python => &["@", "#"],
+        Language::JavaScript
+        | Language::TypeScript
+        | Language::Tsx
+        | Language::Java
+        | Language::Go
+        | Language::C
+        | Language::Cpp => &["@", "//", "/*", "*"],
+        _ => &[],
+    };
+    let mut first = start;
+    while first > 1 {
+        let line = index.line(text, first - 1).trim_start();
+        if line.is_empty() || !marks.iter().any(|mark| line.starts_with(mark)) {
+            break;
+        }
+        first -= 1;
+    }
+    first
 }
 
 /// One change of an entry's lines: the span of the LF view it replaces,
@@ -254,7 +348,7 @@ fn placed(
             let with = if ends_line {
                 own_lines(text)
             } else {
-                format!("\n{}", text.strip_suffix('\n').unwrap_or(&text))
+                format!("\n{}", text.trim_end_matches('\n'))
             };
             Change {
                 how: SymbolChange::After,
@@ -332,6 +426,101 @@ mod tests {
                 "f()".into()
             )
             .is_none()
+        );
+    }
+
+    #[test]
+    fn text_after_a_last_line_without_a_line_end_counts_the_lines_it_adds() {
+        let change = placed(
+            "end",
+            (4, 7),
+            &entry(2, 2),
+            Placement::After,
+            "b\nc\n\n".into(),
+        )
+        .expect("a change");
+        assert_eq!((change.with.as_str(), change.added), ("\nb\nc", 2));
+    }
+
+    fn session_over(name: &str, text: &str) -> Session<MemFs> {
+        let fs = MemFs::new();
+        fs.add_file(name, text.as_bytes());
+        let mut session = Session::open("{}", fs).unwrap();
+        session.call("read", &format!(r#"{{"file_path": "{name}"}}"#));
+        session
+    }
+
+    #[cfg(feature = "lang-python")]
+    #[test]
+    fn decorators_go_with_their_entry_and_stay_above_what_goes_before_it() {
+        let text = "class C:\n    @property\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n";
+        let mut session = session_over("c.py", text);
+        let before = session.call(
+            "edit",
+            r#"{"file_path": "c.py", "symbol": "C.a", "position": "before", "new_string": "    def z(self):\n        return 0\n"}"#,
+        );
+        assert!(!before.is_error, "{}", before.text());
+        assert_eq!(
+            session.fs().contents("c.py").unwrap(),
+            b"class C:\n    def z(self):\n        return 0\n    @property\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n"
+        );
+        let deleted = session.call(
+            "edit",
+            r#"{"file_path": "c.py", "symbol": "C.a", "new_string": ""}"#,
+        );
+        assert!(
+            deleted
+                .text()
+                .starts_with("Deleted \"C.a\" from c.py (lines 4-6)"),
+            "{}",
+            deleted.text()
+        );
+        assert_eq!(
+            session.fs().contents("c.py").unwrap(),
+            b"class C:\n    def z(self):\n        return 0\n\n    def b(self):\n        return 2\n"
+        );
+    }
+
+    #[test]
+    fn an_entry_sharing_a_line_with_another_is_refused_and_a_file_without_outline_says_edit() {
+        let mut session = session_over("a.json", "{\n  \"a\": 1, \"b\": 2,\n  \"c\": 3\n}\n");
+        let shared = session.call(
+            "edit",
+            r#"{"file_path": "a.json", "symbol": "a", "new_string": "  \"a\": 5,"}"#,
+        );
+        assert_eq!(
+            shared.text(),
+            "Error: \"a\" shares line 2 of a.json with \"b\", and an edit by symbol replaces whole lines; edit it with old_string instead."
+        );
+        let mut plain = session_over("a.txt", "one\n");
+        let refused = plain.call(
+            "edit",
+            r#"{"file_path": "a.txt", "symbol": "x", "new_string": "y"}"#,
+        );
+        assert!(
+            refused.text().ends_with("edit it with old_string instead."),
+            "{}",
+            refused.text()
+        );
+    }
+
+    #[cfg(feature = "lang-rust")]
+    #[test]
+    fn a_method_of_a_trait_impl_is_found_in_the_view_when_the_file_moved() {
+        let text =
+            "struct R;\n\nimpl fmt::Display for R {\n    fn fmt(&self) {\n        1\n    }\n}\n";
+        let mut session = session_over("m.rs", text);
+        let moved = format!("// top\n{text}");
+        session.fs().add_file("m.rs", moved.as_bytes());
+        let edit = session.call(
+            "edit",
+            r#"{"file_path": "m.rs", "symbol": "R.fmt", "new_string": "    fn fmt(&self) {\n        2\n    }"}"#,
+        );
+        assert!(!edit.is_error, "{}", edit.text());
+        assert!(
+            String::from_utf8(session.fs().contents("m.rs").unwrap())
+                .unwrap()
+                .contains("        2\n")
         );
     }
 

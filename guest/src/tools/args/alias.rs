@@ -82,6 +82,20 @@ fn aliases(tool: Tool) -> &'static [(&'static str, &'static str)] {
             ("headLimit", "head_limit"),
             ("limit", "head_limit"),
         ],
+        Tool::Replace => &[
+            ("file_path", "path"),
+            ("filePath", "path"),
+            ("directory", "path"),
+            ("dir", "path"),
+            ("include", "glob"),
+            ("search", "pattern"),
+            ("old_string", "pattern"),
+            ("new_string", "replacement"),
+            ("with", "replacement"),
+            ("expectedCount", "expected_count"),
+            ("count", "expected_count"),
+            ("noIgnore", "no_ignore"),
+        ],
     }
 }
 
@@ -133,7 +147,7 @@ pub(crate) fn normalise(
     mut map: Map<String, Value>,
 ) -> Result<Map<String, Value>, ToolError> {
     // The search tools take a `path` of their own.
-    if !matches!(tool, Tool::Grep | Tool::Find) {
+    if !matches!(tool, Tool::Grep | Tool::Find | Tool::Replace) {
         for alias in PATH_ALIASES {
             rename(tool, &mut map, alias, "file_path")?;
         }

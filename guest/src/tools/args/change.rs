@@ -13,11 +13,11 @@
 
 use serde_json::{Map, Value};
 
-use super::{boolean, known_keys, object, required_string, string};
+use super::{boolean, known_keys, number, object, required_string, string};
 use crate::answers::error::ToolError;
 use crate::answers::tool::Tool;
 use crate::change::args::{
-    EditArgs, EditOp, Placement, SymbolEditArgs, UndoArgs, WriteArgs, checked_version,
+    EditArgs, EditOp, Placement, ReplaceArgs, SymbolEditArgs, UndoArgs, WriteArgs, checked_version,
 };
 use crate::view::read::args::checked_symbol;
 
@@ -35,7 +35,12 @@ impl EditCall {
     pub fn from_json(text: &str) -> Result<Self, ToolError> {
         let map = object(Tool::Edit, text)?;
         if map.get("symbol").is_none_or(Value::is_null) {
-            if map.get("position").is_some_and(|v| !v.is_null()) {
+            // `position: "replace"` says nothing: it is the default a
+            // strict schema makes the model fill in.
+            let placed = map
+                .get("position")
+                .is_some_and(|v| !v.is_null() && v.as_str() != Some("replace"));
+            if placed {
                 return Err(ToolError::InvalidArgument {
                     tool: Tool::Edit,
                     name: "position",
@@ -176,6 +181,74 @@ impl EditArgs {
             encoding,
             expect: expect(Tool::Edit, map)?,
         })
+    }
+}
+
+impl ReplaceArgs {
+    /// Parses raw JSON arguments.
+    pub fn from_json(text: &str) -> Result<Self, ToolError> {
+        let map = object(Tool::Replace, text)?;
+        known_keys(Tool::Replace, &map)?;
+        let tool = Tool::Replace;
+        let args = Self {
+            pattern: required_string(tool, &map, "pattern")?,
+            replacement: string(tool, &map, "replacement")?.ok_or(ToolError::MissingArgument {
+                tool,
+                name: "replacement",
+            })?,
+            path: string(tool, &map, "path")?,
+            glob: string(tool, &map, "glob")?,
+            regex: boolean(tool, &map, "regex")?.unwrap_or(false),
+            apply: boolean(tool, &map, "apply")?.unwrap_or(false),
+            expected_count: number(tool, &map, "expected_count", 1)?,
+            occurrences: occurrences(&map)?,
+            no_ignore: boolean(tool, &map, "no_ignore")?.unwrap_or(false),
+            hidden: boolean(tool, &map, "hidden")?.unwrap_or(false),
+        };
+        if args.pattern.is_empty() {
+            return Err(ToolError::InvalidArgument {
+                tool,
+                name: "pattern",
+                expected: "the text to replace, not empty",
+                got: "\"\"".to_owned(),
+            });
+        }
+        if args.apply && args.expected_count.is_none() {
+            return Err(ToolError::InvalidArgument {
+                tool,
+                name: "expected_count",
+                expected: "given with apply: the number of occurrences the dry run listed (or of those in occurrences)",
+                got: "nothing".to_owned(),
+            });
+        }
+        if !args.apply && (args.expected_count.is_some() || args.occurrences.is_some()) {
+            return Err(ToolError::InvalidArgument {
+                tool,
+                name: "apply",
+                expected: "true when expected_count or occurrences is given: they say what to change",
+                got: "a dry run".to_owned(),
+            });
+        }
+        Ok(args)
+    }
+}
+
+/// The `occurrences` argument: the dry run's numbers, at least one.
+fn occurrences(map: &Map<String, Value>) -> Result<Option<Vec<u64>>, ToolError> {
+    let wrong = |got: &Value| ToolError::InvalidArgument {
+        tool: Tool::Replace,
+        name: "occurrences",
+        expected: "a non-empty list of the dry run's occurrence numbers, e.g. [1, 3]",
+        got: crate::answers::quote::short_json(got),
+    };
+    match map.get("occurrences") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) if !items.is_empty() => items
+            .iter()
+            .map(|item| item.as_u64().filter(|n| *n >= 1).ok_or_else(|| wrong(item)))
+            .collect::<Result<Vec<u64>, _>>()
+            .map(Some),
+        Some(other) => Err(wrong(other)),
     }
 }
 

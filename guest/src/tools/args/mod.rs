@@ -74,6 +74,18 @@ fn arguments(tool: Tool) -> &'static [&'static str] {
             "no_ignore",
             "hidden",
         ],
+        Tool::Replace => &[
+            "pattern",
+            "replacement",
+            "path",
+            "glob",
+            "regex",
+            "apply",
+            "expected_count",
+            "occurrences",
+            "no_ignore",
+            "hidden",
+        ],
     }
 }
 

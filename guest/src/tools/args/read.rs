@@ -46,7 +46,9 @@ impl ReadCall {
             Some(list) => list,
         };
         known_keys(Tool::Read, &map)?;
-        if let Some((name, _)) = map.iter().find(|(_, value)| !value.is_null()) {
+        // `block: false` says nothing, as a strict schema's null does.
+        let given = |value: &&Value| !value.is_null() && **value != Value::Bool(false);
+        if let Some((name, _)) = map.iter().find(|(_, value)| given(value)) {
             return Err(ToolError::InvalidArgument {
                 tool: Tool::Read,
                 name: "file_paths",

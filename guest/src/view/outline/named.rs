@@ -8,6 +8,7 @@
 
 use crate::answers::error::ToolError;
 use crate::answers::error::symbol::SymbolError;
+use crate::answers::tool::Tool;
 use crate::config::Config;
 use crate::view::outline::{self, Language, Symbol};
 use crate::view::sniff::SNIFF_BYTES;
@@ -19,7 +20,7 @@ const MAX_CLOSEST: usize = 5;
 /// Longest last part of an unknown name compared with the entries' names.
 const MAX_COMPARED_CHARS: usize = 128;
 /// How a qualified name joins its parts when shown.
-const SEPARATOR: &str = ".";
+pub(crate) const SEPARATOR: &str = ".";
 
 /// One outline entry found: its qualified name and its lines, 1-based.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,15 +38,15 @@ pub(crate) struct Named {
 /// `max_outline_bytes`.
 pub(crate) fn outline_refusal(
     config: &Config,
-    path: &str,
+    (path, tool): (&str, Tool),
     language: Language,
     size: u64,
 ) -> Result<(), ToolError> {
     if language == Language::Plain {
-        return Err(no_outline(path, "not a language the outline knows"));
+        return Err(no_outline(path, tool, "not a language the outline knows"));
     }
     if size > config.max_outline_bytes {
-        return Err(no_outline(path, "too large to outline"));
+        return Err(no_outline(path, tool, "too large to outline"));
     }
     Ok(())
 }
@@ -55,28 +56,37 @@ pub(crate) fn outline_refusal(
 /// budget.
 pub(crate) fn outline_of(
     config: &Config,
-    path: &str,
+    (path, tool): (&str, Tool),
     rel: &str,
     text: &str,
-) -> Result<Vec<Symbol>, ToolError> {
+) -> Result<(Language, Vec<Symbol>), ToolError> {
     let head = &text.as_bytes()[..text.len().min(SNIFF_BYTES as usize)];
     let language = Language::detect(rel, head);
-    outline_refusal(config, path, language, text.len() as u64)?;
+    outline_refusal(config, (path, tool), language, text.len() as u64)?;
     match outline::symbols_within_budget(language, text) {
-        Ok(Some(symbols)) => Ok(symbols),
-        Ok(None) => Err(no_outline(path, "its grammar is not in this build")),
+        Ok(Some(symbols)) => Ok((language, symbols)),
+        Ok(None) => Err(no_outline(path, tool, "its grammar is not in this build")),
         Err(_) => Err(no_outline(
             path,
+            tool,
             "its parse went over the time or memory budget",
         )),
     }
 }
 
-fn no_outline(path: &str, why: &str) -> ToolError {
+fn no_outline(path: &str, tool: Tool, why: &str) -> ToolError {
     ToolError::Symbol(SymbolError::NoOutline {
         path: path.to_owned(),
         why: why.to_owned(),
+        tool,
     })
+}
+
+/// Every named entry of `symbols`, in file order, with its qualified name.
+pub(crate) fn all(symbols: &[Symbol]) -> Vec<Named> {
+    let mut entries = Vec::new();
+    collect(symbols, &mut Vec::new(), &mut entries);
+    entries.iter().map(Entry::named).collect()
 }
 
 /// The one entry of `symbols` that `symbol` names, in the file shown as

@@ -12,6 +12,7 @@ use super::{Framing, read_framed};
 use crate::answers::error::ToolError;
 use crate::answers::error::symbol::SymbolError;
 use crate::answers::result::ToolResult;
+use crate::answers::tool::Tool;
 use crate::config::Config;
 use crate::fs::host::{HostFs, Metadata};
 use crate::memory::ledger::Observation;
@@ -55,10 +56,15 @@ pub(crate) fn read<F: HostFs + ?Sized>(
 ) -> Result<(ToolResult, Observation), ToolError> {
     let path = &args.file_path;
     // Said before the file is read where its name and size tell.
-    outline_refusal(config, path, Language::detect(rel, head), meta.size)?;
+    outline_refusal(
+        config,
+        (path, Tool::Read),
+        Language::detect(rel, head),
+        meta.size,
+    )?;
     let bytes = read_all(fs, rel, path, config.chunk_bytes)?;
     let (_, text) = Decoder::whole(&bytes, super::given_encoding(args));
-    let symbols = outline_of(config, path, rel, &text)?;
+    let (_, symbols) = outline_of(config, (path, Tool::Read), rel, &text)?;
     let entry = match lookup {
         Lookup::Name(symbol) => named(&symbols, path, symbol),
         Lookup::Line(line) => around(&symbols, line).ok_or_else(|| SymbolError::NoBlock {
