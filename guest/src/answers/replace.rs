@@ -99,11 +99,13 @@ impl fmt::Display for DryRun {
             }
         }
         if let Some(first) = self.cut_at {
-            writeln!(
+            // An apply needs every file holding the pattern seen: narrowed,
+            // the next dry run shows the rest.
+            return write!(
                 f,
-                "[occurrences {first}-{} are not shown, to keep this answer short; they are numbered in the same order]",
+                "[occurrences {first}-{} are not shown, to keep this answer short; an apply needs every file holding the pattern shown: narrow with path or glob and run the dry run again]",
                 self.total
-            )?;
+            );
         }
         write!(
             f,

@@ -40,6 +40,9 @@ pub const MAX_REPLACE_FILES: usize = 200;
 /// Bytes the compiled pattern may take.
 const MAX_PATTERN_BYTES: usize = 1 << 20;
 
+/// Files named when some could not be searched.
+const MAX_NAMED: usize = 10;
+
 /// Bytes of the output budget kept for the lines after the occurrences.
 const FOOTER_BYTES: u64 = 256;
 
@@ -133,9 +136,15 @@ fn plan<F: HostFs + ?Sized>(
     };
     let replacement = args.replacement.replace("\r\n", "\n");
     let mut planned = Vec::new();
+    let mut unread = Vec::new();
     for rel in files {
-        let Some(found) = found_in(ctx, &rel, pattern, args.regex, &replacement) else {
-            continue;
+        let found = match found_in(ctx, &rel, pattern, args.regex, &replacement) {
+            Found::Holds(found) => *found,
+            Found::Not => continue,
+            Found::Unread => {
+                unread.push(rel);
+                continue;
+            }
         };
         if planned.len() == MAX_REPLACE_FILES {
             return Err(ToolError::Replace(ReplaceError::TooManyFiles {
@@ -144,7 +153,38 @@ fn plan<F: HostFs + ?Sized>(
         }
         planned.push(found);
     }
+    let skipped = match (skipped, unread.as_slice()) {
+        (skipped, []) => skipped,
+        (skipped, unread) => {
+            let mut said = skipped.map(|s| s + "\n").unwrap_or_default();
+            let named: Vec<&str> = unread.iter().take(MAX_NAMED).map(String::as_str).collect();
+            let more = unread.len().saturating_sub(MAX_NAMED);
+            let _ = write!(
+                said,
+                "[not searched: {} {} over max_edit_bytes, not text, or unreadable: {}{}]",
+                unread.len(),
+                if unread.len() == 1 { "file" } else { "files" },
+                named.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            );
+            Some(said)
+        }
+    };
     Ok((planned, searched, skipped))
+}
+
+/// What a file searched gave.
+enum Found {
+    /// Occurrences.
+    Holds(Box<Planned>),
+    /// None.
+    Not,
+    /// It could not be searched: too large, not text, or unreadable.
+    Unread,
 }
 
 /// The occurrences in `rel`, when it is a text file within the edit cap
@@ -155,14 +195,31 @@ fn found_in<F: HostFs + ?Sized>(
     pattern: &Regex,
     expand: bool,
     replacement: &str,
-) -> Option<Planned> {
-    let meta = ctx.fs.stat(rel).ok()?;
+) -> Found {
+    let Ok(meta) = ctx.fs.stat(rel) else {
+        return Found::Unread;
+    };
     let max = ctx.config.max_edit_bytes;
-    if meta.kind != FileKind::File || meta.size > max {
-        return None;
+    if meta.kind != FileKind::File {
+        return Found::Not;
     }
-    let current = guard::load(ctx.fs, rel, rel, meta, ctx.config.chunk_bytes, max).ok()?;
-    let file = TextFile::decode_as(current.bytes.as_deref()?, None).ok()?;
+    if meta.size > max {
+        return Found::Unread;
+    }
+    let Ok(current) = guard::load(ctx.fs, rel, rel, meta, ctx.config.chunk_bytes, max) else {
+        return Found::Unread;
+    };
+    if current.kind != crate::view::sniff::Kind::Text {
+        // A binary file is not text to replace in, nor worth naming.
+        return Found::Not;
+    }
+    let Some(file) = current
+        .bytes
+        .as_deref()
+        .and_then(|bytes| TextFile::decode_as(bytes, None).ok())
+    else {
+        return Found::Unread;
+    };
     let view = View::new(&file.text);
     let places: Vec<Place> = pattern
         .captures_iter(&view.text)
@@ -185,15 +242,15 @@ fn found_in<F: HostFs + ?Sized>(
         })
         .collect();
     if places.is_empty() {
-        return None;
+        return Found::Not;
     }
-    Some(Planned {
+    Found::Holds(Box::new(Planned {
         rel: rel.to_owned(),
         current,
         file,
         view,
         places,
-    })
+    }))
 }
 
 /// The dry run's answer; the lines it shows count as read.
@@ -369,9 +426,9 @@ fn apply<F: HostFs + ?Sized>(
             found: count,
         }));
     }
-    let mut taken = chosen_places(planned, &chosen);
-    // Every file to change must be as the session saw it.
-    let moved: Vec<String> = taken
+    // Every file holding the pattern must be as the session saw it (the
+    // dry run): one changed or new elsewhere moves the numbers too.
+    let moved: Vec<String> = planned
         .iter()
         .filter(|plan| {
             ctx.state
@@ -384,6 +441,7 @@ fn apply<F: HostFs + ?Sized>(
     if !moved.is_empty() {
         return Err(ToolError::Replace(ReplaceError::Moved { paths: moved }));
     }
+    let mut taken = chosen_places(planned, &chosen);
     let mut steps = Vec::with_capacity(taken.len());
     let mut lines = Vec::with_capacity(taken.len());
     let mut notes = Vec::new();
@@ -510,4 +568,47 @@ fn step<F: HostFs + ?Sized>(
         },
     };
     Ok((step, at, note.map(|n| n.to_string())))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fs::memory::MemFs;
+    use crate::tools::session::Session;
+
+    fn session(files: &[(&str, &str)], config: &str) -> Session<MemFs> {
+        let fs = MemFs::new();
+        for (path, text) in files {
+            fs.add_file(path, text.as_bytes());
+        }
+        Session::open(config, fs).unwrap()
+    }
+
+    #[test]
+    fn a_file_holding_the_pattern_since_the_dry_run_refuses_the_apply_it_would_renumber() {
+        let mut s = session(&[("a.txt", "x\n"), ("b.txt", "x\n")], "{}");
+        s.call("replace", r#"{"pattern": "x", "replacement": "y"}"#);
+        s.fs().add_file("a0.txt", b"x\n");
+        let apply = r#"{"pattern": "x", "replacement": "y", "apply": true, "occurrences": [2], "expected_count": 1}"#;
+        let refused = s.call("replace", apply);
+        assert_eq!(refused.metadata["error"], "stale", "{}", refused.text());
+        assert!(refused.text().contains("a0.txt"), "{}", refused.text());
+        assert_eq!(s.fs().contents("b.txt").unwrap(), b"x\n");
+    }
+
+    #[test]
+    fn files_too_large_to_change_are_named_not_skipped_silently() {
+        let big = "foo\n".repeat(40);
+        let mut s = session(
+            &[("big.txt", &big), ("s.txt", "foo\n")],
+            r#"{"max_edit_bytes": 100}"#,
+        );
+        let dry = s.call("replace", r#"{"pattern": "foo", "replacement": "bar"}"#);
+        assert!(
+            dry.text().ends_with(
+                "[not searched: 1 file over max_edit_bytes, not text, or unreadable: big.txt]"
+            ),
+            "{}",
+            dry.text()
+        );
+    }
 }

@@ -53,7 +53,9 @@ impl<F: HostFs> Session<F> {
                 Err(err) => self.refused(&err),
             };
         }
-        let known = match ToolSet::owning(self.config(), tool) {
+        let owner = ToolSet::owning(self.config(), tool);
+        self.shaped = !matches!(owner, Some(ToolSet::Filetools) | None);
+        let known = match owner {
             Some(ToolSet::TextEditor) => return text_editor::call(self, arguments),
             Some(ToolSet::ApplyPatch) => return apply_patch::call(self, arguments),
             Some(ToolSet::McpFilesystem) => return mcp_filesystem::call(self, tool, arguments),

@@ -69,6 +69,9 @@ pub struct Session<F> {
     /// Whether a call is under way (a tool of another shape calls the
     /// typed methods within its own call).
     inside: bool,
+    /// Whether the call's answer is a vendor's shape, which a notice at
+    /// its head would break (its structured content repeats its text).
+    pub(crate) shaped: bool,
 }
 
 impl<F: HostFs> Session<F> {
@@ -80,6 +83,7 @@ impl<F: HostFs> Session<F> {
             state: State::default(),
             pdf: PdfCache::default(),
             inside: false,
+            shaped: false,
         }
     }
 
@@ -140,8 +144,9 @@ impl<F: HostFs> Session<F> {
         self.inside = true;
         let mut ctx = self.ctx();
         let recovered = recover::recover(&mut ctx);
+        self.shaped = false;
         let mut result = call(self);
-        if self.config.change_notices == ChangeNotices::Note {
+        if self.config.change_notices == ChangeNotices::Note && !self.shaped {
             result = self.noted(result);
         }
         self.state.settle_views();
@@ -168,8 +173,13 @@ impl<F: HostFs> Session<F> {
         if notice.is_empty() {
             return result;
         }
-        let mut result = result.prefixed(&format!("{notice}\n{END_OF_NOTE}\n"));
+        let note = format!("{notice}\n{END_OF_NOTE}\n");
+        let tokens = self.config.estimate_tokens(note.len() as u64);
+        let mut result = result.prefixed(&note);
         result.metadata["changed_on_disk"] = notice_paths(&notice);
+        if let Some(told) = result.metadata["estimated_tokens"].as_u64() {
+            result.metadata["estimated_tokens"] = (told + tokens).into();
+        }
         result
     }
 
@@ -240,6 +250,7 @@ impl<F: HostFs> Session<F> {
             pdf: PdfCache::default(),
             // Within this session's call, which took up what was cut off.
             inside: true,
+            shaped: false,
         };
         let out = calls(&mut recording);
         let Session { fs, state, .. } = recording;
