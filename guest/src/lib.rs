@@ -79,7 +79,8 @@ mod scenarios;
 
 pub use answers::result::{Block, ToolResult};
 pub use change::args::{
-    EditArgs, EditOp, Placement, ReplaceArgs, SymbolEditArgs, UndoArgs, WriteArgs,
+    EditArgs, EditOp, MarkArgs, Placement, ReplaceArgs, RewindArgs, SymbolEditArgs, UndoArgs,
+    WriteArgs,
 };
 pub use config::{Config, ToolSet};
 pub use fs::host::{

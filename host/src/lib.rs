@@ -61,7 +61,8 @@ pub use filetools_core::ReadArgs;
 pub use filetools_core::{Annotations, Definition as ToolDefinition};
 pub use filetools_core::{Block, Config, HostFs, MemFs, ToolResult};
 pub use filetools_core::{
-    EditArgs, EditOp, Placement, ReplaceArgs, SymbolEditArgs, UndoArgs, WriteArgs,
+    EditArgs, EditOp, MarkArgs, Placement, ReplaceArgs, RewindArgs, SymbolEditArgs, UndoArgs,
+    WriteArgs,
 };
 pub use filetools_core::{FindArgs, GrepArgs, OutputMode};
 pub use limits::{DEFAULT_CALL_TIMEOUT, DEFAULT_MEMORY_LIMIT};

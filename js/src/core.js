@@ -281,6 +281,18 @@ async function openSession(shared, configJson) {
      * of a turn. The lines shown count as seen.
      */
     changes: () => callTool('changes', {}),
+    /**
+     * Marks a turn: records what each file the session knows of holds now,
+     * with the files `changed` names as changed outside (a shell command's
+     * edits). The answer's metadata gives the mark's number (`mark`).
+     */
+    mark: ({ changed = [] } = {}) => callTool('mark', { changed }),
+    /**
+     * Rewinds the files to a marked turn, three-way; one change that one
+     * `undo` takes back. `dryRun` only says what it would do.
+     */
+    rewind: ({ mark, dryRun = false, dry_run, changed = [] }) =>
+      callTool('rewind', { mark, dry_run: dry_run ?? dryRun, changed }),
     /** `grep` with its arguments in either spelling (`head_limit` or `headLimit`). */
     grep: (args) => callTool('grep', args),
     /** `find` with its arguments in either spelling. */

@@ -275,8 +275,9 @@ test("the Mcp-Session-Id alone carries a client's session to the other replica",
     return;
   }
   const todo = join(root, 'new', 'todo.md');
-  // The script's last change: its edit of new/todo.md, "ship" to "test".
-  assert.equal(fs.readFileSync(todo, 'utf8'), '# Todo\n- test\n');
+  // The script's last change: its rewind to turn 1, which removed
+  // new/todo.md (made and edited after the mark).
+  assert.equal(fs.existsSync(todo), false);
   // B's own Mcp-Session-Id names another session, which changed nothing.
   const elsewhere = await post(
     urls[1],
@@ -284,7 +285,7 @@ test("the Mcp-Session-Id alone carries a client's session to the other replica",
     { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'undo', arguments: { file_path: 'new/todo.md' } } },
   );
   assert.equal(elsewhere.message?.result?.structuredContent?.error, 'nothing_to_undo', elsewhere.body);
-  assert.equal(fs.readFileSync(todo, 'utf8'), '# Todo\n- test\n');
+  assert.equal(fs.existsSync(todo), false);
 
   const seen = [];
   const c = await connect(urls[1], { sessionId: first.sessionId, protocolVersion: first.protocolVersion, seen });
@@ -292,7 +293,8 @@ test("the Mcp-Session-Id alone carries a client's session to the other replica",
     const undone = await c.client.callTool({ name: 'undo', arguments: { file_path: 'new/todo.md' } });
     assert.equal(undone.isError ?? false, false, JSON.stringify(undone));
     assert.equal(undone._meta?.['filetools/session'], first.handle);
-    assert.equal(fs.readFileSync(todo, 'utf8'), '# Todo\n- ship\n');
+    // The undo takes the rewind back: the file as the script left it.
+    assert.equal(fs.readFileSync(todo, 'utf8'), '# Todo\n- test\n');
     const methods = seen.map(({ body }) => (typeof body === 'string' ? JSON.parse(body).method : undefined));
     assert.deepEqual(methods, ['tools/call'], 'no new handshake');
     assert.equal(seen[0].headers.get('mcp-session-id'), first.sessionId);
@@ -310,7 +312,7 @@ test("the Mcp-Session-Id alone carries a client's session to the other replica",
   assert.equal(read.message?.id, 7, read.body);
   assert.equal(read.message.result.isError ?? false, false, read.body);
   assert.equal(read.message.result._meta['filetools/session'], first.handle, read.body);
-  assert.match(read.message.result.content[0].text, /ship/, read.body);
+  assert.match(read.message.result.content[0].text, /- test/, read.body);
 });
 
 test('a request without the token is refused with 401 and a JSON-RPC error', async () => {

@@ -129,6 +129,10 @@ export interface Tools {
    * a turn. The lines shown count as seen.
    */
   changes(): Promise<CallToolResult>;
+  /** Marks a turn, naming files changed outside since the last mark. */
+  mark(args?: { changed?: string[] }): Promise<CallToolResult>;
+  /** Rewinds the files to a marked turn, or with `dryRun` says what it would do. */
+  rewind(args: { mark: number; dryRun?: boolean; changed?: string[] }): Promise<CallToolResult>;
   /** `find`: files whose paths match the glob `pattern`, newest first. */
   find(args: Args & { pattern: string }): Promise<CallToolResult>;
   /**

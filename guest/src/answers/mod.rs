@@ -15,6 +15,7 @@ pub mod refusal;
 pub mod replace;
 pub mod report;
 pub mod result;
+pub mod rewind;
 pub mod search;
 pub mod sorted;
 pub mod syntax_note;

@@ -7,7 +7,7 @@
 //! assert!(Tool::Undo.schema().starts_with("undo takes {file_path: string"));
 //! ```
 
-/// A tool the model can call.
+/// A tool the model can call, or one of the host's calls about turns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tool {
     /// `read`.
@@ -25,10 +25,15 @@ pub enum Tool {
     /// Replace text across files: a dry run, then all or chosen
     /// occurrences in one change.
     Replace,
+    /// The host's mark of a turn (not offered to the model).
+    Mark,
+    /// The host's rewind to a marked turn (not offered to the model).
+    Rewind,
 }
 
 impl Tool {
-    /// Every tool, in the order the model is shown them.
+    /// Every tool the model may be offered, in the order it is shown
+    /// them.
     pub const ALL: [Tool; 7] = [
         Tool::Read,
         Tool::Write,
@@ -54,6 +59,8 @@ impl Tool {
             Tool::Grep => "grep",
             Tool::Find => "find",
             Tool::Replace => "replace",
+            Tool::Mark => "mark",
+            Tool::Rewind => "rewind",
         }
     }
 
@@ -78,6 +85,10 @@ impl Tool {
             }
             Tool::Replace => {
                 "replace takes {pattern: string, replacement: string, path?: string, glob?: string, regex?: boolean, apply?: boolean, expected_count?: integer >= 1, occurrences?: [integer >= 1, ...], no_ignore?: boolean, hidden?: boolean}"
+            }
+            Tool::Mark => "mark takes {changed?: [string, ...]}",
+            Tool::Rewind => {
+                "rewind takes {mark: integer >= 1, dry_run?: boolean, changed?: [string, ...]}"
             }
         }
     }

@@ -137,7 +137,7 @@ impl fmt::Display for Trapped {
             Some(Tool::Grep) => "searching",
             Some(Tool::Find) => "finding files in",
             Some(Tool::Replace) => "replacing text in",
-            None => "",
+            Some(Tool::Mark | Tool::Rewind) | None => "",
         };
         match &self.path {
             Some(path) if !verb.is_empty() => write!(f, "{verb} {}", cut(path))?,

@@ -199,3 +199,40 @@ pub fn checked_version(tool: Tool, text: Option<&str>) -> Result<Option<Version>
             got: short_json(&Value::String(text.to_owned())),
         })
 }
+
+/// Typed arguments of the host's `mark` of a turn.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MarkArgs {
+    /// Files changed outside the session since the last mark (a shell
+    /// command's edits, a watcher's list), as the host names them: they
+    /// are recorded at this mark and every later one.
+    pub changed: Vec<String>,
+}
+
+/// Typed arguments of the host's `rewind` to a marked turn.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RewindArgs {
+    /// The mark's number.
+    pub mark: u64,
+    /// Only say what would be done.
+    pub dry_run: bool,
+    /// Files changed outside the session since the last mark by the turns
+    /// being rewound (a shell command's edits): rewound as the session's
+    /// own changes are, not kept as someone else's.
+    pub changed: Vec<String>,
+}
+
+impl MarkArgs {
+    /// The arguments as a host sends them.
+    pub fn to_json(&self) -> String {
+        serde_json::json!({"changed": self.changed}).to_string()
+    }
+}
+
+impl RewindArgs {
+    /// The arguments as a host sends them.
+    pub fn to_json(&self) -> String {
+        serde_json::json!({"mark": self.mark, "dry_run": self.dry_run, "changed": self.changed})
+            .to_string()
+    }
+}

@@ -222,6 +222,12 @@ pub(crate) fn record_all<F: HostFs + ?Sized>(
             };
             remember(ctx, &change, meta);
         } else {
+            let sha256 = step.before.as_deref().map(sha256_hex);
+            let before = step.before.as_deref().zip(sha256.as_deref());
+            let state = &mut *ctx.state;
+            state
+                .marks
+                .first_change(&mut state.history, &step.rel, before);
             let previous = ctx.state.ledger.remove(&step.rel);
             let after = (Fingerprint::of(b""), 0);
             let cap = ctx.config.history_bytes;

@@ -71,6 +71,14 @@ pub(crate) fn remember<F: HostFs + ?Sized>(
     let fingerprint = Fingerprint::of(change.bytes);
     let after = (fingerprint, change.bytes.len() as u64);
     let history = &mut ctx.state.history;
+    let marks = &mut ctx.state.marks;
+    match change.replaced {
+        Replaced::Nothing => marks.first_change(history, change.rel, None),
+        Replaced::Bytes(bytes, sha256) => {
+            marks.first_change(history, change.rel, Some((bytes, sha256)));
+        }
+        Replaced::Unkept(size) => marks.first_change_unkept(change.rel, size),
+    }
     match change.replaced {
         Replaced::Nothing => history.push(change.rel, None, previous, after, cap),
         Replaced::Bytes(bytes, sha256) => {

@@ -37,6 +37,7 @@ pub(crate) mod notices;
 pub mod patch;
 pub(crate) mod recover;
 pub(crate) mod replace;
+pub(crate) mod rewind;
 pub(crate) mod rewrite;
 pub(crate) mod since;
 pub(crate) mod syntax_check;

@@ -96,7 +96,8 @@ struct Blob {
     #[serde(serialize_with = "to_base64", deserialize_with = "from_base64")]
     data: Vec<u8>,
     refs: u32,
-    /// Ledger records whose view (the text the model saw) this is.
+    /// Other holders: ledger records whose view (the text the model saw)
+    /// this is, and turn marks that keep it.
     #[serde(default, skip_serializing_if = "is_zero")]
     views: u32,
 }
@@ -331,8 +332,13 @@ impl History {
     /// session bounds them on its own).
     pub(crate) fn hold_view(&mut self, data: &[u8]) -> String {
         let sha256 = sha256_hex(data);
-        self.blob(data, &sha256).views += 1;
+        self.hold_hashed(data, &sha256);
         sha256
+    }
+
+    /// [`hold_view`](Self::hold_view) of `data` whose SHA-256 is known.
+    pub(crate) fn hold_hashed(&mut self, data: &[u8], sha256: &str) {
+        self.blob(data, sha256).views += 1;
     }
 
     /// Lets go of the view `sha256`.
@@ -349,6 +355,16 @@ impl History {
             .get(sha256)
             .filter(|blob| blob.views > 0)
             .map(|blob| blob.data.as_slice())
+    }
+
+    /// The content kept under `sha256`, whoever holds it.
+    pub(crate) fn held(&self, sha256: &str) -> Option<&[u8]> {
+        self.blobs.get(sha256).map(|blob| blob.data.as_slice())
+    }
+
+    /// The paths with a change that can be undone.
+    pub fn paths(&self) -> impl Iterator<Item = &String> {
+        self.files.keys()
     }
 
     /// Drops the oldest kept versions until at most `cap` bytes remain.

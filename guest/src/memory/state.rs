@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::memory::history::{History, HistoryChange};
 use crate::memory::ledger::{Ledger, LedgerChange};
+use crate::memory::marks::Marks;
 use crate::memory::seen::Seen;
 
 /// The version of the saved form this build writes and reads.
@@ -42,6 +43,9 @@ pub struct State {
     /// it the same way reach the same file (SPEC R8).
     #[serde(default)]
     pub repairs: BTreeMap<String, String>,
+    /// The turn marks a rewind goes back to.
+    #[serde(default)]
+    pub marks: Marks,
     /// The last edits this session made, newest last, so the same edit sent
     /// again is recognised as already made (not kept in the saved form).
     #[serde(skip)]
@@ -120,6 +124,14 @@ struct CoreRef<'a> {
     version: u32,
     calls: u64,
     repairs: &'a BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "never_marked")]
+    marks: &'a Marks,
+}
+
+/// Whether no mark was taken, so the core leaves them out.
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's signature")]
+fn never_marked(marks: &&Marks) -> bool {
+    marks.never_marked()
 }
 
 /// A checkpoint's core, read back.
@@ -128,6 +140,8 @@ struct Core {
     calls: u64,
     #[serde(default)]
     repairs: BTreeMap<String, String>,
+    #[serde(default)]
+    marks: Marks,
 }
 
 /// The generations of the ledger and the history: a host passes the ones
@@ -214,6 +228,7 @@ impl State {
             version: STATE_VERSION,
             calls: self.calls,
             repairs: &self.repairs,
+            marks: &self.marks,
         })
         .unwrap_or_default();
         let generations = Generations {
@@ -244,13 +259,18 @@ impl State {
         let core: Core = serde_json::from_str(&kept.core)
             .map_err(|err| format!("invalid session state: {err}"))?;
         let ledger = Ledger::from_records(kept.records)?;
-        let views: Vec<&str> = ledger.views().map(|(_, v)| v.sha256.as_str()).collect();
+        let views: Vec<&str> = ledger
+            .views()
+            .map(|(_, v)| v.sha256.as_str())
+            .chain(core.marks.held())
+            .collect();
         let history = History::from_parts(kept.entries, kept.seq, kept.versions, &views)?;
         let state = Self {
             calls: core.calls,
             ledger,
             history,
             repairs: core.repairs,
+            marks: core.marks,
             recent_edits: Vec::new(),
             views: Seen::default(),
         };
@@ -354,5 +374,33 @@ mod tests {
         );
         kept.versions.clear();
         assert!(State::resume(kept).is_err(), "a version is missing");
+    }
+
+    #[test]
+    fn turn_marks_and_what_they_keep_survive_a_save_and_a_checkpoint() {
+        use crate::memory::marks::{Found, Marked};
+        let mut state = State::default();
+        let files = [
+            (
+                "a.txt".to_owned(),
+                Found::Content(b"at the mark\n".to_vec()),
+            ),
+            ("gone.txt".to_owned(), Found::Absent),
+        ];
+        let id = state.marks.push(&mut state.history, 2, files, 1 << 20);
+        state.marks.follow("gone.txt");
+
+        let restored = State::restore(&state.save()).unwrap();
+        assert_eq!(restored, state);
+        let mut kept = Kept::default();
+        hold(&mut kept, &state.checkpoint(Generations::default()));
+        let resumed = State::resume(kept).unwrap();
+        assert_eq!(resumed, state);
+        for again in [&restored, &resumed] {
+            let marked = &again.marks.get(id).unwrap().files["a.txt"];
+            assert!(matches!(marked, Marked::Kept { .. }));
+            let content = again.marks.content(&again.history, marked);
+            assert_eq!(content, Some(&b"at the mark\n"[..]));
+        }
     }
 }

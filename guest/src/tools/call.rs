@@ -6,7 +6,7 @@
 use crate::answers::error::ToolError;
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
-use crate::change::args::{ReplaceArgs, UndoArgs, WriteArgs};
+use crate::change::args::{MarkArgs, ReplaceArgs, RewindArgs, UndoArgs, WriteArgs};
 use crate::config::ToolSet;
 use crate::fs::host::HostFs;
 use crate::tools::args::change::EditCall;
@@ -53,9 +53,13 @@ impl<F: HostFs> Session<F> {
                 Err(err) => self.refused(&err),
             };
         }
+        let turn_call = [Tool::Mark, Tool::Rewind]
+            .into_iter()
+            .find(|call| call.name() == tool);
         let owner = ToolSet::owning(self.config(), tool);
         self.shaped = !matches!(owner, Some(ToolSet::Filetools) | None);
         let known = match owner {
+            _ if turn_call.is_some() => turn_call,
             Some(ToolSet::TextEditor) => return text_editor::call(self, arguments),
             Some(ToolSet::ApplyPatch) => return apply_patch::call(self, arguments),
             Some(ToolSet::McpFilesystem) => return mcp_filesystem::call(self, tool, arguments),
@@ -84,6 +88,8 @@ impl<F: HostFs> Session<F> {
             Tool::Grep => GrepArgs::from_json(arguments).map(|a| self.grep(&a)),
             Tool::Find => FindArgs::from_json(arguments).map(|a| self.find(&a)),
             Tool::Replace => ReplaceArgs::from_json(arguments).map(|a| self.replace(&a)),
+            Tool::Mark => MarkArgs::from_json(arguments).map(|a| self.mark(&a)),
+            Tool::Rewind => RewindArgs::from_json(arguments).map(|a| self.rewind(&a)),
         };
         parsed.unwrap_or_else(|err| self.refused(&err))
     }

@@ -25,10 +25,12 @@ use crate::answers::refusal::Refusal;
 use crate::answers::result::Block;
 use crate::answers::result::ToolResult;
 use crate::answers::tool::Tool;
-use crate::change::args::{EditArgs, ReplaceArgs, SymbolEditArgs, UndoArgs, WriteArgs};
+use crate::change::args::{
+    EditArgs, MarkArgs, ReplaceArgs, RewindArgs, SymbolEditArgs, UndoArgs, WriteArgs,
+};
 use crate::change::context::Ctx;
 use crate::change::guard;
-use crate::change::{edit, notices, recover, replace, undo, write};
+use crate::change::{edit, notices, recover, replace, rewind, undo, write};
 use crate::config::{ChangeNotices, Config};
 use crate::fs::host::HostFs;
 use crate::fs::recording::Recording;
@@ -202,6 +204,22 @@ impl<F: HostFs> Session<F> {
                 ))
             })
         })
+    }
+
+    /// Marks a turn (SPEC K1): records what each file the session knows of
+    /// holds now, and the files `args.changed` names as changed outside,
+    /// for [`Session::rewind`] to go back to. The answer gives the mark's
+    /// number.
+    pub fn mark(&mut self, args: &MarkArgs) -> ToolResult {
+        self.entered(|session| session.run(|ctx| rewind::mark(ctx, args)))
+    }
+
+    /// Rewinds the files to a marked turn, three-way (SPEC K1): a file that
+    /// holds a version the session knows is restored, one someone changed
+    /// since is merged or left as found and listed. One change, which one
+    /// `undo` takes back; `dry_run` only says what it would do.
+    pub fn rewind(&mut self, args: &RewindArgs) -> ToolResult {
+        self.entered(|session| session.run(|ctx| rewind::rewind(ctx, args)))
     }
 
     /// A call refused before it reached a tool (an unknown tool, arguments

@@ -168,6 +168,17 @@ class Session:
         start of a turn. The lines shown count as seen."""
         return self.call("changes", {})
 
+    def mark(self, changed: Optional[List[str]] = None) -> ToolResult:
+        """Marks a turn: records what each file the session knows of holds
+        now, with the files ``changed`` names as changed outside (a shell
+        command's edits). ``metadata["mark"]`` is the mark's number."""
+        return self.call("mark", {"changed": list(changed or [])})
+
+    def rewind(self, mark: int, *, dry_run: bool = False, changed: Optional[List[str]] = None) -> ToolResult:
+        """Rewinds the files to turn ``mark``, three-way: one change that one
+        ``undo`` takes back. ``dry_run`` only says what it would do."""
+        return self.call("rewind", {"mark": mark, "dry_run": dry_run, "changed": list(changed or [])})
+
     def undo(self, file_path: str, *, expect: Optional[str] = None) -> ToolResult:
         """``undo`` the session's last change of ``file_path``."""
         return self.call("undo", {"file_path": file_path, **_given({"expect": expect})})

@@ -73,6 +73,28 @@ def test_the_host_asks_which_seen_files_changed(tmp_path: Path) -> None:
     assert json.loads(told.metadata_json)["changed_on_disk"]["shown"] == ["a.txt"]
 
 
+def test_a_marked_turn_is_rewound_and_the_rewind_undone(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("one\n")
+    session = Tools(tmp_path).session()
+    session.read("a.txt")
+    marked = session.mark()
+    assert marked.text == "Marked turn 1: 1 file recorded.", marked.text
+    turn = json.loads(marked.metadata_json)["mark"]
+    session.edit("a.txt", "one", "ONE")
+    session.write("b.txt", "new\n")
+    (tmp_path / "sh.txt").write_text("from a shell\n")
+    dry = session.rewind(turn, dry_run=True, changed=["sh.txt"])
+    assert dry.text.startswith("A rewind to turn 1 would change 2 files and leave 1 as found"), dry.text
+    assert (tmp_path / "b.txt").exists()
+    done = session.rewind(turn)
+    assert not done.is_error, done.text
+    assert (tmp_path / "a.txt").read_text() == "one\n" and not (tmp_path / "b.txt").exists()
+    undone = session.undo("a.txt")
+    assert not undone.is_error, undone.text
+    assert (tmp_path / "a.txt").read_text() == "ONE\n" and (tmp_path / "b.txt").read_text() == "new\n"
+    assert json.loads(session.rewind(9).metadata_json)["error"] == "no_such_mark"
+
+
 def test_replace_runs_dry_then_changes_every_file(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("old one\n")
     (tmp_path / "b.txt").write_text("old two\n")

@@ -20,7 +20,8 @@ use filetools_core::Format;
 use filetools_core::ReadArgs;
 use filetools_core::ToolResult;
 use filetools_core::{
-    EditArgs, FindArgs, GrepArgs, ReplaceArgs, SymbolEditArgs, UndoArgs, WriteArgs,
+    EditArgs, FindArgs, GrepArgs, MarkArgs, ReplaceArgs, RewindArgs, SymbolEditArgs, UndoArgs,
+    WriteArgs,
 };
 
 use crate::bindings::wit;
@@ -189,6 +190,22 @@ impl Session {
     /// count as seen.
     pub fn changes(&mut self) -> ToolResult {
         self.call("changes", "{}")
+    }
+
+    /// Marks a turn: records what each file the session knows of holds
+    /// now, with the files `args.changed` names as changed outside (a
+    /// shell command's edits), for [`Session::rewind`]. The answer's
+    /// metadata gives the mark's number (`mark`).
+    pub fn mark(&mut self, args: &MarkArgs) -> ToolResult {
+        self.call("mark", &args.to_json())
+    }
+
+    /// Rewinds the files to a marked turn, three-way: what holds a version
+    /// the session knows is restored, what someone changed since is merged
+    /// or listed and left as found. One change, which one `undo` takes
+    /// back; with `dry_run`, only what it would do.
+    pub fn rewind(&mut self, args: &RewindArgs) -> ToolResult {
+        self.call("rewind", &args.to_json())
     }
 
     /// `replace` with typed arguments: a dry run, or the change of all or

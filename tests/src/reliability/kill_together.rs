@@ -2,7 +2,8 @@
 //!
 //! Each trial makes two to seven files of 1 KB up to the largest size asked
 //! for, starts a session, and begins one change of all of them — a patch
-//! over every file, the undo of such a patch, the undo of a move (two
+//! over every file, the undo of such a patch, a `replace` across them, a
+//! `rewind` to the turn before a patch of them, the undo of a move (two
 //! files: the one put back and the one removed), or a move itself — then
 //! kills the process
 //! at a random moment of it. The disk may then hold some files changed and
@@ -50,11 +51,22 @@ pub enum Kind {
     UndoMove,
     /// `move_file` itself (one rename: the control).
     Move,
+    /// `replace` across every file, after its dry run.
+    Replace,
+    /// `rewind` to a turn marked before a patch of every file.
+    Rewind,
 }
 
 impl Kind {
     /// Every kind, in trial order.
-    pub const ALL: [Kind; 4] = [Kind::Patch, Kind::UndoPatch, Kind::UndoMove, Kind::Move];
+    pub const ALL: [Kind; 6] = [
+        Kind::Patch,
+        Kind::UndoPatch,
+        Kind::Replace,
+        Kind::Rewind,
+        Kind::UndoMove,
+        Kind::Move,
+    ];
 }
 
 impl fmt::Display for Kind {
@@ -64,6 +76,8 @@ impl fmt::Display for Kind {
             Kind::UndoPatch => "undos of patches",
             Kind::UndoMove => "undos of moves",
             Kind::Move => "moves",
+            Kind::Replace => "replaces",
+            Kind::Rewind => "rewinds",
         })
     }
 }
@@ -295,6 +309,27 @@ fn staged(
             call("apply_patch", json!({"input": patch}))?;
             let undo = json!({"tool": "undo", "args": {"file_path": plan[0].0}});
             Ok((session, undo))
+        }
+        Kind::Replace => {
+            let replace = json!({
+                "pattern": "first version",
+                "replacement": "final version",
+                "path": ".",
+                "glob": "*.txt",
+            });
+            call("replace", replace.clone())?;
+            let mut apply = replace;
+            apply["apply"] = json!(true);
+            apply["expected_count"] = json!(plan.len());
+            Ok((session, json!({"tool": "replace", "args": apply})))
+        }
+        Kind::Rewind => {
+            for (name, _, _) in plan {
+                call("read", json!({"file_path": name, "limit": 1}))?;
+            }
+            call("mark", json!({}))?;
+            call("apply_patch", json!({"input": patch_of(plan)}))?;
+            Ok((session, json!({"tool": "rewind", "args": {"mark": 1}})))
         }
         Kind::Move => {
             let (from, to) = (&plan[0].0, &plan[1].0);

@@ -78,6 +78,13 @@ pub enum ToolError {
         /// The tools the session offers.
         known: Vec<&'static str>,
     },
+    /// A rewind to a turn that was never marked, or whose mark is gone.
+    NoMark {
+        /// The mark asked for.
+        asked: u64,
+        /// The first and last marks kept, if any.
+        kept: Option<(u64, u64)>,
+    },
     /// The arguments of a tool of another shape (the text editor, a patch,
     /// the MCP filesystem tools, notebook edits) are malformed.
     Arguments {
@@ -210,6 +217,7 @@ impl ToolError {
             | ToolError::InvalidArgument { .. }
             | ToolError::Arguments { .. } => "invalid_arguments",
             ToolError::UnknownTool { .. } => "unknown_tool",
+            ToolError::NoMark { .. } => "no_such_mark",
             ToolError::PartlyWritten { .. } => "partly_written",
             ToolError::Patch(_) => "patch_not_applied",
             ToolError::InsertPastEnd(_) => "past_the_end",
@@ -333,6 +341,23 @@ impl fmt::Display for ToolError {
                 problem,
                 takes,
             } => write!(f, "Error: {problem}; {tool} takes {takes}."),
+            ToolError::NoMark { kept: None, .. } => f.write_str(
+                "Error: no turn of this session was marked; mark turns with mark, then rewind to one.",
+            ),
+            ToolError::NoMark {
+                asked,
+                kept: Some((first, last)),
+            } if first == last => write!(
+                f,
+                "Error: no mark of turn {asked} is kept; the only mark kept is of turn {first}."
+            ),
+            ToolError::NoMark {
+                asked,
+                kept: Some((first, last)),
+            } => write!(
+                f,
+                "Error: no mark of turn {asked} is kept; the marks kept are of turns {first} to {last}."
+            ),
             ToolError::Patch(err) => err.fmt(f),
             ToolError::InsertPastEnd(err) => err.fmt(f),
             ToolError::Symbol(err) => err.fmt(f),

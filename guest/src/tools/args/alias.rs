@@ -96,6 +96,12 @@ fn aliases(tool: Tool) -> &'static [(&'static str, &'static str)] {
             ("count", "expected_count"),
             ("noIgnore", "no_ignore"),
         ],
+        Tool::Mark => &[("paths", "changed")],
+        Tool::Rewind => &[
+            ("dryRun", "dry_run"),
+            ("turn", "mark"),
+            ("paths", "changed"),
+        ],
     }
 }
 

@@ -17,7 +17,8 @@ use super::{boolean, known_keys, number, object, required_string, string};
 use crate::answers::error::ToolError;
 use crate::answers::tool::Tool;
 use crate::change::args::{
-    EditArgs, EditOp, Placement, ReplaceArgs, SymbolEditArgs, UndoArgs, WriteArgs, checked_version,
+    EditArgs, EditOp, MarkArgs, Placement, ReplaceArgs, RewindArgs, SymbolEditArgs, UndoArgs,
+    WriteArgs, checked_version,
 };
 use crate::view::read::args::checked_symbol;
 
@@ -230,6 +231,50 @@ impl ReplaceArgs {
             });
         }
         Ok(args)
+    }
+}
+
+impl MarkArgs {
+    /// Parses raw JSON arguments.
+    pub fn from_json(text: &str) -> Result<Self, ToolError> {
+        let map = object(Tool::Mark, text)?;
+        known_keys(Tool::Mark, &map)?;
+        Ok(Self {
+            changed: paths(Tool::Mark, &map)?,
+        })
+    }
+}
+
+impl RewindArgs {
+    /// Parses raw JSON arguments.
+    pub fn from_json(text: &str) -> Result<Self, ToolError> {
+        let tool = Tool::Rewind;
+        let map = object(tool, text)?;
+        known_keys(tool, &map)?;
+        Ok(Self {
+            mark: number(tool, &map, "mark", 1)?
+                .ok_or(ToolError::MissingArgument { tool, name: "mark" })?,
+            dry_run: boolean(tool, &map, "dry_run")?.unwrap_or(false),
+            changed: paths(tool, &map)?,
+        })
+    }
+}
+
+/// The `changed` argument: a list of paths, perhaps empty.
+fn paths(tool: Tool, map: &Map<String, Value>) -> Result<Vec<String>, ToolError> {
+    let wrong = |got: &Value| ToolError::InvalidArgument {
+        tool,
+        name: "changed",
+        expected: "a list of paths, e.g. [\"src/main.rs\"]",
+        got: crate::answers::quote::short_json(got),
+    };
+    match map.get("changed") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map(str::to_owned).ok_or_else(|| wrong(item)))
+            .collect(),
+        Some(other) => Err(wrong(other)),
     }
 }
 

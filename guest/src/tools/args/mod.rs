@@ -86,6 +86,8 @@ fn arguments(tool: Tool) -> &'static [&'static str] {
             "no_ignore",
             "hidden",
         ],
+        Tool::Mark => &["changed"],
+        Tool::Rewind => &["mark", "dry_run", "changed"],
     }
 }
 

@@ -206,6 +206,15 @@ pub(super) fn move_file<F: HostFs>(session: &mut Session<F>, args: &Args) -> Too
             ctx.fs
                 .rename(&from.rel, &to.rel, &current.precondition())
                 .map_err(failed)?;
+            let marks = &mut ctx.state.marks;
+            marks.first_change(&mut ctx.state.history, &to.rel, None);
+            match &current.bytes {
+                Some(bytes) => {
+                    let before = Some((bytes.as_slice(), current.sha256.as_str()));
+                    marks.first_change(&mut ctx.state.history, &from.rel, before);
+                }
+                None => marks.first_change_unkept(&from.rel, current.len),
+            }
             if current.bytes.is_none() {
                 let cap = ctx.config.history_bytes;
                 let after = (current.fingerprint, current.len);
