@@ -105,3 +105,243 @@ pub fn free_port() -> u16 {
         .map(|a| a.port())
         .expect("a free loopback port")
 }
+
+/// A Redis Cluster for the tests: three primaries with a replica each, on
+/// loopback, from the distribution's `redis-server` and `redis-cli`, with
+/// nothing saved but the nodes' own config (in a scratch directory); a
+/// node that stops answering is failed over within about two seconds.
+/// Stopped when dropped.
+#[derive(Debug)]
+pub struct RedisCluster {
+    nodes: Vec<(u16, Option<Child>)>,
+    dir: std::path::PathBuf,
+}
+
+/// Milliseconds without an answer before the cluster takes a node for
+/// dead and promotes its replica.
+const NODE_TIMEOUT_MS: u32 = 1000;
+
+/// How long forming the cluster, or a failover, may take.
+const CLUSTER_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl RedisCluster {
+    /// Starts six nodes and joins them: three primaries, one replica each.
+    /// `None` when `redis-server` or `redis-cli` is not installed and
+    /// `FILETOOLS_REQUIRE_REDIS` is unset.
+    ///
+    /// # Panics
+    /// When they are installed (or required) but the cluster does not form.
+    pub fn start() -> Option<Self> {
+        let installed = ["redis-server", "redis-cli"].iter().all(|tool| {
+            Command::new(tool)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+        if !installed {
+            assert!(
+                std::env::var_os("FILETOOLS_REQUIRE_REDIS").is_none(),
+                "redis-server or redis-cli is missing: run `cargo xtask setup`"
+            );
+            return None;
+        }
+        let dir = std::env::temp_dir().join(format!("filetools-cluster-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let mut cluster = Self {
+            nodes: Vec::new(),
+            dir,
+        };
+        for _ in 0..6 {
+            let port = cluster_port();
+            let child = cluster.spawn_node(port);
+            cluster.nodes.push((port, Some(child)));
+        }
+        let addresses: Vec<String> = cluster
+            .nodes
+            .iter()
+            .map(|(port, _)| format!("127.0.0.1:{port}"))
+            .collect();
+        let created = Command::new("redis-cli")
+            .args(["--cluster", "create"])
+            .args(&addresses)
+            .args(["--cluster-replicas", "1", "--cluster-yes"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("running redis-cli --cluster create");
+        assert!(created.success(), "redis-cli --cluster create failed");
+        cluster.wait_until_serving();
+        cluster.wait_until_replicated();
+        Some(cluster)
+    }
+
+    fn spawn_node(&self, port: u16) -> Child {
+        let config = format!("nodes-{port}.conf");
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--cluster-enabled", "yes", "--cluster-config-file", &config])
+            .args(["--cluster-node-timeout", &NODE_TIMEOUT_MS.to_string()])
+            .args(["--dir", self.dir.to_str().expect("a UTF-8 scratch path")])
+            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+            .args(["--logfile", &format!("node-{port}.log")])
+            // A replica syncs at once, not after the default 5 s wait for
+            // others.
+            .args(["--repl-diskless-sync-delay", "0"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting redis-server");
+        let started = Instant::now();
+        while !pings(port) {
+            assert!(
+                started.elapsed() < START_TIMEOUT,
+                "redis-server did not start"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child
+    }
+
+    /// Waits until every live node says the cluster is ok and every slot
+    /// has a primary that answers.
+    ///
+    /// # Panics
+    /// After [`CLUSTER_TIMEOUT`].
+    pub fn wait_until_serving(&self) {
+        let started = Instant::now();
+        loop {
+            let ok = self
+                .live_ports()
+                .iter()
+                .all(|port| cli(*port, &["cluster", "info"]).contains("cluster_state:ok"));
+            if ok {
+                return;
+            }
+            assert!(
+                started.elapsed() < CLUSTER_TIMEOUT,
+                "the Redis Cluster did not come to serve every slot: {}",
+                self.live_ports()
+                    .iter()
+                    .map(|port| format!("{port}: {}", cli(*port, &["cluster", "nodes"])))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Waits until every replica is in step with its primary, so that a
+    /// primary killed now can be failed over.
+    ///
+    /// # Panics
+    /// After [`CLUSTER_TIMEOUT`].
+    fn wait_until_replicated(&self) {
+        let started = Instant::now();
+        while !self.live_ports().iter().all(|port| {
+            let info = cli(*port, &["info", "replication"]);
+            info.contains("role:master") || info.contains("master_link_status:up")
+        }) {
+            assert!(
+                started.elapsed() < CLUSTER_TIMEOUT,
+                "the Redis Cluster's replicas did not come in step"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn live_ports(&self) -> Vec<u16> {
+        self.nodes
+            .iter()
+            .filter(|(_, child)| child.is_some())
+            .map(|(port, _)| *port)
+            .collect()
+    }
+
+    /// Its URL, for `--store`: every node, so a client finds the cluster
+    /// whichever is down.
+    pub fn url(&self) -> String {
+        let nodes: Vec<String> = self
+            .nodes
+            .iter()
+            .map(|(port, _)| format!("127.0.0.1:{port}"))
+            .collect();
+        format!("redis-cluster://{}", nodes.join(","))
+    }
+
+    /// Starts the nodes killed again, on their ports and with their
+    /// config, so each rejoins as a replica; waits until they are in step.
+    ///
+    /// # Panics
+    /// When one does not start or come in step.
+    pub fn restart_killed(&mut self) {
+        for at in 0..self.nodes.len() {
+            if self.nodes[at].1.is_none() {
+                let port = self.nodes[at].0;
+                self.nodes[at].1 = Some(self.spawn_node(port));
+            }
+        }
+        self.wait_until_serving();
+        self.wait_until_replicated();
+    }
+
+    /// Kills one primary with SIGKILL; its port.
+    ///
+    /// # Panics
+    /// When no live node is a primary.
+    pub fn kill_a_primary(&mut self) -> u16 {
+        let at = self
+            .nodes
+            .iter()
+            .position(|(port, child)| {
+                child.is_some() && cli(*port, &["role"]).starts_with("master")
+            })
+            .expect("a live primary");
+        let (port, child) = &mut self.nodes[at];
+        if let Some(mut child) = child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        *port
+    }
+}
+
+impl Drop for RedisCluster {
+    fn drop(&mut self) {
+        for (_, child) in &mut self.nodes {
+            if let Some(mut child) = child.take() {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+        // Kept after a failure, with the nodes' logs.
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// `redis-cli -p PORT ARGS...`'s output, or "" when it fails.
+fn cli(port: u16, args: &[&str]) -> String {
+    Command::new("redis-cli")
+        .args(["-p", &port.to_string()])
+        .args(args)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default()
+}
+
+/// A loopback port free now whose cluster bus port (10,000 above) is free
+/// too.
+fn cluster_port() -> u16 {
+    loop {
+        let port = free_port();
+        if port > 55_000 {
+            // Its bus port would not fit; ask again.
+            continue;
+        }
+        if TcpListener::bind(("127.0.0.1", port + 10_000)).is_ok() {
+            return port;
+        }
+    }
+}

@@ -9,6 +9,7 @@ mod backends;
 mod cache;
 mod changes;
 mod cli;
+mod cluster;
 mod contract;
 mod kinds;
 mod mcp;

@@ -135,10 +135,21 @@ pub struct ServeArgs {
     /// Where to listen; port 0 picks a free one (printed on stderr).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8765")]
     pub listen: std::net::SocketAddr,
-    /// Where sessions are kept: `memory` (this process), `dir:PATH`, or
-    /// `redis://[:PASSWORD@]HOST[:PORT][/DB]` (shared by replicas).
+    /// Where sessions are kept: `memory` (this process), `dir:PATH`,
+    /// `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` or
+    /// `redis-cluster://[[USER]:PASSWORD@]HOST:PORT[,HOST:PORT...]`
+    /// (shared by replicas).
     #[arg(long, value_name = "STORE", default_value = "memory")]
     pub store: String,
+    /// Redis replicas a session's save must reach before the call is
+    /// answered (WAIT), so a failover loses no answered change; 0 answers
+    /// once the primary has it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub store_replicas: u32,
+    /// How long a save waits for --store-replicas, in milliseconds; then
+    /// the call's answer says its record may be lost.
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub store_wait_ms: u64,
     /// A file of bearer tokens: a line `TOKEN` opens every workspace, a
     /// line `WORKSPACE TOKEN` one. Or set FILETOOLS_TOKEN. Required when
     /// listening beyond loopback.

@@ -78,6 +78,10 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
         store: Arc::from(filetools::serve::store::open(
             &args.store,
             Duration::from_secs(args.session_ttl),
+            filetools::serve::store::Durability {
+                replicas: args.store_replicas,
+                timeout: Duration::from_millis(args.store_wait_ms),
+            },
         )?),
         gate: Gate {
             tokens,

@@ -2,8 +2,8 @@
 //! that any replica can take a session's next call and a replica that
 //! stops loses nothing saved: behind one small trait, [`SessionStore`],
 //! with three stores — in this process ([`MemoryStore`]), files in a
-//! directory ([`DirStore`]) and a Redis server ([`RedisStore`], anything
-//! that speaks its protocol, e.g. Valkey).
+//! directory ([`DirStore`]) and a Redis server or Redis Cluster
+//! ([`RedisStore`], anything that speaks its protocol, e.g. Valkey).
 //!
 //! A session's memory is kept as a state log (see
 //! [`crate::Session::save_log`]): a save after a call appends one line
@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
+mod cluster;
 mod dir;
 mod memory;
 mod redis;
@@ -26,7 +27,7 @@ mod resp;
 
 pub use dir::DirStore;
 pub use memory::MemoryStore;
-pub use redis::RedisStore;
+pub use redis::{Durability, NotReplicated, RedisStore};
 
 /// A session's stored log and its version (the number of saves so far).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,21 +101,29 @@ pub trait SessionStore: Send + Sync + Debug {
     fn renew(&self, key: &str, lease: Lease, ttl: Duration) -> Result<bool>;
 }
 
-/// Opens the store a `--store` value names: `memory`, `dir:PATH` or
-/// `redis://[:PASSWORD@]HOST[:PORT][/DB]`; sessions idle for `ttl` are
-/// forgotten.
-pub fn open(spec: &str, ttl: Duration) -> Result<Box<dyn SessionStore>> {
+/// Opens the store a `--store` value names: `memory`, `dir:PATH`,
+/// `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` or
+/// `redis-cluster://[[USER]:PASSWORD@]HOST:PORT[,HOST:PORT...]`; sessions
+/// idle for `ttl` are forgotten, and a Redis save reaches replicas as
+/// `durability` asks.
+pub fn open(spec: &str, ttl: Duration, durability: Durability) -> Result<Box<dyn SessionStore>> {
     if spec == "memory" {
         return Ok(Box::new(MemoryStore::new(ttl)));
     }
     if let Some(path) = spec.strip_prefix("dir:") {
         return Ok(Box::new(DirStore::open(path, ttl)?));
     }
-    if spec.starts_with("redis://") || spec.starts_with("valkey://") {
-        return Ok(Box::new(RedisStore::open(spec, ttl)?));
+    let redis = [
+        "redis://",
+        "valkey://",
+        "redis-cluster://",
+        "valkey-cluster://",
+    ];
+    if redis.iter().any(|scheme| spec.starts_with(scheme)) {
+        return Ok(Box::new(RedisStore::open(spec, ttl, durability)?));
     }
     anyhow::bail!(
-        "--store {spec:?} is not a store: give `memory`, `dir:PATH` or `redis://HOST:PORT`"
+        "--store {spec:?} is not a store: give `memory`, `dir:PATH`, `redis://HOST:PORT` or `redis-cluster://HOST:PORT,HOST:PORT`"
     )
 }
 

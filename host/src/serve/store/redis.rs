@@ -1,14 +1,19 @@
 //! Sessions in a Redis server (or anything that speaks its protocol, e.g.
-//! Valkey), shared by every replica: a session's log and version are two
-//! keys changed together by one server-side script, so a save is a
-//! compare-and-set; a lease is a key set only when absent, with an expiry.
+//! Valkey), or in a Redis Cluster, shared by every replica: a session's
+//! log and version are two keys changed together by one server-side
+//! script, so a save is a compare-and-set; a lease is a key set only when
+//! absent, with an expiry. Every key of a session carries it as a hash
+//! tag, so in a cluster they share one slot and each script runs on the
+//! one primary that serves it (see [`super::cluster`]). With `wait`, a
+//! save is answered only once that many replicas have it (`WAIT`).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail};
 
+use super::cluster::{self, Redirect, SlotMap};
 use super::resp::{self, Connection, Reply};
 use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
 use crate::serve::lock;
@@ -16,8 +21,15 @@ use crate::serve::lock;
 /// What every key of the store starts with.
 const KEY_PREFIX: &str = "filetools:";
 
-/// Connections kept open between commands.
+/// Connections kept open between commands, per node.
 const MAX_IDLE_CONNECTIONS: usize = 16;
+
+/// How long a command on a cluster keeps following redirections and
+/// waiting out a failover before it fails.
+const CLUSTER_WAIT: Duration = Duration::from_secs(20);
+
+/// The pause before asking a cluster again while it cannot serve a slot.
+const CLUSTER_RETRY_PAUSE: Duration = Duration::from_millis(100);
 
 /// Saves the log when its version is the one expected, in the caller's
 /// turn: KEYS = version, log, lease, last save's id; ARGV = expected, `a`
@@ -59,27 +71,82 @@ const RENEW_SCRIPT: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
 const RELEASE_SCRIPT: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
     return redis.call('DEL', KEYS[1]) end return 0";
 
-/// A [`SessionStore`] in a Redis server.
+/// How many replicas a save must reach before it is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Durability {
+    /// Replicas that must have the save (`WAIT`); 0 answers once the
+    /// primary has it.
+    pub replicas: u32,
+    /// How long a save waits for them before it fails.
+    pub timeout: Duration,
+}
+
+impl Default for Durability {
+    fn default() -> Self {
+        Self {
+            replicas: 0,
+            timeout: Duration::from_secs(1),
+        }
+    }
+}
+
+/// The save reached fewer replicas than asked within the wait.
+#[derive(Debug)]
+pub struct NotReplicated {
+    reached: i64,
+    asked: u32,
+    timeout: Duration,
+}
+
+impl std::fmt::Display for NotReplicated {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the save reached {} of the {} Redis replicas asked for within {} ms, so a failover could lose it",
+            self.reached,
+            self.asked,
+            self.timeout.as_millis()
+        )
+    }
+}
+
+impl std::error::Error for NotReplicated {}
+
+/// Where commands go: one server, or the primary of a key's slot.
+#[derive(Debug)]
+enum Route {
+    /// One server at this address.
+    Single(String),
+    /// A cluster, by its map of slots.
+    Cluster(SlotMap),
+}
+
+/// A [`SessionStore`] in a Redis server or a Redis Cluster.
 #[derive(Debug)]
 pub struct RedisStore {
-    address: String,
+    route: Route,
     user: Option<String>,
     password: Option<String>,
     db: Option<String>,
-    idle: Mutex<Vec<Connection>>,
+    /// Idle connections, by node address.
+    idle: Mutex<HashMap<String, Vec<Connection>>>,
     /// The scripts' SHA-1s, as the server gave them.
     shas: Mutex<HashMap<&'static str, String>>,
     ttl: Duration,
+    durability: Durability,
 }
 
 impl RedisStore {
-    /// The store at `url` (`redis://[:PASSWORD@]HOST[:PORT][/DB]`), whose
-    /// sessions expire when idle for `ttl`; connects once to check.
-    pub fn open(url: &str, ttl: Duration) -> Result<Self> {
-        let rest = url
+    /// The store at `url` — `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`,
+    /// or `redis-cluster://[[USER]:PASSWORD@]HOST:PORT[,HOST:PORT...]`
+    /// naming some nodes of a cluster — whose sessions expire when idle
+    /// for `ttl`, and whose saves reach replicas as `durability` asks;
+    /// connects once to check.
+    pub fn open(url: &str, ttl: Duration, durability: Durability) -> Result<Self> {
+        let (scheme, rest) = url
             .split_once("://")
-            .map(|(_, rest)| rest)
-            .context("a Redis URL starts with redis://")?;
+            .context("a Redis URL starts with redis:// or redis-cluster://")?;
+        let clustered = scheme == "redis-cluster" || scheme == "valkey-cluster";
         let (auth, rest) = match rest.rsplit_once('@') {
             Some((auth, rest)) => (Some(auth), rest),
             None => (None, rest),
@@ -92,13 +159,26 @@ impl RedisStore {
         if host.is_empty() {
             bail!("the Redis URL {url:?} names no host");
         }
-        let address = if host
-            .rsplit_once(':')
-            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
-        {
-            host.to_owned()
+        let address = |host: &str| {
+            if host
+                .rsplit_once(':')
+                .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+            {
+                host.to_owned()
+            } else {
+                format!("{host}:6379")
+            }
+        };
+        let route = if clustered {
+            if db.is_some() {
+                bail!(
+                    "a Redis Cluster has one database: drop /{} from {url:?}",
+                    db.unwrap_or_default()
+                );
+            }
+            Route::Cluster(SlotMap::new(host.split(',').map(address).collect()))
         } else {
-            format!("{host}:6379")
+            Route::Single(address(host))
         };
         // `:PASSWORD`, or `USER:PASSWORD` for an ACL user.
         let (user, password) = match auth.map(|auth| auth.split_once(':')) {
@@ -110,69 +190,161 @@ impl RedisStore {
             None => (None, None),
         };
         let store = Self {
-            address,
+            route,
             user,
             password,
             db,
-            idle: Mutex::new(Vec::new()),
+            idle: Mutex::new(HashMap::new()),
             shas: Mutex::new(HashMap::new()),
             ttl,
+            durability,
         };
-        store.with(|c| c.command(&[b"PING"]).map(drop))?;
+        match &store.route {
+            Route::Single(address) => {
+                store.with_at(address, &|c| c.command(&[b"PING"]).map(drop))?;
+            }
+            Route::Cluster(map) => map
+                .refresh(|address| store.connect(address))
+                .context("reading the Redis Cluster's slots")?,
+        }
         Ok(store)
     }
 
-    /// Runs `work` on an idle connection (or a new one), which goes back
-    /// to the pool unless the work failed. A pooled connection that fails
-    /// (the server restarted since) empties the pool, and the work runs
-    /// once more on a new one; a save that did land the first time is then
-    /// refused by its compare-and-set, never applied twice.
-    fn with<T>(&self, work: impl Fn(&mut Connection) -> Result<T>) -> Result<T> {
-        let pooled = lock(&self.idle).pop();
-        let fresh =
-            |work: &dyn Fn(&mut Connection) -> Result<T>| -> Result<(Connection, Result<T>)> {
-                let mut connection = self.connect()?;
-                let result = work(&mut connection);
-                Ok((connection, result))
+    /// Runs `work` on the node that serves `key`: the server, or the
+    /// primary of the key's slot in a cluster, following its redirections
+    /// and waiting out a failover for up to [`CLUSTER_WAIT`].
+    fn with<T>(&self, key: &str, work: impl Fn(&mut Connection) -> Result<T>) -> Result<T> {
+        let map = match &self.route {
+            Route::Single(address) => return self.with_at(address, &work),
+            Route::Cluster(map) => map,
+        };
+        let slot = cluster::slot(key);
+        let deadline = Instant::now() + CLUSTER_WAIT;
+        let mut ask: Option<String> = None;
+        loop {
+            let asking = ask.take();
+            let result = match (&asking, map.primary(slot)) {
+                (Some(address), _) => self.with_at(address, &|c| {
+                    c.command(&[b"ASKING"])?;
+                    work(c)
+                }),
+                (None, Some(address)) => self.with_at(&address, &work),
+                (None, None) => Err(anyhow::anyhow!(
+                    "no node of the Redis Cluster serves slot {slot}"
+                )),
             };
+            let err = match result {
+                Ok(done) => return Ok(done),
+                Err(err) if err.downcast_ref::<NotReplicated>().is_some() => return Err(err),
+                Err(err) => err,
+            };
+            let redirect = err
+                .downcast_ref::<resp::Refused>()
+                .map(|refused| cluster::redirect(&refused.0));
+            match redirect {
+                Some(Some(Redirect::Ask(address))) => {
+                    ask = Some(address);
+                    continue;
+                }
+                // The server refused for its own reasons (a bad command).
+                Some(None) => return Err(err),
+                // Moved, a failover under way, or a node that does not
+                // answer: the map is looked at again.
+                Some(Some(Redirect::Moved(_) | Redirect::Wait)) | None => {}
+            }
+            if Instant::now() >= deadline {
+                return Err(err.context(format!(
+                    "the Redis Cluster did not serve slot {slot} within {} s",
+                    CLUSTER_WAIT.as_secs()
+                )));
+            }
+            if !matches!(redirect, Some(Some(Redirect::Moved(_)))) {
+                std::thread::sleep(CLUSTER_RETRY_PAUSE);
+            }
+            // A node that is down fails the refresh too; the next turn
+            // asks again.
+            let _ = map.refresh(|address| self.connect(address));
+        }
+    }
+
+    /// Runs `work` on an idle connection to `address` (or a new one),
+    /// which goes back to the pool unless the work failed. A pooled
+    /// connection that fails (the server restarted since) empties the
+    /// node's pool, and the work runs once more on a new one; a save that
+    /// did land the first time is then refused by its compare-and-set, or
+    /// found by its id, never applied twice.
+    fn with_at<T>(&self, address: &str, work: &dyn Fn(&mut Connection) -> Result<T>) -> Result<T> {
+        let pooled = lock(&self.idle).get_mut(address).and_then(Vec::pop);
+        let fresh = || -> Result<(Connection, Result<T>)> {
+            let mut connection = self.connect(address)?;
+            let result = work(&mut connection);
+            Ok((connection, result))
+        };
         let (connection, result) = if let Some(mut connection) = pooled {
             match work(&mut connection) {
                 Err(err) if !refused(&err) => {
-                    lock(&self.idle).clear();
-                    fresh(&work)?
+                    lock(&self.idle).remove(address);
+                    fresh()?
                 }
                 done => (connection, done),
             }
         } else {
-            fresh(&work)?
+            fresh()?
         };
         let result = match result {
             Err(err) if refused(&err) => {
                 // The connection is sound; the server said no.
-                self.give_back(connection);
+                self.give_back(address, connection);
                 return Err(err);
             }
             other => other?,
         };
-        self.give_back(connection);
+        self.give_back(address, connection);
         Ok(result)
     }
 
-    /// Keeps `connection` for the next command, unless enough are kept.
-    fn give_back(&self, connection: Connection) {
+    /// Keeps `connection` to `address` for the next command, unless enough
+    /// are kept.
+    fn give_back(&self, address: &str, connection: Connection) {
         let mut idle = lock(&self.idle);
-        if idle.len() < MAX_IDLE_CONNECTIONS {
-            idle.push(connection);
+        let pool = idle.entry(address.to_owned()).or_default();
+        if pool.len() < MAX_IDLE_CONNECTIONS {
+            pool.push(connection);
         }
     }
 
-    /// Runs `script` on `keys` and `args`: by its SHA-1 once the server
-    /// has it (loaded at first use, and again after the server lost it),
-    /// so the script is not sent and hashed at every call.
-    fn eval(&self, script: &'static str, keys: &[&str], args: &[&str]) -> Result<Reply> {
+    /// Runs `script` on `keys` (all of one session) and `args`: by its
+    /// SHA-1 once the server has it (loaded at first use, and again after
+    /// the server lost it), so the script is not sent and hashed at every
+    /// call. With `durable`, a reply that stored something (not -1) is
+    /// given only once the replicas the store asks for have it.
+    fn eval(
+        &self,
+        script: &'static str,
+        keys: &[&str],
+        args: &[&str],
+        durable: bool,
+    ) -> Result<Reply> {
         let known = lock(&self.shas).get(script).cloned();
         let count = keys.len().to_string();
-        self.with(|c| {
+        let waited = |c: &mut Connection, reply: Reply| -> Result<Reply> {
+            let Durability { replicas, timeout } = self.durability;
+            if !durable || replicas == 0 || reply == Reply::Int(-1) {
+                return Ok(reply);
+            }
+            let (asked, ms) = (replicas.to_string(), timeout.as_millis().max(1).to_string());
+            match c.command(&[b"WAIT", asked.as_bytes(), ms.as_bytes()])? {
+                Reply::Int(reached) if reached >= i64::from(replicas) => Ok(reply),
+                Reply::Int(reached) => Err(NotReplicated {
+                    reached,
+                    asked: replicas,
+                    timeout,
+                }
+                .into()),
+                other => bail!("Redis answered {other:?} to WAIT"),
+            }
+        };
+        self.with(keys[0], |c| {
             let run = |c: &mut Connection, sha: &str| {
                 let mut command: Vec<&[u8]> = vec![b"EVALSHA", sha.as_bytes(), count.as_bytes()];
                 command.extend(keys.iter().chain(args).map(|a| a.as_bytes()));
@@ -181,7 +353,7 @@ impl RedisStore {
             if let Some(sha) = &known {
                 match run(c, sha) {
                     Err(err) if err.to_string().contains("NOSCRIPT") => {}
-                    done => return done,
+                    done => return waited(c, done?),
                 }
             }
             let Reply::Bulk(Some(sha)) = c.command(&[b"SCRIPT", b"LOAD", script.as_bytes()])?
@@ -190,12 +362,13 @@ impl RedisStore {
             };
             let sha = String::from_utf8(sha).context("a script's SHA-1 is not text")?;
             lock(&self.shas).insert(script, sha.clone());
-            run(c, &sha)
+            let reply = run(c, &sha)?;
+            waited(c, reply)
         })
     }
 
-    fn connect(&self) -> Result<Connection> {
-        let mut connection = Connection::open(&self.address)?;
+    fn connect(&self, address: &str) -> Result<Connection> {
+        let mut connection = Connection::open(address)?;
         match (&self.user, &self.password) {
             (Some(user), Some(password)) => {
                 connection.command(&[b"AUTH", user.as_bytes(), password.as_bytes()])?;
@@ -211,8 +384,10 @@ impl RedisStore {
         Ok(connection)
     }
 
+    /// The key of `kind` for the session `key`, which is its hash tag:
+    /// every key of a session is in one cluster slot.
     fn key(kind: &str, key: &str) -> String {
-        format!("{KEY_PREFIX}{kind}:{key}")
+        format!("{KEY_PREFIX}{kind}:{{{key}}}")
     }
 
     fn ttl_ms(&self) -> String {
@@ -220,10 +395,10 @@ impl RedisStore {
     }
 }
 
-/// Whether `err` is the server's refusal (an error reply), not a broken
-/// connection.
+/// Whether `err` is the server's refusal (an error reply, or too few
+/// replicas), not a broken connection.
 fn refused(err: &anyhow::Error) -> bool {
-    err.downcast_ref::<resp::Refused>().is_some()
+    err.downcast_ref::<resp::Refused>().is_some() || err.downcast_ref::<NotReplicated>().is_some()
 }
 
 /// A bulk reply as a number.
@@ -243,7 +418,9 @@ fn number(reply: &Reply) -> Result<Option<u64>> {
 impl SessionStore for RedisStore {
     fn load(&self, key: &str) -> Result<Option<Stored>> {
         let (version, log) = (Self::key("v", key), Self::key("log", key));
-        let reply = self.with(|c| c.command(&[b"MGET", version.as_bytes(), log.as_bytes()]))?;
+        let reply = self.with(&version, |c| {
+            c.command(&[b"MGET", version.as_bytes(), log.as_bytes()])
+        })?;
         let Reply::Array(Some(items)) = reply else {
             bail!("Redis answered {reply:?} to MGET");
         };
@@ -261,7 +438,7 @@ impl SessionStore for RedisStore {
 
     fn version(&self, key: &str) -> Result<Option<u64>> {
         let version = Self::key("v", key);
-        number(&self.with(|c| c.command(&[b"GET", version.as_bytes()]))?)
+        number(&self.with(&version, |c| c.command(&[b"GET", version.as_bytes()]))?)
     }
 
     fn save(&self, key: &str, expected: u64, update: Update<'_>, turn: Turn) -> Result<Saved> {
@@ -286,6 +463,7 @@ impl SessionStore for RedisStore {
             SAVE_SCRIPT,
             &[&keys[0], &keys[1], &keys[2], &keys[3]],
             &[&expected, how, text, &ttl, &token, &id],
+            true,
         )?;
         match reply {
             Reply::Int(-1) => Ok(Saved::Moved),
@@ -304,7 +482,7 @@ impl SessionStore for RedisStore {
             lease.0.to_string(),
         );
         let ms = ttl.as_millis().max(1).to_string();
-        let reply = self.eval(LEASE_SCRIPT, &[&name, &version], &[&token, &ms])?;
+        let reply = self.eval(LEASE_SCRIPT, &[&name, &version], &[&token, &ms], false)?;
         match reply {
             Reply::Array(Some(items)) if items.first() == Some(&Reply::Int(1)) => {
                 let version = items.get(1).map(number).transpose()?.flatten();
@@ -318,13 +496,13 @@ impl SessionStore for RedisStore {
     fn renew(&self, key: &str, lease: Lease, ttl: Duration) -> Result<bool> {
         let (name, token) = (Self::key("lease", key), lease.0.to_string());
         let ms = ttl.as_millis().max(1).to_string();
-        let reply = self.eval(RENEW_SCRIPT, &[&name], &[&token, &ms])?;
+        let reply = self.eval(RENEW_SCRIPT, &[&name], &[&token, &ms], false)?;
         Ok(reply == Reply::Int(1))
     }
 
     fn release(&self, key: &str, lease: Lease) -> Result<()> {
         let (name, token) = (Self::key("lease", key), lease.0.to_string());
-        self.eval(RELEASE_SCRIPT, &[&name], &[&token])?;
+        self.eval(RELEASE_SCRIPT, &[&name], &[&token], false)?;
         Ok(())
     }
 }

@@ -110,7 +110,7 @@ fn the_redis_store_keeps_the_promises() {
         // required by `cargo xtask test`) there is nothing to talk to.
         return;
     };
-    let store = RedisStore::open(&server.url(), DAY).unwrap();
+    let store = RedisStore::open(&server.url(), DAY, Durability::default()).unwrap();
     promises(&store);
     // A server that lost its scripts (restarted, flushed) gets them again.
     let address = server.url().replace("redis://", "");

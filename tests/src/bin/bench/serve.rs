@@ -276,7 +276,11 @@ fn workspaces(bin: &Path, dir: &Path) -> Result<()> {
 #[expect(clippy::cast_precision_loss, reason = "log sizes far below 2^52")]
 fn log_sizes(bin: &Path, root: &Path, redis: &RedisServer) -> Result<()> {
     let server = replica(bin, root, &redis.url(), &[])?;
-    let store = RedisStore::open(&redis.url(), Duration::from_hours(1))?;
+    let store = RedisStore::open(
+        &redis.url(),
+        Duration::from_hours(1),
+        filetools::serve::store::Durability::default(),
+    )?;
     let mut http = Connection::open(&server.address)?;
     let handle = open_session(&mut http)?;
     let mut sizes = Vec::new();
