@@ -122,7 +122,7 @@ pub struct RedisCluster {
 const NODE_TIMEOUT_MS: u32 = 1000;
 
 /// How long forming the cluster, or a failover, may take.
-const CLUSTER_TIMEOUT: Duration = Duration::from_secs(30);
+const CLUSTER_TIMEOUT: Duration = Duration::from_secs(60);
 
 impl RedisCluster {
     /// Starts six nodes and joins them: three primaries, one replica each.
@@ -152,33 +152,49 @@ impl RedisCluster {
             nodes: Vec::new(),
             dir,
         };
-        for _ in 0..6 {
+        while cluster.nodes.len() < 6 {
             let port = cluster_port();
-            let child = cluster.spawn_node(port);
-            cluster.nodes.push((port, Some(child)));
+            // Another test's server may have taken the port meanwhile:
+            // this one then exits, and another port is tried.
+            if let Some(child) = cluster.spawn_node(port) {
+                cluster.nodes.push((port, Some(child)));
+            }
         }
         let addresses: Vec<String> = cluster
             .nodes
             .iter()
             .map(|(port, _)| format!("127.0.0.1:{port}"))
             .collect();
-        let created = Command::new("redis-cli")
+        let mut create = Command::new("redis-cli")
             .args(["--cluster", "create"])
             .args(&addresses)
             .args(["--cluster-replicas", "1", "--cluster-yes"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .status()
+            .spawn()
             .expect("running redis-cli --cluster create");
+        let started = Instant::now();
+        let created = loop {
+            if let Some(status) = create.try_wait().expect("waiting for redis-cli") {
+                break status;
+            }
+            if started.elapsed() > CLUSTER_TIMEOUT {
+                let _ = create.kill();
+                panic!("redis-cli --cluster create did not finish");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
         assert!(created.success(), "redis-cli --cluster create failed");
         cluster.wait_until_serving();
         cluster.wait_until_replicated();
         Some(cluster)
     }
 
-    fn spawn_node(&self, port: u16) -> Child {
+    /// Starts a node on `port`; `None` when it exits at once (the port was
+    /// taken).
+    fn spawn_node(&self, port: u16) -> Option<Child> {
         let config = format!("nodes-{port}.conf");
-        let child = Command::new("redis-server")
+        let mut child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--cluster-enabled", "yes", "--cluster-config-file", &config])
             .args(["--cluster-node-timeout", &NODE_TIMEOUT_MS.to_string()])
@@ -194,13 +210,24 @@ impl RedisCluster {
             .expect("starting redis-server");
         let started = Instant::now();
         while !pings(port) {
+            if child.try_wait().ok().flatten().is_some() {
+                return None;
+            }
             assert!(
                 started.elapsed() < START_TIMEOUT,
                 "redis-server did not start"
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        child
+        // The server answering is this one, not another on the port.
+        let ours = format!("process_id:{}", child.id());
+        if cli(port, &["info", "server"]).contains(&ours) {
+            Some(child)
+        } else {
+            let _ = child.kill();
+            let _ = child.wait();
+            None
+        }
     }
 
     /// Waits until every live node says the cluster is ok and every slot
@@ -278,7 +305,10 @@ impl RedisCluster {
         for at in 0..self.nodes.len() {
             if self.nodes[at].1.is_none() {
                 let port = self.nodes[at].0;
-                self.nodes[at].1 = Some(self.spawn_node(port));
+                self.nodes[at].1 = Some(
+                    self.spawn_node(port)
+                        .expect("the killed node's port is free again"),
+                );
             }
         }
         self.wait_until_serving();

@@ -105,7 +105,8 @@ pub enum Why {
     /// rewind would change.
     Conflict,
     /// Someone changed it since, and one side is a missing file or not
-    /// UTF-8 text, which no merge joins.
+    /// UTF-8 text, which no merge joins, or the version a change of the
+    /// session left is no longer known.
     CannotMerge,
     /// Someone else changed it since; the session did not.
     OnlyOthersChanged,
@@ -119,6 +120,14 @@ pub enum Why {
     UnknownAtMark,
     /// It is not a regular file now.
     NotAFile,
+    /// The history no longer holds every change the session made to it
+    /// since the mark.
+    HistoryGone,
+    /// A rewind to another turn changed it since the mark.
+    RewoundElsewhere {
+        /// The turn that rewind went to.
+        mark: u64,
+    },
     /// It is too large to hold whole now.
     TooLarge {
         /// Its size.
@@ -184,7 +193,7 @@ impl fmt::Display for Why {
                 "someone changed it since, at or next to the lines the rewind would change",
             ),
             Why::CannotMerge => f.write_str(
-                "someone changed it since, and a removed file or one not UTF-8 text cannot be merged",
+                "someone changed it since the session did, and the two cannot be merged (a removed file, text not UTF-8, or no copy kept of the session's version)",
             ),
             Why::OnlyOthersChanged => {
                 f.write_str("only someone else changed it since the mark; their change stays")
@@ -196,6 +205,13 @@ impl fmt::Display for Why {
                 f.write_str("the session did not know it at the mark, so what it held then is not known")
             }
             Why::NotAFile => f.write_str("it is not a regular file now"),
+            Why::HistoryGone => f.write_str(
+                "the undo history no longer holds every change made to it since the mark",
+            ),
+            Why::RewoundElsewhere { mark } => write!(
+                f,
+                "it was rewound to turn {mark} since; undo that rewind first"
+            ),
             Why::TooLarge { size } => write!(f, "it is too large to change now ({size} bytes)"),
         }
     }

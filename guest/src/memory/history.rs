@@ -498,6 +498,16 @@ impl History {
         Some((entry, data))
     }
 
+    /// The sequence number of the newest change made (0: none).
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// The changes of `path` that can be undone, oldest first.
+    pub fn entries(&self, path: &str) -> &[Entry] {
+        self.files.get(path).map_or(&[], Vec::as_slice)
+    }
+
     /// Bytes of versions kept.
     pub fn bytes(&self) -> u64 {
         self.bytes

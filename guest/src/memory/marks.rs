@@ -7,15 +7,18 @@
 //!
 //! The content of a marked file is kept in the history's content-addressed
 //! store beside the views, so a version held by a view, an undo entry and
-//! several marks is stored once. Marks are bounded: at most [`MAX_MARKS`],
-//! and the content only they hold within the history's budget, the oldest
+//! several marks is stored once. A mark records only the files that differ
+//! from the mark before (the first, every file), so a session's memory,
+//! saved after every call, grows with what changed between turns, not
+//! with turns times files. Marks are bounded: at most [`MAX_MARKS`], and
+//! the content only they hold within the history's budget, the oldest
 //! marks going first.
 //!
 //! ```
 //! use filetools_core::memory::history::History;
 //! use filetools_core::memory::marks::{Found, Marked, Marks};
 //! let (mut marks, mut history) = (Marks::default(), History::default());
-//! let id = marks.push(&mut history, 3, [("a.txt".into(), Found::Content(b"one\n".to_vec()))], 1024);
+//! let id = marks.push(&mut history, (3, Default::default()), [("a.txt".into(), Found::Content(b"one\n".to_vec()))], 1024);
 //! marks.first_change(&mut history, "b.txt", None);
 //! let mark = marks.get(id).unwrap();
 //! assert!(matches!(mark.files["a.txt"], Marked::Kept { size: 4, .. }));
@@ -27,6 +30,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::fs::sha256::sha256_hex;
 use crate::memory::fingerprint::Fingerprint;
 use crate::memory::history::History;
 
@@ -46,6 +50,9 @@ pub enum Marked {
         /// Its size.
         size: u64,
     },
+    /// Not known: the host named it as changed outside only at a later
+    /// mark.
+    Unknown,
     /// Content too large to keep (or past the budget).
     Unkept {
         /// Its size.
@@ -79,7 +86,16 @@ pub struct Mark {
     pub id: u64,
     /// The session's call count when it was taken.
     pub call: u64,
-    /// What each file held then, by root-relative path.
+    /// The history's newest change then: later changes are the turn's.
+    #[serde(default)]
+    pub seq: u64,
+    /// Files the host named at this mark as changed outside since the
+    /// mark before (by the turn that ended).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub named: BTreeSet<String>,
+    /// What each file held then, by root-relative path, where it differs
+    /// from the mark before (the oldest mark: every file); see
+    /// [`Marks::files_at`].
     pub files: BTreeMap<String, Marked>,
 }
 
@@ -96,6 +112,10 @@ pub struct Marks {
     /// mark.
     #[serde(default)]
     named: BTreeSet<String>,
+    /// The history's changes made by a rewind: their sequence number, and
+    /// the mark rewound to.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    rewinds: BTreeMap<u64, u64>,
 }
 
 impl Marked {
@@ -119,6 +139,23 @@ impl Marks {
         &self.list
     }
 
+    /// What each file held at mark `id`, every file it knew.
+    pub fn files_at(&self, id: u64) -> Option<BTreeMap<String, Marked>> {
+        let at = self.list.iter().position(|mark| mark.id == id)?;
+        Some(self.resolved(at))
+    }
+
+    /// The files of the mark at index `at`, folded from the oldest.
+    fn resolved(&self, at: usize) -> BTreeMap<String, Marked> {
+        let mut files = BTreeMap::new();
+        for mark in &self.list[..=at.min(self.list.len().saturating_sub(1))] {
+            for (path, marked) in &mark.files {
+                files.insert(path.clone(), marked.clone());
+            }
+        }
+        files
+    }
+
     /// Whether no mark was ever taken.
     pub fn never_marked(&self) -> bool {
         self.last == 0
@@ -129,9 +166,28 @@ impl Marks {
         &self.named
     }
 
-    /// Follows `path` at every later mark.
+    /// Follows `path` at every later mark; the marks taken before, which
+    /// did not know it, say so (a change the session makes later does not
+    /// tell what it held then).
     pub fn follow(&mut self, path: &str) {
         self.named.insert(path.to_owned());
+        if let Some(oldest) = self.list.first_mut() {
+            oldest
+                .files
+                .entry(path.to_owned())
+                .or_insert(Marked::Unknown);
+        }
+    }
+
+    /// Notes that the history's change `seq` was made by a rewind to mark
+    /// `id`.
+    pub fn rewound(&mut self, seq: u64, id: u64) {
+        self.rewinds.insert(seq, id);
+    }
+
+    /// The mark a rewind that made the history's change `seq` went to.
+    pub fn rewind_of(&self, seq: u64) -> Option<u64> {
+        self.rewinds.get(&seq).copied()
     }
 
     /// The content kept for `marked`.
@@ -146,7 +202,7 @@ impl Marks {
     pub fn push(
         &mut self,
         history: &mut History,
-        call: u64,
+        (call, named): (u64, BTreeSet<String>),
         files: impl IntoIterator<Item = (String, Found)>,
         budget: u64,
     ) -> u64 {
@@ -154,21 +210,42 @@ impl Marks {
         let mut mark = Mark {
             id: self.last,
             call,
+            seq: history.seq(),
+            named,
             files: BTreeMap::new(),
+        };
+        let before = if self.list.is_empty() {
+            BTreeMap::new()
+        } else {
+            self.resolved(self.list.len() - 1)
         };
         let mut room = budget;
         for (path, found) in files {
             let marked = match found {
                 Found::Absent => Marked::Absent,
-                Found::Content(bytes) if bytes.len() as u64 > room => Marked::Unkept {
-                    size: bytes.len() as u64,
-                    fingerprint: Some(Fingerprint::of(&bytes)),
-                },
                 Found::Content(bytes) => {
-                    room -= bytes.len() as u64;
-                    Marked::Kept {
-                        sha256: history.hold_view(&bytes),
-                        size: bytes.len() as u64,
+                    let sha256 = sha256_hex(&bytes);
+                    let size = bytes.len() as u64;
+                    let kept = Marked::Kept { sha256, size };
+                    if before.get(&path) == Some(&kept) {
+                        continue;
+                    }
+                    let Marked::Kept { sha256, .. } = &kept else {
+                        continue;
+                    };
+                    // Content another holder keeps costs nothing more.
+                    let new = history.held(sha256).is_none();
+                    if new && size > room {
+                        Marked::Unkept {
+                            size,
+                            fingerprint: Some(Fingerprint::of(&bytes)),
+                        }
+                    } else {
+                        history.hold_hashed(&bytes, sha256);
+                        if new {
+                            room -= size;
+                        }
+                        kept
                     }
                 }
                 Found::TooLarge { size, fingerprint } => Marked::Unkept {
@@ -176,13 +253,17 @@ impl Marks {
                     fingerprint: Some(fingerprint),
                 },
             };
-            mark.files.insert(path, marked);
+            if before.get(&path) != Some(&marked) {
+                mark.files.insert(path, marked);
+            }
         }
         self.list.push(mark);
         while self.list.len() > MAX_MARKS || (self.list.len() > 1 && self.bytes() > budget) {
             let oldest = self.list.remove(0);
-            release(history, &oldest);
+            self.fold_into_oldest(history, oldest);
         }
+        let oldest = self.list.first().map_or(0, |mark| mark.seq);
+        self.rewinds.retain(|seq, _| *seq > oldest);
         self.last
     }
 
@@ -197,19 +278,32 @@ impl Marks {
         seen.values().sum()
     }
 
+    /// Gives what the mark `dropped` recorded to the oldest mark left,
+    /// which now stands for it where it recorded nothing of its own.
+    fn fold_into_oldest(&mut self, history: &mut History, dropped: Mark) {
+        for (path, marked) in dropped.files {
+            match self.list.first_mut() {
+                Some(oldest) if !oldest.files.contains_key(&path) => {
+                    oldest.files.insert(path, marked);
+                }
+                _ => release(history, &marked),
+            }
+        }
+    }
+
     /// Notes what `path` held before the session first changed it
-    /// (`None`: it did not exist; else its content and SHA-256), for every
-    /// mark that does not know it: that is what the file was at those
-    /// marks.
+    /// (`None`: it did not exist; else its content and SHA-256), for the
+    /// marks that do not know it (the oldest ones): that is what the file
+    /// was at those marks.
     pub fn first_change(
         &mut self,
         history: &mut History,
         path: &str,
         before: Option<(&[u8], &str)>,
     ) {
-        for mark in &mut self.list {
+        if let Some(mark) = self.list.first_mut() {
             if mark.files.contains_key(path) {
-                continue;
+                return;
             }
             let marked = match before {
                 None => Marked::Absent,
@@ -228,7 +322,7 @@ impl Marks {
     /// [`first_change`](Self::first_change) of a file whose content before
     /// was too large to keep.
     pub fn first_change_unkept(&mut self, path: &str, size: u64) {
-        for mark in &mut self.list {
+        if let Some(mark) = self.list.first_mut() {
             mark.files.entry(path.to_owned()).or_insert(Marked::Unkept {
                 size,
                 fingerprint: None,
@@ -245,12 +339,10 @@ impl Marks {
     }
 }
 
-/// Lets go of the content `mark` kept.
-fn release(history: &mut History, mark: &Mark) {
-    for marked in mark.files.values() {
-        if let Some(sha256) = marked.sha256() {
-            history.drop_view(sha256);
-        }
+/// Lets go of the content `marked` kept.
+fn release(history: &mut History, marked: &Marked) {
+    if let Some(sha256) = marked.sha256() {
+        history.drop_view(sha256);
     }
 }
 
@@ -258,6 +350,10 @@ fn release(history: &mut History, mark: &Mark) {
 mod tests {
     use super::*;
     use crate::fs::sha256::sha256_hex as digest;
+
+    fn at(marks: &Marks, id: u64, path: &str) -> Marked {
+        marks.files_at(id).unwrap()[path].clone()
+    }
 
     fn file(path: &str, text: &str) -> (String, Found) {
         (path.to_owned(), Found::Content(text.as_bytes().to_vec()))
@@ -267,7 +363,12 @@ mod tests {
     fn the_oldest_marks_go_past_the_count_and_their_content_with_them() {
         let (mut marks, mut history) = (Marks::default(), History::default());
         for n in 0..MAX_MARKS + 2 {
-            marks.push(&mut history, 0, vec![file("a", &format!("{n}\n"))], 1 << 20);
+            marks.push(
+                &mut history,
+                (0, BTreeSet::new()),
+                vec![file("a", &format!("{n}\n"))],
+                1 << 20,
+            );
         }
         assert_eq!(marks.all().len(), MAX_MARKS);
         assert_eq!(marks.all()[0].id, 3);
@@ -278,10 +379,15 @@ mod tests {
     #[test]
     fn content_past_the_budget_is_recorded_by_size_and_older_marks_make_room() {
         let (mut marks, mut history) = (Marks::default(), History::default());
-        marks.push(&mut history, 0, vec![file("a", "0123456789")], 16);
+        marks.push(
+            &mut history,
+            (0, BTreeSet::new()),
+            vec![file("a", "0123456789")],
+            16,
+        );
         let id = marks.push(
             &mut history,
-            1,
+            (1, BTreeSet::new()),
             vec![file("b", "abcdefghij"), file("c", "zz")],
             16,
         );
@@ -289,7 +395,12 @@ mod tests {
         let files = &marks.get(id).unwrap().files;
         assert!(matches!(files["b"], Marked::Kept { size: 10, .. }));
         assert!(matches!(files["c"], Marked::Kept { size: 2, .. }));
-        let big = marks.push(&mut history, 2, vec![file("d", &"x".repeat(20))], 16);
+        let big = marks.push(
+            &mut history,
+            (2, BTreeSet::new()),
+            vec![file("d", &"x".repeat(20))],
+            16,
+        );
         let fingerprint = Some(Fingerprint::of("x".repeat(20).as_bytes()));
         let marked = Marked::Unkept {
             size: 20,
@@ -301,23 +412,65 @@ mod tests {
     #[test]
     fn a_first_change_fills_only_the_marks_that_did_not_know_the_file() {
         let (mut marks, mut history) = (Marks::default(), History::default());
-        let one = marks.push(&mut history, 0, vec![file("a", "at one\n")], 1 << 20);
-        let two = marks.push(&mut history, 1, [], 1 << 20);
+        let none = || (0, BTreeSet::new());
+        let one = marks.push(&mut history, none(), vec![file("a", "at one\n")], 1 << 20);
+        let two = marks.push(
+            &mut history,
+            none(),
+            vec![file("a", "at one\n"), file("b", "b\n")],
+            1 << 20,
+        );
         marks.first_change(&mut history, "a", Some((b"later\n", &digest(b"later\n"))));
+        marks.first_change(
+            &mut history,
+            "c",
+            Some((b"c before\n", &digest(b"c before\n"))),
+        );
         marks.first_change_unkept("big", 99);
-        let at = |id: u64, path: &str| marks.get(id).unwrap().files[path].clone();
-        assert_eq!(
-            marks.content(&history, &at(one, "a")),
-            Some(&b"at one\n"[..])
-        );
-        assert_eq!(
-            marks.content(&history, &at(two, "a")),
-            Some(&b"later\n"[..])
-        );
-        let unread = Marked::Unkept {
-            size: 99,
-            fingerprint: None,
+        for id in [one, two] {
+            let content = |path| {
+                marks
+                    .content(&history, &at(&marks, id, path))
+                    .map(<[u8]>::to_vec)
+            };
+            assert_eq!(content("a"), Some(b"at one\n".to_vec()));
+            assert_eq!(content("c"), Some(b"c before\n".to_vec()));
+            let unread = Marked::Unkept {
+                size: 99,
+                fingerprint: None,
+            };
+            assert_eq!(at(&marks, id, "big"), unread);
+        }
+        assert!(!marks.files_at(one).unwrap().contains_key("b"));
+    }
+
+    #[test]
+    fn a_mark_records_only_what_changed_since_the_one_before() {
+        let (mut marks, mut history) = (Marks::default(), History::default());
+        let none = || (0, BTreeSet::new());
+        let files = |b: &str| vec![file("a", "same\n"), file("b", b)];
+        let one = marks.push(&mut history, none(), files("one\n"), 1 << 20);
+        let two = marks.push(&mut history, none(), files("two\n"), 1 << 20);
+        assert_eq!(marks.get(two).unwrap().files.len(), 1, "only b changed");
+        for _ in 0..MAX_MARKS {
+            marks.push(&mut history, none(), files("two\n"), 1 << 20);
+        }
+        assert!(marks.get(one).is_none() && marks.get(two).is_none());
+        let oldest = marks.all()[0].id;
+        let content = |path| {
+            marks
+                .content(&history, &at(&marks, oldest, path))
+                .map(<[u8]>::to_vec)
         };
-        assert_eq!(at(one, "big"), unread);
+        assert_eq!(
+            content("a"),
+            Some(b"same\n".to_vec()),
+            "folded into the oldest left"
+        );
+        assert_eq!(content("b"), Some(b"two\n".to_vec()));
+        assert!(
+            history.held(&digest(b"one\n")).is_none(),
+            "b's first content let go"
+        );
     }
 }

@@ -387,7 +387,9 @@ mod tests {
             ),
             ("gone.txt".to_owned(), Found::Absent),
         ];
-        let id = state.marks.push(&mut state.history, 2, files, 1 << 20);
+        let id = state
+            .marks
+            .push(&mut state.history, (2, Default::default()), files, 1 << 20);
         state.marks.follow("gone.txt");
 
         let restored = State::restore(&state.save()).unwrap();
@@ -397,7 +399,7 @@ mod tests {
         let resumed = State::resume(kept).unwrap();
         assert_eq!(resumed, state);
         for again in [&restored, &resumed] {
-            let marked = &again.marks.get(id).unwrap().files["a.txt"];
+            let marked = &again.marks.files_at(id).unwrap()["a.txt"];
             assert!(matches!(marked, Marked::Kept { .. }));
             let content = again.marks.content(&again.history, marked);
             assert_eq!(content, Some(&b"at the mark\n"[..]));

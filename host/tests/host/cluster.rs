@@ -8,8 +8,8 @@
 //! answered with the word that they reached no replica.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use filetools_tests::http::{ServeProcess, call_at};
@@ -131,6 +131,10 @@ fn client(
 /// it back. The tallies, and the sessions whose last answered change the
 /// store lost.
 fn run(replicas: u32) -> Option<(Tally, u64)> {
+    // One cluster at a time: two forming at once on one loopback, beside
+    // the other tests' servers, slow each other past their timeouts.
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
     let mut cluster = RedisCluster::start()?;
     let root = std::env::temp_dir().join(format!(
         "filetools-cluster-root-{replicas}-{}",

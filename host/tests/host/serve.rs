@@ -436,7 +436,7 @@ fn a_session_whose_stored_log_cannot_be_read_starts_anew_and_saves_again() {
     let server = replica(&root, &redis.url());
     let handle = open_session(&server, "a.txt");
     let mut raw = TcpStream::connect(redis.url().trim_start_matches("redis://")).unwrap();
-    raw.write_all(format!("SET filetools:log:/{handle} garbage\r\n").as_bytes())
+    raw.write_all(format!("SET filetools:log:{{/{handle}}} garbage\r\n").as_bytes())
         .unwrap();
     let mut reply = [0; 5];
     std::io::Read::read_exact(&mut raw, &mut reply).unwrap();
@@ -543,7 +543,7 @@ fn redis_get(url: &str, key: &str) -> String {
 /// The bytes of the stored log of `handle`, and of the memory it holds
 /// saved whole.
 fn stored_and_whole(url: &str, root: &Path, handle: &str) -> (usize, usize) {
-    let log = redis_get(url, &format!("filetools:log:/{handle}"));
+    let log = redis_get(url, &format!("filetools:log:{{/{handle}}}"));
     let tools = filetools::Tools::builder().root(root).build().unwrap();
     let mut session = tools.session().unwrap();
     session.restore_log(&log).unwrap();

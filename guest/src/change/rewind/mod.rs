@@ -88,12 +88,9 @@ pub(crate) fn mark<F: HostFs + ?Sized>(
         .collect();
     let (call, budget) = (ctx.state.calls, ctx.config.history_bytes);
     let state = &mut *ctx.state;
-    let id = state.marks.push(&mut state.history, call, files, budget);
-    let mark = state
-        .marks
-        .get(id)
-        .map(|m| m.files.clone())
-        .unwrap_or_default();
+    let at = (call, named.into_iter().collect());
+    let id = state.marks.push(&mut state.history, at, files, budget);
+    let mark = state.marks.files_at(id).unwrap_or_default();
     let unkept = mark
         .iter()
         .filter_map(|(path, marked)| match marked {
@@ -132,6 +129,12 @@ pub(crate) fn rewind<F: HostFs + ?Sized>(
     let plan = plan::plan(ctx, args.mark, args.dry_run, &named)?;
     if !args.dry_run && !plan.steps.is_empty() {
         batch::commit_all(ctx, &plan.steps, Tool::Rewind)?;
+        // A later rewind takes back only what came after this one.
+        for step in &plan.steps {
+            if let Some(seq) = ctx.state.history.last(&step.rel).map(|e| e.seq) {
+                ctx.state.marks.rewound(seq, args.mark);
+            }
+        }
     }
     Ok(answer(ctx, &plan.rewind))
 }

@@ -12,6 +12,8 @@ use crate::change::context::Ctx;
 use crate::change::guard::{self, Current};
 use crate::change::rewind::merge::merge3;
 use crate::fs::host::{FileKind, FsError, HostFs, Precondition};
+use crate::memory::fingerprint::Fingerprint;
+use crate::memory::history::{Before, Entry, MAX_DEPTH};
 use crate::memory::marks::{Mark, Marked};
 use crate::memory::state::State;
 
@@ -49,59 +51,130 @@ fn same(marked: &Marked, now: &Now) -> bool {
     }
 }
 
-/// Whether `now` is a version of `rel` the session knows as the work of
-/// the turns rewound: what it last read or wrote, what its last change
-/// left or removed, or what a mark from `from` on recorded.
-fn known(state: &State, from: u64, rel: &str, now: &Now) -> bool {
-    let marked = state
-        .marks
-        .all()
-        .iter()
-        .filter(|mark| mark.id >= from)
-        .filter_map(|mark| mark.files.get(rel))
-        .any(|marked| same(marked, now));
-    let last = state.history.last(rel);
-    marked
-        || match now {
-            Now::Absent => {
-                state.ledger.get(rel).is_none() && last.is_some_and(|entry| entry.removed)
-            }
-            Now::File(current) => {
-                let read = state.ledger.get(rel).is_some_and(|record| {
-                    record.size == current.len && record.fingerprint == Some(current.fingerprint)
-                });
-                let wrote = last.is_some_and(|entry| {
-                    !entry.removed
-                        && entry.after == current.fingerprint
-                        && entry.after_size == current.len
-                });
-                read || wrote
-            }
-        }
+/// Whether the host named `rel` as changed outside by the turns from
+/// mark `from` on: at a later mark, or in the rewind itself. Such a file
+/// is rewound whole: its changes are the turns' own.
+fn named_since(state: &State, from: u64, rel: &str, named: &BTreeSet<String>) -> bool {
+    named.contains(rel)
+        || state
+            .marks
+            .all()
+            .iter()
+            .any(|mark| mark.id > from && mark.named.contains(rel))
 }
 
-/// The newest content of `rel` the session knows: the view of its ledger
-/// record, or what the newest mark from `from` on kept, whichever is newer.
-fn last_known(state: &State, from: u64, rel: &str) -> Option<Vec<u8>> {
-    let view = state
-        .ledger
-        .get(rel)
-        .and_then(|record| Some((record.call, state.view(rel)?)));
-    let marked = state
-        .marks
-        .all()
-        .iter()
-        .rev()
-        .filter(|mark| mark.id >= from)
-        .find_map(|mark| {
-            let content = state.marks.content(&state.history, mark.files.get(rel)?)?;
-            Some((mark.call, content))
-        });
-    match (view, marked) {
-        (Some(view), Some(marked)) if marked.0 > view.0 => Some(marked.1.to_vec()),
-        (Some(view), _) => Some(view.1.to_vec()),
-        (None, marked) => marked.map(|(_, content)| content.to_vec()),
+/// A file's content, or its absence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Content {
+    /// No file.
+    Absent,
+    /// These bytes.
+    Bytes(Vec<u8>),
+}
+
+impl Content {
+    /// Whether this is the version `(fingerprint, size)`, or no file when
+    /// `removed`.
+    fn is(&self, fingerprint: u64, size: u64, removed: bool) -> bool {
+        match self {
+            Content::Absent => removed,
+            Content::Bytes(bytes) => {
+                !removed && bytes.len() as u64 == size && Fingerprint::of(bytes) == fingerprint
+            }
+        }
     }
+}
+
+/// The content one of the session's changes left, to take it back from:
+/// the file now, the version the session last saw of it, or what the
+/// next change found.
+fn left_by(
+    state: &State,
+    rel: &str,
+    entry: &Entry,
+    later: Option<&Content>,
+    now: &Content,
+) -> Option<Content> {
+    let fits = |content: &Content| content.is(entry.after, entry.after_size, entry.removed);
+    if let Some(found) = later {
+        return fits(found).then(|| found.clone());
+    }
+    if fits(now) {
+        return Some(now.clone());
+    }
+    let seen = Content::Bytes(state.view(rel)?.to_vec());
+    fits(&seen).then_some(seen)
+}
+
+/// `now` with the change from `before` to `after` taken back, three-way;
+/// why not when it cannot be.
+fn take_back(after: &Content, before: &Content, now: &Content) -> Result<Content, Why> {
+    if now == after {
+        return Ok(before.clone());
+    }
+    let text = |content: &Content| match content {
+        Content::Bytes(bytes) => std::str::from_utf8(bytes).ok().map(str::to_owned),
+        Content::Absent => None,
+    };
+    let (Some(base), Some(ours), Some(theirs)) = (text(after), text(before), text(now)) else {
+        return Err(Why::CannotMerge);
+    };
+    merge3(&base, &ours, &theirs)
+        .map(|merged| Content::Bytes(merged.into_bytes()))
+        .ok_or(Why::Conflict)
+}
+
+/// `now` with every change the session made to `rel` since `mark` taken
+/// back, newest first, each three-way, so changes someone else made in
+/// between stay; `Ok(None)` when the session changed nothing since. A
+/// rewind's own change ends the walk: what came before it was rewound
+/// already.
+fn taken_back(
+    state: &State,
+    mark: &Mark,
+    rel: &str,
+    now: &Content,
+) -> Result<Option<Content>, Why> {
+    let entries = state.history.entries(rel);
+    let mut since: Vec<&Entry> = entries.iter().filter(|e| e.seq > mark.seq).collect();
+    if let Some(at) = since
+        .iter()
+        .rposition(|e| state.marks.rewind_of(e.seq).is_some())
+    {
+        let rewind = since[at];
+        if state.marks.rewind_of(rewind.seq) != Some(mark.id) {
+            return Err(Why::RewoundElsewhere {
+                mark: state.marks.rewind_of(rewind.seq).unwrap_or_default(),
+            });
+        }
+        since.drain(..=at);
+    }
+    if since.is_empty() {
+        return Ok(None);
+    }
+    if entries.len() >= MAX_DEPTH && entries.first().is_some_and(|e| e.seq > mark.seq) {
+        // Older changes of the turn went out of the history.
+        return Err(Why::HistoryGone);
+    }
+    let mut current = now.clone();
+    let mut later: Option<Content> = None;
+    for entry in since.into_iter().rev() {
+        let Some(after) = left_by(state, rel, entry, later.as_ref(), now) else {
+            return Err(Why::CannotMerge);
+        };
+        let before = match &entry.before {
+            Before::Absent => Content::Absent,
+            Before::Kept { .. } => match state.history.kept(entry) {
+                Some(bytes) => Content::Bytes(bytes.to_vec()),
+                None => return Err(Why::HistoryGone),
+            },
+            Before::Lost { size } => return Err(Why::NotKept { size: *size }),
+            Before::MovedFrom { .. } => return Err(Why::NotAFile),
+        };
+        current = take_back(&after, &before, &current)?;
+        later = Some(before);
+    }
+    Ok(Some(current))
 }
 
 /// What `rel` is now; `Err` with why it is left as found when it cannot be
@@ -163,50 +236,43 @@ fn decide<F: HostFs + ?Sized>(
     }
     let state = &*ctx.state;
     let then = match marked {
-        Marked::Absent => None,
+        Marked::Absent => Content::Absent,
         Marked::Kept { size, .. } => match state.marks.content(&state.history, marked) {
-            Some(content) => Some(content.to_vec()),
+            Some(content) => Content::Bytes(content.to_vec()),
             None => return left(Why::NotKept { size: *size }),
         },
         Marked::Unkept { size, .. } => return left(Why::NotKept { size: *size }),
+        Marked::Unknown => return left(Why::UnknownAtMark),
     };
-    if named.contains(rel) || known(state, mark.id, rel, &now) {
-        let fate_of = |step: &Step| match (&now, &step.after) {
-            (_, After::Nothing) => Fate::Removed,
-            (Now::Absent, _) => Fate::PutBack {
-                lines: lines_of(step),
-            },
-            (Now::File(_), _) => Fate::Restored {
-                lines: lines_of(step),
-            },
-        };
-        let step = step(rel, &now, then);
-        return Ok(Some((fate_of(&step), Some(step))));
-    }
-    // Someone changed it since the session last knew it.
-    let Some(base) = last_known(state, mark.id, rel) else {
-        return left(Why::CannotMerge);
+    let now_content = match &now {
+        Now::Absent => Content::Absent,
+        Now::File(current) => Content::Bytes(current.bytes.clone().unwrap_or_default()),
     };
-    if then.as_deref() == Some(base.as_slice()) {
-        return left(Why::OnlyOthersChanged);
-    }
-    let (Some(then), Now::File(current)) = (then, &now) else {
-        return left(Why::CannotMerge);
-    };
-    let text = |bytes: &[u8]| String::from_utf8(bytes.to_vec()).ok();
-    let current_bytes = current.bytes.as_deref().unwrap_or_default();
-    let (Some(base), Some(ours), Some(theirs)) = (text(&base), text(&then), text(current_bytes))
-    else {
-        return left(Why::CannotMerge);
-    };
-    match merge3(&base, &ours, &theirs) {
-        Some(merged) => {
-            let step = step(rel, &now, Some(merged.into_bytes()));
-            let lines = lines_of(&step);
-            Ok(Some((Fate::Merged { lines }, Some(step))))
+    let back = if named_since(state, mark.id, rel, named) {
+        then.clone()
+    } else {
+        match taken_back(state, mark, rel, &now_content) {
+            Ok(Some(back)) => back,
+            Ok(None) => return left(Why::OnlyOthersChanged),
+            Err(why) => return left(why),
         }
-        None => left(Why::Conflict),
+    };
+    if back == now_content {
+        return Ok(None);
     }
+    let after = match &back {
+        Content::Absent => None,
+        Content::Bytes(bytes) => Some(bytes.clone()),
+    };
+    let step = step(rel, &now, after);
+    let lines = lines_of(&step);
+    let fate = match (&now, &back) {
+        (_, Content::Absent) => Fate::Removed,
+        (Now::Absent, _) => Fate::PutBack { lines },
+        _ if back == then => Fate::Restored { lines },
+        _ => Fate::Merged { lines },
+    };
+    Ok(Some((fate, Some(step))))
 }
 
 /// The plan of a rewind to mark `id`, with the files `named` as changed
@@ -232,7 +298,8 @@ pub(crate) fn plan<F: HostFs + ?Sized>(
         unchanged: 0,
     };
     let mut steps = Vec::new();
-    for (rel, marked) in &mark.files {
+    let files = marks.files_at(id).unwrap_or_default();
+    for (rel, marked) in &files {
         match decide(ctx, mark, rel, marked, named)? {
             None => rewind.unchanged += 1,
             Some((fate, step)) => {
@@ -244,7 +311,7 @@ pub(crate) fn plan<F: HostFs + ?Sized>(
     // Files named as changed outside only after the mark: what they held
     // then is not known.
     for rel in marks.named().union(named) {
-        if !mark.files.contains_key(rel) {
+        if !files.contains_key(rel) {
             rewind
                 .files
                 .push((rel.clone(), Fate::LeftAsFound(Why::UnknownAtMark)));
