@@ -122,7 +122,7 @@ pub struct RedisCluster {
 const NODE_TIMEOUT_MS: u32 = 1000;
 
 /// How long forming the cluster, or a failover, may take.
-const CLUSTER_TIMEOUT: Duration = Duration::from_secs(60);
+const CLUSTER_TIMEOUT: Duration = Duration::from_mins(1);
 
 impl RedisCluster {
     /// Starts six nodes and joins them: three primaries, one replica each.
@@ -234,7 +234,7 @@ impl RedisCluster {
     /// has a primary that answers.
     ///
     /// # Panics
-    /// After [`CLUSTER_TIMEOUT`].
+    /// After a minute.
     pub fn wait_until_serving(&self) {
         let started = Instant::now();
         loop {
@@ -262,7 +262,7 @@ impl RedisCluster {
     /// primary killed now can be failed over.
     ///
     /// # Panics
-    /// After [`CLUSTER_TIMEOUT`].
+    /// After a minute.
     fn wait_until_replicated(&self) {
         let started = Instant::now();
         while !self.live_ports().iter().all(|port| {

@@ -387,9 +387,12 @@ mod tests {
             ),
             ("gone.txt".to_owned(), Found::Absent),
         ];
-        let id = state
-            .marks
-            .push(&mut state.history, (2, Default::default()), files, 1 << 20);
+        let id = state.marks.push(
+            &mut state.history,
+            (2, std::collections::BTreeSet::default()),
+            files,
+            1 << 20,
+        );
         state.marks.follow("gone.txt");
 
         let restored = State::restore(&state.save()).unwrap();
