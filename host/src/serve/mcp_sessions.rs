@@ -3,12 +3,16 @@
 //! the `Mcp-Session-Id` this one gave, goes on without a new handshake.
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use rmcp::transport::common::server_side_http::SessionId;
+use rmcp::transport::streamable_http_server::session::SessionManager as _;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::store::{
     SessionState, SessionStore as McpSessionStore, SessionStoreError,
 };
 
-use super::store::{SessionStore, Turn, Update};
+use super::store::{EndsSeen, SessionStore, Turn, Update};
 
 /// Keys of the handshakes kept.
 const KEY_PREFIX: &str = "mcp-handshake/";
@@ -61,14 +65,46 @@ impl McpSessionStore for Handshakes {
 
     async fn delete(&self, session_id: &str) -> Result<(), SessionStoreError> {
         // Emptied, not removed (the store has no removal): no replica
-        // restores a session its client ended.
+        // restores a session its client ended; and recorded as ended, so
+        // a replica that holds it lets it go (see `let_go_of_ended`).
         let key = format!("{KEY_PREFIX}{session_id}");
+        let id = session_id.to_owned();
         self.blocking(move |store| {
             let version = store.version(&key)?.unwrap_or(0);
-            store
-                .save(&key, version, Update::Replace(""), Turn::Free)
-                .map(drop)
+            store.save(&key, version, Update::Replace(""), Turn::Free)?;
+            store.end_handshake(&id)
         })
         .await
+    }
+}
+
+/// How often a replica looks for handshakes ended on another: a `DELETE`
+/// reaches every replica within about this long.
+pub(super) const ENDS_LOOK_EVERY: Duration = Duration::from_secs(1);
+
+/// Forever: every [`ENDS_LOOK_EVERY`], the handshakes clients ended on any
+/// replica are closed here too, so none goes on answering a client that
+/// ended it. One look at the store per interval, not one per request.
+pub(super) async fn let_go_of_ended(store: Arc<dyn SessionStore>, held: Arc<LocalSessionManager>) {
+    let mut seen = Some(EndsSeen::default());
+    let mut ticks = tokio::time::interval(ENDS_LOOK_EVERY);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        let store = Arc::clone(&store);
+        let mut looking = seen.take().unwrap_or_default();
+        let looked = tokio::task::spawn_blocking(move || {
+            let ended = store.ended_handshakes(&mut looking);
+            (looking, ended)
+        })
+        .await;
+        let Ok((looked, ended)) = looked else {
+            continue;
+        };
+        seen = Some(looked);
+        // A store that cannot be reached is asked again at the next tick.
+        for id in ended.unwrap_or_default() {
+            let _ = held.close_session(&SessionId::from(id)).await;
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! many clients, workspaces and replicas (see docs/service.md).
 //!
 //! - Clients on the 2025 revisions get an `Mcp-Session-Id`; its handshake
-//!   is kept in the session store, so any replica takes the next request.
+//!   is kept in the session store, so any replica takes the next request,
+//!   and a `DELETE` on one reaches the others within about a second.
 //!   Clients on the 2026-07-28 revision are served without one.
 //! - A session's memory (ledger, dedup records, undo history) lives in a
 //!   [`SessionStore`] under a handle the server mints, so a
@@ -120,9 +121,14 @@ pub fn run(options: Options, listening: impl FnOnce(SocketAddr)) -> Result<()> {
             &options.store,
         ))));
         let handler = mcp_calls::Handler { shared };
+        let handshakes = Arc::new(LocalSessionManager::default());
+        tokio::spawn(mcp_sessions::let_go_of_ended(
+            Arc::clone(&options.store),
+            Arc::clone(&handshakes),
+        ));
         let mcp = rmcp::transport::StreamableHttpService::new(
             move || Ok(handler.clone()),
-            Arc::new(LocalSessionManager::default()),
+            handshakes,
             config,
         );
         let front = Arc::new(http::Front {

@@ -9,7 +9,9 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use filetools_tests::http::{ServeProcess, call_at, post, read_response, send_head, tool_call};
+use filetools_tests::http::{
+    Response, ServeProcess, call_at, post, read_response, send_head, tool_call,
+};
 use filetools_tests::redis::RedisServer;
 use serde_json::{Value, json};
 
@@ -502,29 +504,94 @@ fn the_printed_url_answers_and_a_session_the_client_ends_is_answered_200() {
         "{}",
         server.address
     );
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "serve-test", "version": "1"}}});
-    let opened = post(
-        &server.address,
-        "/mcp",
-        &[],
-        initialize.to_string().as_bytes(),
-    )
-    .unwrap();
+    let opened = post(&server.address, "/mcp", &[], &initialize()).unwrap();
     assert_eq!(opened.status, 200, "{}", opened.body);
     let session = opened.header("mcp-session-id").unwrap().to_owned();
     // The Python SDK takes 200 or 204 as the session ended, and logs a
     // failed termination for anything else.
-    let mut stream = TcpStream::connect(&server.address).unwrap();
+    let ended = end_handshake(&server.address, &session, None);
+    assert_eq!(ended.status, 200, "{}", ended.body);
+}
+
+/// A 2025 handshake's `initialize` request.
+fn initialize() -> Vec<u8> {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "serve-test", "version": "1"}}})
+    .to_string()
+    .into_bytes()
+}
+
+/// The client ends its handshake `session` at `address` with a `DELETE`.
+fn end_handshake(address: &str, session: &str, token: Option<&str>) -> Response {
+    let mut stream = TcpStream::connect(address).unwrap();
+    let authorization = token
+        .map(|t| format!("authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
     write!(
         stream,
-        "DELETE /mcp HTTP/1.1\r\nhost: {}\r\nmcp-session-id: {session}\r\nmcp-protocol-version: 2025-06-18\r\nconnection: close\r\ncontent-length: 0\r\n\r\n",
-        server.address
+        "DELETE /mcp HTTP/1.1\r\nhost: {address}\r\n{authorization}mcp-session-id: {session}\r\nmcp-protocol-version: 2025-06-18\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
     )
     .unwrap();
-    let ended = read_response(stream).unwrap();
-    assert_eq!(ended.status, 200, "{}", ended.body);
+    read_response(stream).unwrap()
+}
+
+#[test]
+fn a_handshake_ended_on_one_replica_is_let_go_by_the_other_within_seconds() {
+    let redis = redis();
+    let dir_store = fresh_dir("ends-store");
+    for store in [redis.url(), format!("dir:{}", dir_store.display())] {
+        let root = fresh_dir("ends");
+        std::fs::write(root.join("a.txt"), "one\n").unwrap();
+        let (a, b) = (replica(&root, &store), replica(&root, &store));
+        let opened = post(&a.address, "/mcp", &[AUTH], &initialize()).unwrap();
+        assert_eq!(opened.status, 200, "{}", opened.body);
+        let session = opened.header("mcp-session-id").unwrap().to_owned();
+        let headers = [
+            AUTH,
+            ("mcp-session-id", session.as_str()),
+            ("mcp-protocol-version", "2025-06-18"),
+        ];
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        post(
+            &a.address,
+            "/mcp",
+            &headers,
+            initialized.to_string().as_bytes(),
+        )
+        .unwrap();
+        let read = || {
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "read", "arguments": {"file_path": "a.txt"}}})
+            .to_string()
+            .into_bytes()
+        };
+        // B takes the handshake up from the store, and holds it.
+        let on_b = post(&b.address, "/mcp", &headers, &read()).unwrap();
+        assert_eq!(on_b.status, 200, "{store}: {}", on_b.body);
+        assert!(on_b.body.contains("1\\tone"), "{store}: {}", on_b.body);
+        let ended = end_handshake(&a.address, &session, Some(TOKEN));
+        assert_eq!(ended.status, 200, "{}", ended.body);
+        let started = std::time::Instant::now();
+        let status = loop {
+            let answer = post(&b.address, "/mcp", &headers, &read()).unwrap();
+            if answer.status != 200 || started.elapsed() > Duration::from_secs(10) {
+                break answer.status;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        println!(
+            "{}: the other replica let the ended handshake go after {} ms",
+            store.split(':').next().unwrap_or_default(),
+            started.elapsed().as_millis()
+        );
+        assert_eq!(status, 404, "{store}: B still answers the ended handshake");
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{store}: {:?}",
+            started.elapsed()
+        );
+    }
 }
 
 /// The value of `key` in the Redis server at `url`, by a bare GET.

@@ -3,6 +3,7 @@
 //! whose first line is its version, changed only while the session's lock
 //! file is held.
 
+use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{Read as _, Write as _};
 use std::os::unix::fs::{FileExt as _, OpenOptionsExt as _};
@@ -12,7 +13,14 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{Context as _, Result};
 use rustix::fs::FlockOperation;
 
-use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
+use super::{
+    ENDS_KEPT_FOR, EndsSeen, Lease, Saved, SessionStore, Stored, Turn, Update, lease_token,
+};
+
+/// The directory, in the store's, of the handshakes clients ended: a file
+/// each, named by when and by the id in hex, removed after
+/// [`ENDS_KEPT_FOR`].
+const ENDS_DIR: &str = "ended";
 
 /// Digits of the version line, so that it is rewritten in place.
 const VERSION_DIGITS: usize = 20;
@@ -105,6 +113,26 @@ impl DirStore {
         }
     }
 
+    /// The ended handshakes' files: their names, and whether each was
+    /// kept past [`ENDS_KEPT_FOR`].
+    fn ends(&self) -> Vec<(String, bool)> {
+        let Ok(entries) = std::fs::read_dir(self.dir.join(ENDS_DIR)) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|entry| {
+                let old = entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|m| m.elapsed().ok())
+                    .is_some_and(|age| age > ENDS_KEPT_FOR);
+                Some((entry.file_name().into_string().ok()?, old))
+            })
+            .collect()
+    }
+
     /// Holds the session's lock until the file is dropped.
     fn lock(&self, key: &str) -> Result<File> {
         let file = private(OpenOptions::new().read(true).write(true).create(true))
@@ -178,6 +206,17 @@ impl DirStore {
             log: log.to_owned(),
         }))
     }
+}
+
+/// The bytes `hex` spells, two digits each.
+fn from_hex(hex: &str) -> Option<Vec<u8>> {
+    if !hex.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|at| u8::from_str_radix(hex.get(at..at + 2)?, 16).ok())
+        .collect()
 }
 
 /// Options that create files only their owner may read.
@@ -302,5 +341,40 @@ impl SessionStore for DirStore {
             std::fs::remove_file(self.path(key, "lease")).context("removing a session's lease")?;
         }
         Ok(())
+    }
+
+    fn end_handshake(&self, id: &str) -> Result<()> {
+        let dir = self.dir.join(ENDS_DIR);
+        std::fs::create_dir_all(&dir)
+            .context("creating the store's directory of ended handshakes")?;
+        for (name, old) in self.ends() {
+            if old {
+                let _ = std::fs::remove_file(dir.join(name));
+            }
+        }
+        let name = format!("{}-{}", now_ms(), filetools_core::hex(id.as_bytes()));
+        private(OpenOptions::new().write(true).create(true))
+            .open(dir.join(name))
+            .context("recording an ended handshake")?;
+        Ok(())
+    }
+
+    fn ended_handshakes(&self, seen: &mut EndsSeen) -> Result<Vec<String>> {
+        let names: HashSet<String> = self.ends().into_iter().map(|(name, _)| name).collect();
+        let ended = if seen.looked {
+            names
+                .iter()
+                .filter(|name| !seen.names.contains(*name))
+                .filter_map(|name| {
+                    let (_, hex) = name.split_once('-')?;
+                    String::from_utf8(from_hex(hex)?).ok()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        seen.looked = true;
+        seen.names = names;
+        Ok(ended)
     }
 }

@@ -2,13 +2,15 @@
 //! [`MAX_BYTES`] of logs the least recently saved sessions go (a call that
 //! names one is told it is unknown, and starts anew).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
+use super::{
+    EndsSeen, Lease, MAX_ENDS_KEPT, Saved, SessionStore, Stored, Turn, Update, lease_token,
+};
 use crate::serve::lock;
 
 /// The most the logs may hold together.
@@ -32,6 +34,9 @@ struct Maps {
     /// Bytes of every log.
     bytes: usize,
     saves: u64,
+    /// The newest ended handshakes, and how many ended before them.
+    ended: VecDeque<String>,
+    ended_before: u64,
 }
 
 /// A [`SessionStore`] in this process's memory.
@@ -179,5 +184,29 @@ impl SessionStore for MemoryStore {
             maps.leases.remove(key);
         }
         Ok(())
+    }
+
+    fn end_handshake(&self, id: &str) -> Result<()> {
+        let mut maps = self.maps();
+        maps.ended.push_back(id.to_owned());
+        if maps.ended.len() > MAX_ENDS_KEPT {
+            maps.ended.pop_front();
+            maps.ended_before += 1;
+        }
+        Ok(())
+    }
+
+    fn ended_handshakes(&self, seen: &mut EndsSeen) -> Result<Vec<String>> {
+        let maps = self.maps();
+        let total = maps.ended_before + maps.ended.len() as u64;
+        let from = if seen.looked {
+            seen.mark.parse::<u64>().unwrap_or(total)
+        } else {
+            total
+        };
+        seen.looked = true;
+        seen.mark = total.to_string();
+        let skip = usize::try_from(from.saturating_sub(maps.ended_before)).unwrap_or(usize::MAX);
+        Ok(maps.ended.iter().skip(skip).cloned().collect())
     }
 }

@@ -14,6 +14,7 @@
 //! Calls on one session take turns across replicas through a lease
 //! ([`SessionStore::lease`]) that ends by itself when its holder dies.
 
+use std::collections::HashSet;
 use std::fmt::Debug;
 use std::time::Duration;
 
@@ -74,6 +75,28 @@ pub enum Saved {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Lease(pub u64);
 
+/// Ended handshakes a store keeps for the replicas to see: the newest this
+/// many (Redis, this process).
+pub const MAX_ENDS_KEPT: usize = 10_000;
+
+/// How long a directory store keeps an ended handshake for the replicas to
+/// see: past a replica's look (every second) and the idle time after which
+/// a replica lets a handshake go anyway (5 minutes).
+pub const ENDS_KEPT_FOR: Duration = Duration::from_mins(10);
+
+/// What one replica has seen of the handshakes that clients ended (see
+/// [`SessionStore::ended_handshakes`]); each store uses what it needs.
+#[derive(Debug, Default)]
+pub struct EndsSeen {
+    /// Whether the record was looked at once: the ends before that are
+    /// passed over.
+    looked: bool,
+    /// Where the last look stopped: a Redis stream id, a count.
+    mark: String,
+    /// The ends seen, by name, while they are kept (a directory store).
+    names: HashSet<String>,
+}
+
 /// A store of session logs, shared by every replica that serves them.
 /// Every method may block on I/O; a session unknown to the store (never
 /// saved, or idle past the store's time to live) is `None`.
@@ -99,6 +122,14 @@ pub trait SessionStore: Send + Sync + Debug {
     /// Makes a held lease last `ttl` from now; `false` when it is no
     /// longer held (it ran out and another took it).
     fn renew(&self, key: &str, lease: Lease, ttl: Duration) -> Result<bool>;
+
+    /// Records that a client ended its MCP handshake `id` (a `DELETE`), for
+    /// every replica to let go of it.
+    fn end_handshake(&self, id: &str) -> Result<()>;
+
+    /// The handshakes ended since `seen` last looked. The first look gives
+    /// none: it notes where the record stands.
+    fn ended_handshakes(&self, seen: &mut EndsSeen) -> Result<Vec<String>>;
 }
 
 /// Opens the store a `--store` value names: `memory`, `dir:PATH`,

@@ -15,11 +15,19 @@ use anyhow::{Context as _, Result, bail};
 
 use super::cluster::{self, Redirect, SlotMap};
 use super::resp::{self, Connection, Reply};
-use super::{Lease, Saved, SessionStore, Stored, Turn, Update, lease_token};
+use super::{
+    EndsSeen, Lease, MAX_ENDS_KEPT, Saved, SessionStore, Stored, Turn, Update, lease_token,
+};
 use crate::serve::lock;
 
 /// What every key of the store starts with.
 const KEY_PREFIX: &str = "filetools:";
+
+/// The stream of handshakes clients ended, which every replica reads.
+const ENDS_KEY: &str = "filetools:ended";
+
+/// Ended handshakes taken from the stream per command.
+const ENDS_PER_READ: usize = 1000;
 
 /// Connections kept open between commands, per node.
 const MAX_IDLE_CONNECTIONS: usize = 16;
@@ -401,6 +409,34 @@ fn refused(err: &anyhow::Error) -> bool {
     err.downcast_ref::<resp::Refused>().is_some() || err.downcast_ref::<NotReplicated>().is_some()
 }
 
+/// The entries of a stream reply (`XRANGE`): each one's id and its `id`
+/// field.
+fn stream_entries(reply: Reply) -> Result<Vec<(String, String)>> {
+    let text = |reply: &Reply| match reply {
+        Reply::Bulk(Some(data)) => String::from_utf8(data.clone()).ok(),
+        _ => None,
+    };
+    let Reply::Array(Some(entries)) = reply else {
+        bail!("Redis answered {reply:?} for a stream's entries");
+    };
+    entries
+        .iter()
+        .map(|entry| {
+            let Reply::Array(Some(parts)) = entry else {
+                bail!("Redis answered {entry:?} for a stream entry");
+            };
+            let fields = match parts.get(1) {
+                Some(Reply::Array(Some(fields))) => fields.as_slice(),
+                _ => &[],
+            };
+            let id = parts.first().and_then(text);
+            let value = fields.get(1).and_then(text);
+            id.zip(value)
+                .with_context(|| format!("Redis answered {entry:?} for a stream entry"))
+        })
+        .collect()
+}
+
 /// A bulk reply as a number.
 fn number(reply: &Reply) -> Result<Option<u64>> {
     match reply {
@@ -504,5 +540,66 @@ impl SessionStore for RedisStore {
         let (name, token) = (Self::key("lease", key), lease.0.to_string());
         self.eval(RELEASE_SCRIPT, &[&name], &[&token], false)?;
         Ok(())
+    }
+
+    fn end_handshake(&self, id: &str) -> Result<()> {
+        let kept = MAX_ENDS_KEPT.to_string();
+        self.with(ENDS_KEY, |c| {
+            let command: [&[u8]; 8] = [
+                b"XADD",
+                ENDS_KEY.as_bytes(),
+                b"MAXLEN",
+                b"~",
+                kept.as_bytes(),
+                b"*",
+                b"id",
+                id.as_bytes(),
+            ];
+            c.command(&command).map(drop)
+        })
+    }
+
+    fn ended_handshakes(&self, seen: &mut EndsSeen) -> Result<Vec<String>> {
+        if !seen.looked {
+            let newest = self.with(ENDS_KEY, |c| {
+                stream_entries(c.command(&[
+                    b"XREVRANGE",
+                    ENDS_KEY.as_bytes(),
+                    b"+",
+                    b"-",
+                    b"COUNT",
+                    b"1",
+                ])?)
+            })?;
+            seen.mark = newest
+                .into_iter()
+                .next()
+                .map_or_else(|| "0-0".to_owned(), |(id, _)| id);
+            seen.looked = true;
+            return Ok(Vec::new());
+        }
+        let count = ENDS_PER_READ.to_string();
+        let mut ended = Vec::new();
+        loop {
+            let from = format!("({}", seen.mark);
+            let entries = self.with(ENDS_KEY, |c| {
+                stream_entries(c.command(&[
+                    b"XRANGE",
+                    ENDS_KEY.as_bytes(),
+                    from.as_bytes(),
+                    b"+",
+                    b"COUNT",
+                    count.as_bytes(),
+                ])?)
+            })?;
+            let whole = entries.len() < ENDS_PER_READ;
+            for (id, session) in entries {
+                seen.mark = id;
+                ended.push(session);
+            }
+            if whole {
+                return Ok(ended);
+            }
+        }
     }
 }

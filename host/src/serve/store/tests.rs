@@ -85,10 +85,30 @@ fn leases_take_turns(store: &dyn SessionStore, key: &str) {
     assert!(store.lease(key, DAY).unwrap().is_some());
 }
 
+fn every_replica_sees_each_ended_handshake_once(store: &dyn SessionStore) {
+    let (mut one, mut two) = (EndsSeen::default(), EndsSeen::default());
+    store.end_handshake("before").unwrap();
+    // A first look passes over what ended before it.
+    assert!(store.ended_handshakes(&mut one).unwrap().is_empty());
+    assert!(store.ended_handshakes(&mut two).unwrap().is_empty());
+    store.end_handshake("a-1").unwrap();
+    store.end_handshake("b-2").unwrap();
+    let mut seen = store.ended_handshakes(&mut one).unwrap();
+    seen.sort();
+    assert_eq!(seen, ["a-1", "b-2"]);
+    assert!(store.ended_handshakes(&mut one).unwrap().is_empty());
+    store.end_handshake("c-3").unwrap();
+    let mut seen = store.ended_handshakes(&mut two).unwrap();
+    seen.sort();
+    assert_eq!(seen, ["a-1", "b-2", "c-3"]);
+    assert_eq!(store.ended_handshakes(&mut one).unwrap(), ["c-3"]);
+}
+
 fn promises(store: &dyn SessionStore) {
     let key = format!("ws/{}", crate::serve::session_handle::mint().unwrap());
     saves_compare_and_set(store, &key);
     leases_take_turns(store, &key);
+    every_replica_sees_each_ended_handshake_once(store);
 }
 
 #[test]
@@ -99,6 +119,7 @@ fn the_memory_store_keeps_the_promises() {
 #[test]
 fn the_directory_store_keeps_the_promises() {
     let dir = std::env::temp_dir().join(format!("filetools-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     promises(&DirStore::open(&dir, DAY).unwrap());
     std::fs::remove_dir_all(dir).unwrap();
 }
