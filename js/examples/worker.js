@@ -4,7 +4,7 @@
 // request needs `Authorization: Bearer <FILETOOLS_TOKEN>` (a secret or text
 // binding).
 //
-// - /mcp/<workspace>: MCP over Streamable HTTP (JSON answers, no SSE). The
+// - /mcp/<workspace>: MCP over Streamable HTTP. The
 //   workspace's Durable Object keeps its files and the sessions' state in
 //   its SQLite storage, so both outlast an eviction or a restart. A session
 //   is the one of the `Mcp-Session-Id` header, or the one a `session`
@@ -16,6 +16,15 @@
 // - /storage: the same calls to one session inside the Durable Object of
 //   the workspace "workspace"; POST /storage/seed with
 //   `{ "files": { path: text } }` first.
+// - /files/<workspace>: POST `{ "files": { path: base64 } }` to make them
+//   the workspace's files, and nothing else (to provision a workspace).
+//
+// Clients on the 2025 revisions get an `Mcp-Session-Id` at their handshake;
+// clients on the 2026-07-28 revision send each request on its own, and a
+// call without `session` starts a session whose handle its answer gives.
+// A request that asks for progress (a `progressToken`) and takes
+// server-sent events is answered as events: progress as the call starts
+// and every half second, then the answer.
 //
 // wrangler.jsonc beside it holds the bindings it reads, to deploy it with.
 // test/workerd.test.mjs runs it on workerd with those bindings and drives it
@@ -25,9 +34,35 @@ import { loadTools, memoryFs } from 'agent-filetools';
 
 /** The package's version, for MCP's serverInfo. */
 const VERSION = '0.1.0';
-/** MCP versions this server speaks; a client asking for another gets the latest. */
+/** MCP versions spoken after an `initialize` handshake; a client asking for another gets the latest. */
 const PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'];
 const LATEST_PROTOCOL_VERSION = '2025-11-25';
+/**
+ * MCP versions spoken without a handshake: each request stands alone,
+ * naming its version in a header and in `params._meta`, and a session is
+ * named by the `session` argument.
+ */
+const STATELESS_VERSIONS = ['2026-07-28'];
+/** Where a stateless request's `params._meta` names its version and the client's capabilities. */
+const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+const CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
+/** How often a call whose client asked for progress reports it (as `filetools mcp --progress-ms`). */
+const PROGRESS_EVERY_MS = 500;
+/** JSON-RPC errors, and the HTTP status a stateless answer gives each (200 for the rest). */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
+const HEADER_MISMATCH = -32020;
+const UNSUPPORTED_VERSION = -32022;
+const ERROR_STATUS = new Map([
+  [PARSE_ERROR, 400],
+  [INVALID_REQUEST, 400],
+  [INVALID_PARAMS, 400],
+  [HEADER_MISMATCH, 400],
+  [UNSUPPORTED_VERSION, 400],
+  [METHOD_NOT_FOUND, 404],
+]);
 /** Workspace names: a Durable Object each. A leading dot is refused so names never look hidden. */
 const WORKSPACE = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/;
 /** Session handles: what crypto.randomUUID() mints, or any short visible token. */
@@ -329,6 +364,18 @@ export class Files extends DurableObject {
     return plain(result);
   }
 
+  /** The workspace's files become `files` (path → base64 content), and nothing else. */
+  lay(files) {
+    this.sql.exec('DELETE FROM files');
+    for (const [path, data] of Object.entries(files)) {
+      this.fs.addFile(
+        path,
+        Uint8Array.from(atob(data), (c) => c.charCodeAt(0)),
+      );
+    }
+    return [...this.fs.files().keys()];
+  }
+
   /** The /storage routes. */
   async fetch(request) {
     const body = await request.json();
@@ -382,13 +429,36 @@ function listTools(files) {
   return definitions;
 }
 
+/** A new session handle, as `filetools serve` mints them: `ft_` and 128 random bits in hex. */
+function mintHandle() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `ft_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** What a stateless result carries besides its own fields. */
+const STATELESS_RESULT = { resultType: 'complete' };
+/** And a result a client may cache: never, and never for another user. */
+const UNCACHED = { ...STATELESS_RESULT, ttlMs: 0, cacheScope: 'private' };
+
 /**
  * The answer to one JSON-RPC request: `{ result }` or `{ error }`, and the
- * session id minted when it is `initialize`.
+ * session id minted when it is `initialize`. `via`: the client's
+ * `Mcp-Session-Id` (`sessionId`), or `stateless` for a request of the
+ * 2026-07-28 revision.
  */
-async function answer(message, sessionId, files) {
+async function answer(message, via, files) {
   const params = message.params ?? {};
-  switch (message.method) {
+  const { sessionId, stateless } = via;
+  switch (stateless ? `stateless ${message.method}` : message.method) {
+    case 'stateless server/discover':
+      return {
+        result: {
+          ...UNCACHED,
+          supportedVersions: [...PROTOCOL_VERSIONS, ...STATELESS_VERSIONS],
+          capabilities: { tools: {} },
+          _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'filetools', version: VERSION } },
+        },
+      };
     case 'initialize': {
       const asked = params.protocolVersion;
       return {
@@ -402,9 +472,14 @@ async function answer(message, sessionId, files) {
     }
     case 'ping':
       return { result: {} };
+    case 'stateless ping':
+      return { result: { ...STATELESS_RESULT } };
     case 'tools/list':
       return { result: { tools: await listTools(files) } };
-    case 'tools/call': {
+    case 'stateless tools/list':
+      return { result: { ...UNCACHED, tools: await listTools(files) } };
+    case 'tools/call':
+    case 'stateless tools/call': {
       if (typeof params.name !== 'string') {
         return { error: { code: -32602, message: 'tools/call needs a tool name' } };
       }
@@ -414,14 +489,19 @@ async function answer(message, sessionId, files) {
       }
       const { session, ...args } = given;
       const named = session !== undefined;
-      const handle = named ? session : (sessionId ?? crypto.randomUUID());
+      // A handshake's session, as `filetools serve` names it; or a new one.
+      const bound = sessionId === undefined ? undefined : `mcp-${sessionId}`;
+      const minted = !named && bound === undefined;
+      const handle = named ? session : (bound ?? mintHandle());
       // A session argument that is not a handle is one no workspace has.
       const result =
         (!named || (typeof handle === 'string' && HANDLE.test(handle))) &&
         (await files.callTool(handle, named, params.name, args));
+      const extra = stateless ? STATELESS_RESULT : {};
       if (!result) {
         return {
           result: {
+            ...extra,
             content: [
               {
                 type: 'text',
@@ -432,16 +512,196 @@ async function answer(message, sessionId, files) {
           },
         };
       }
-      result._meta = { 'filetools/session': handle };
-      return { result };
+      if (minted) {
+        result.content.push({
+          type: 'text',
+          text: `[session ${handle}: pass "session": "${handle}" in later calls so they keep what this one read]`,
+        });
+      }
+      return { result: { ...extra, ...result, _meta: { 'filetools/session': handle } } };
     }
     default:
       return { error: { code: -32601, message: `Method not found: ${message.method}` } };
   }
 }
 
-/** MCP's Streamable HTTP transport, answering in JSON. */
+/** The text of a header value `Mcp-Name` carries: as it is, or in its base64 form for any other text. */
+function headerText(value) {
+  const wrapped = /^=\?base64\?(.*)\?=$/.exec(value ?? '');
+  if (!wrapped) {
+    return value;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(wrapped[1]), (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a stateless request is refused before it runs, as a JSON-RPC error;
+ * undefined when its envelope holds: `params._meta` names its version and
+ * the client's capabilities, the headers agree with the body, and the
+ * version is one spoken here.
+ */
+function envelopeRefusal(message, headers) {
+  const meta = message.params?._meta;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
+    return {
+      code: INVALID_PARAMS,
+      message: `params._meta must be an object naming ${VERSION_META} and ${CAPABILITIES_META}`,
+    };
+  }
+  const missing = [VERSION_META, CAPABILITIES_META].filter((key) => !(key in meta));
+  if (missing.length > 0) {
+    return { code: INVALID_PARAMS, message: `params._meta lacks ${missing.join(', ')}` };
+  }
+  const version = meta[VERSION_META];
+  if (headers.get('MCP-Protocol-Version') !== version) {
+    return {
+      code: HEADER_MISMATCH,
+      message: "the MCP-Protocol-Version header differs from the request's protocol version",
+    };
+  }
+  if (headers.get('Mcp-Method') !== message.method) {
+    return { code: HEADER_MISMATCH, message: "the Mcp-Method header differs from the request's method" };
+  }
+  const name = message.method === 'tools/call' ? message.params.name : undefined;
+  if (name !== undefined && headerText(headers.get('Mcp-Name')) !== name) {
+    return { code: HEADER_MISMATCH, message: 'the Mcp-Name header differs from the tool the request calls' };
+  }
+  if (!STATELESS_VERSIONS.includes(version)) {
+    return {
+      code: UNSUPPORTED_VERSION,
+      message: `protocol version ${version} is not spoken here`,
+      data: { supported: [...PROTOCOL_VERSIONS, ...STATELESS_VERSIONS], requested: version },
+    };
+  }
+  return undefined;
+}
+
+/** One server-sent event carrying the JSON-RPC message `message`. */
+function event(message) {
+  return new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+}
+
+/**
+ * The answer to `message` as server-sent events, for a client that asked
+ * for progress and takes them: a progress notification as the call starts
+ * and every PROGRESS_EVERY_MS while it runs, then the response.
+ */
+function streamed(message, token, answering) {
+  const { readable, writable } = new TransformStream();
+  const writer = writable.getWriter();
+  const started = Date.now();
+  let progress = 0;
+  const note = (text) => {
+    writer
+      .write(
+        event({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: token, progress, message: text },
+        }),
+      )
+      .catch(() => {});
+    progress += 1;
+  };
+  const tool = message.params?.name ?? message.method;
+  note(`${tool}: started`);
+  const ticks = setInterval(
+    () => note(`${tool}: ${((Date.now() - started) / 1000).toFixed(1)} s so far`),
+    PROGRESS_EVERY_MS,
+  );
+  answering
+    .then((response) => writer.write(event(response)))
+    .finally(() => {
+      clearInterval(ticks);
+      writer.close().catch(() => {});
+    });
+  return new Response(readable, {
+    headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform' },
+  });
+}
+
+/** Whether `request` takes server-sent events. */
+function takesEvents(request) {
+  return (request.headers.get('Accept') ?? '').includes('text/event-stream');
+}
+
+/**
+ * The JSON-RPC response to `message`, the session id `initialize` minted,
+ * and the HTTP status a stateless answer gives.
+ */
+async function respond(message, via, files) {
+  let answered;
+  try {
+    answered = await answer(message, via, files);
+  } catch (err) {
+    // The object failed (or was reset): the client gets an error it can
+    // match to its request, and may try again.
+    answered = { error: { code: -32603, message: `Internal error: ${err?.message ?? err}` } };
+  }
+  const { result, error, minted } = answered;
+  const response = error ? { jsonrpc: '2.0', id: message.id, error } : { jsonrpc: '2.0', id: message.id, result };
+  return { response, minted, status: error ? (ERROR_STATUS.get(error.code) ?? 200) : 200 };
+}
+
+/**
+ * A request of the 2026-07-28 revision: one JSON-RPC request per POST,
+ * no handshake and no `Mcp-Session-Id`; its answer in JSON, or as events
+ * when it asks for progress.
+ */
+async function serveStateless(request, files) {
+  if (request.method !== 'POST') {
+    return new Response(null, { status: 405, headers: { Allow: 'POST' } });
+  }
+  let message;
+  try {
+    message = await request.json();
+  } catch {
+    return rpcError(null, PARSE_ERROR, 'Parse error', 400);
+  }
+  if (message === null || typeof message !== 'object' || Array.isArray(message) || message.jsonrpc !== '2.0') {
+    return rpcError(null, INVALID_REQUEST, 'the body must be one JSON-RPC request or notification', 400);
+  }
+  if (!('id' in message)) {
+    // No notification from the client is acted on in this revision.
+    return new Response(null, { status: 202 });
+  }
+  if (typeof message.method !== 'string') {
+    return rpcError(message.id ?? null, INVALID_REQUEST, 'the request names no method', 400);
+  }
+  const refused = envelopeRefusal(message, request.headers);
+  if (refused) {
+    return Response.json(
+      { jsonrpc: '2.0', id: message.id, error: refused },
+      { status: ERROR_STATUS.get(refused.code) },
+    );
+  }
+  const token = message.params?._meta?.progressToken;
+  const answering = respond(message, { stateless: true }, files);
+  if (token !== undefined && takesEvents(request)) {
+    return streamed(
+      message,
+      token,
+      answering.then(({ response }) => response),
+    );
+  }
+  const { response, status } = await answering;
+  return Response.json(response, { status });
+}
+
+/**
+ * MCP's Streamable HTTP transport: the 2025 revisions after a handshake,
+ * the 2026-07-28 revision without one. Answers in JSON, or as events to a
+ * single request that asks for progress.
+ */
 async function serveMcp(request, files) {
+  const version = request.headers.get('MCP-Protocol-Version');
+  if (version !== null && !PROTOCOL_VERSIONS.includes(version) && version !== '2024-11-05') {
+    return serveStateless(request, files);
+  }
   if (request.method === 'DELETE') {
     // Sessions stay in storage for a later connection to name.
     return new Response(null, { status: 200 });
@@ -451,42 +711,42 @@ async function serveMcp(request, files) {
   }
   const sessionId = request.headers.get('Mcp-Session-Id') ?? undefined;
   if (sessionId !== undefined && !HANDLE.test(sessionId)) {
-    return rpcError(null, -32600, 'Bad Request: malformed Mcp-Session-Id', 400);
+    return rpcError(null, INVALID_REQUEST, 'Bad Request: malformed Mcp-Session-Id', 400);
   }
   let body;
   try {
     body = await request.json();
   } catch {
-    return rpcError(null, -32700, 'Parse error', 400);
+    return rpcError(null, PARSE_ERROR, 'Parse error', 400);
   }
   const batch = Array.isArray(body);
   const messages = batch ? body : [body];
   if (messages.length === 0 || messages.some((m) => m === null || typeof m !== 'object' || m.jsonrpc !== '2.0')) {
-    return rpcError(null, -32600, 'Invalid Request', 400);
+    return rpcError(null, INVALID_REQUEST, 'Invalid Request', 400);
+  }
+  // Notifications and responses to the server need no answer.
+  const requests = messages.filter(
+    (message) => typeof message.method === 'string' && message.id !== undefined && message.id !== null,
+  );
+  if (requests.length === 0) {
+    return new Response(null, { status: 202 });
+  }
+  const token = requests[0].params?._meta?.progressToken;
+  if (!batch && token !== undefined && takesEvents(request)) {
+    return streamed(
+      requests[0],
+      token,
+      respond(requests[0], { sessionId }, files).then(({ response }) => response),
+    );
   }
   const headers = {};
   const responses = [];
-  for (const message of messages) {
-    // Notifications and responses to the server need no answer.
-    if (typeof message.method !== 'string' || message.id === undefined || message.id === null) {
-      continue;
-    }
-    let answered;
-    try {
-      answered = await answer(message, sessionId, files);
-    } catch (err) {
-      // The object failed (or was reset): the client gets an error it can
-      // match to its request, and may try again.
-      answered = { error: { code: -32603, message: `Internal error: ${err?.message ?? err}` } };
-    }
-    const { result, error, minted } = answered;
+  for (const message of requests) {
+    const { response, minted } = await respond(message, { sessionId }, files);
     if (minted && !batch) {
       headers['Mcp-Session-Id'] = minted;
     }
-    responses.push(error ? { jsonrpc: '2.0', id: message.id, error } : { jsonrpc: '2.0', id: message.id, result });
-  }
-  if (responses.length === 0) {
-    return new Response(null, { status: 202 });
+    responses.push(response);
   }
   return Response.json(batch ? responses : responses[0], { headers });
 }
@@ -513,6 +773,15 @@ export default {
     }
     if (request.method !== 'POST') {
       return new Response('POST a call to /memory or /storage, or speak MCP at /mcp/<workspace>\n', { status: 405 });
+    }
+    if (pathname.startsWith('/files/')) {
+      const workspace = pathname.slice('/files/'.length);
+      const body = await request.json();
+      if (!WORKSPACE.test(workspace) || body === null || typeof body.files !== 'object') {
+        return new Response('POST { "files": { path: base64 } } to /files/<workspace>\n', { status: 400 });
+      }
+      const laid = await env.FILES.get(env.FILES.idFromName(workspace)).lay(body.files);
+      return Response.json({ files: laid });
     }
     if (pathname.startsWith('/storage')) {
       return env.FILES.get(env.FILES.idFromName('workspace')).fetch(request);

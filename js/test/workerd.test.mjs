@@ -22,7 +22,7 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { freePort, js, workspace } from './cases.mjs';
+import { freePort, js, workspace, workspaceBinary } from './cases.mjs';
 
 /** Memory a Worker may use. */
 const WORKER_MEMORY_BYTES = 128 * 1024 * 1024;
@@ -342,7 +342,7 @@ test('MCP clients reach a Durable Object per workspace whose files and sessions 
     const written = await call(client, 'write', { file_path: 'notes/plan.md', content: 'one\ntwo\n' });
     assert.equal(written.isError, false, text(written));
     handle = written._meta['filetools/session'];
-    assert.equal(handle, transport.sessionId, "without `session` the session is the connection's");
+    assert.equal(handle, `mcp-${transport.sessionId}`, "without `session` the session is the connection's");
     const read = await call(client, 'read', { file_path: 'notes/plan.md' });
     assert.match(text(read), /^1\tone\n2\ttwo\n/);
     const edited = await call(client, 'edit', {
@@ -440,5 +440,177 @@ test('MCP clients reach a Durable Object per workspace whose files and sessions 
   } finally {
     await Promise.all(clients.splice(0).map((client) => client.close()));
     await stop(again.child);
+  }
+});
+
+/** The Python the setup installs the MCP SDK into (`cargo xtask setup`). */
+function python() {
+  const path = join(workspace, 'target', 'py', 'bin', 'python');
+  assert.ok(fs.existsSync(path), `${path} is missing: run \`cargo xtask setup\` to install the Python MCP SDK`);
+  return path;
+}
+
+test("the Python SDK's clients on the 2026-07-28 revision and the 2025 handshake get one process's answers", async () => {
+  const { dir } = project('filetools-workerd-python');
+  const worker = await start(dir);
+  const root = join(tmpdir(), 'filetools-workerd-python-root');
+  try {
+    // The same calls as against two `filetools serve` replicas (tests/mcp),
+    // both "replicas" the one Worker: each answer must equal the one
+    // `filetools session` gives over the same files.
+    const mcp = `${worker.url}/mcp/python`;
+    const run = spawn(
+      python(),
+      [
+        'serve_client.py',
+        workspaceBinary('agent-filetools', 'filetools'),
+        mcp,
+        mcp,
+        root,
+        TOKEN,
+        `${worker.url}/files/python`,
+      ],
+      { cwd: join(workspace, 'tests', 'mcp'), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    run.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    run.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const code = await new Promise((resolve) => run.on('close', resolve));
+    assert.equal(code, 0, `${output}\n${worker.stderr()}`);
+    assert.match(output, /^ok: /m);
+  } finally {
+    await stop(worker.child);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+/** The JSON-RPC messages of a server-sent event stream. */
+function events(body) {
+  return body
+    .split(/\r?\n\r?\n/)
+    .map((block) =>
+      block
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('\n'),
+    )
+    .filter((data) => data !== '')
+    .map((data) => JSON.parse(data));
+}
+
+test('a request of either revision that asks for progress is answered as events, and a stateless one is checked', async () => {
+  const { dir } = project('filetools-workerd-events');
+  const worker = await start(dir);
+  try {
+    const mcp = `${worker.url}/mcp/events`;
+    const laid = await fetch(`${worker.url}/files/events`, {
+      method: 'POST',
+      headers: AUTHORIZATION,
+      body: JSON.stringify({ files: { 'a.txt': btoa('one\ntwo\n') } }),
+    });
+    assert.equal(laid.status, 200, await laid.clone().text());
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const stateless = (body, headers = {}) =>
+      fetch(mcp, {
+        method: 'POST',
+        headers: {
+          ...AUTHORIZATION,
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2026-07-28',
+          'Mcp-Method': body.method,
+          ...(body.params?.name ? { 'Mcp-Name': body.params.name } : {}),
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+
+    const discovered = await stateless({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } });
+    assert.equal(discovered.status, 200);
+    const { result: discovery } = await discovered.json();
+    assert.ok(discovery.supportedVersions.includes('2026-07-28'), JSON.stringify(discovery));
+    assert.equal(discovery.resultType, 'complete');
+
+    // Asked for progress: events, progress first, then the answer.
+    const read = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'read', arguments: { file_path: 'a.txt' }, _meta: { ...meta, progressToken: 'p1' } },
+    };
+    const streamedAnswer = await stateless(read);
+    assert.equal(streamedAnswer.status, 200);
+    assert.match(streamedAnswer.headers.get('content-type'), /^text\/event-stream/);
+    const messages = events(await streamedAnswer.text());
+    assert.equal(messages[0].method, 'notifications/progress');
+    assert.equal(messages[0].params.progressToken, 'p1');
+    const last = messages.at(-1);
+    assert.equal(last.id, 2);
+    assert.equal(last.result.resultType, 'complete');
+    assert.match(last.result.content[0].text, /^1\tone\n2\ttwo\n/);
+    const handle = last.result._meta['filetools/session'];
+    assert.match(handle, /^ft_[0-9a-f]{32}$/);
+    assert.ok(last.result.content.at(-1).text.includes(`"session": "${handle}"`), 'a new session names its handle');
+
+    // Without progress: one JSON answer; the handle goes on as an
+    // argument, so the read counts for the edit.
+    const edit = { file_path: 'a.txt', old_string: 'two', new_string: 'TWO', session: handle };
+    const edited = await stateless({ ...read, id: 3, params: { name: 'edit', arguments: edit, _meta: meta } });
+    assert.match(edited.headers.get('content-type'), /^application\/json/);
+    const { result: landed } = await edited.json();
+    assert.equal(landed.isError, false, JSON.stringify(landed));
+    assert.equal(landed._meta['filetools/session'], handle);
+
+    // A request whose envelope does not hold is refused before it runs.
+    const refusals = [
+      [{ ...read, params: { ...read.params, _meta: undefined } }, {}, 400, -32602],
+      [read, { 'Mcp-Name': 'write' }, 400, -32020],
+      [read, { 'Mcp-Method': 'tools/list' }, 400, -32020],
+      [{ jsonrpc: '2.0', id: 4, method: 'nothing/here', params: { _meta: meta } }, {}, 404, -32601],
+    ];
+    for (const [body, headers, status, code] of refusals) {
+      const refused = await stateless(body, headers);
+      assert.equal(refused.status, status, JSON.stringify(body));
+      assert.equal((await refused.json()).error.code, code, JSON.stringify(body));
+    }
+    const future = await stateless(
+      {
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'server/discover',
+        params: { _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+      },
+      { 'MCP-Protocol-Version': '2099-01-01' },
+    );
+    const { error } = await future.json();
+    assert.equal(error.code, -32022);
+    assert.ok(error.data.supported.includes('2026-07-28'));
+
+    // The TypeScript SDK on the 2025 handshake: a progress callback gets
+    // the call's progress, from an answer given as events.
+    const transport = new StreamableHTTPClientTransport(new URL(mcp), { requestInit: { headers: AUTHORIZATION } });
+    const client = new Client({ name: 'workerd-events', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const progress = [];
+      const answered = await client.callTool({ name: 'read', arguments: { file_path: 'a.txt' } }, undefined, {
+        onprogress: (note) => progress.push(note),
+      });
+      assert.match(text(answered), /^1\tone\n/);
+      assert.ok(progress.length >= 1, 'progress reached the client');
+      assert.match(progress[0].message, /^read: /);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await stop(worker.child);
   }
 });

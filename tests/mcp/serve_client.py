@@ -12,16 +12,21 @@ edit after a read on the other replica), dedup (the second read answered
 "unchanged") and undo (of a change made on the other replica) behave as
 in one process. Usage:
 
-    python serve_client.py FILETOOLS URL_A URL_B ROOT TOKEN
+    python serve_client.py FILETOOLS URL_A URL_B ROOT TOKEN [FILES_URL]
+
+With FILES_URL (a Worker's `/files/<workspace>`), the files laid out in
+ROOT are laid out there too, for a server whose files live elsewhere.
 
 Exits 0 when every check holds; prints the first difference otherwise.
 """
 
 import asyncio
+import base64
 import json
 import shutil
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 from mcp import Client, ClientSession
@@ -38,8 +43,18 @@ DEDUP_CALLS = [
 CALLS = SCRIPT["calls"] + DEDUP_CALLS
 
 
-def lay_out(root):
-    """The script's files in `root`, which stays (the replicas hold it open)."""
+def lay_out(root, files_url=None, token=None):
+    """The script's files in `root`, which stays (the replicas hold it open),
+    and at `files_url` when given."""
+    if files_url is not None:
+        body = {"files": {path: base64.b64encode(data).decode() for path, data in script_files().items()}}
+        request = urllib.request.Request(
+            files_url,
+            data=json.dumps(body).encode(),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request) as answer:
+            check(answer.status == 200, f"laying the files out at {files_url}: HTTP {answer.status}")
     root.mkdir(parents=True, exist_ok=True)
     for child in root.iterdir():
         if child.is_dir() and not child.is_symlink():
@@ -69,17 +84,22 @@ def plain(result):
     }
 
 
-def compare(index, answer, expected, how):
+def compare(index, answer, expected, how, elsewhere=False):
+    """`elsewhere`: the server's files are not in a directory, so a path
+    outside the workspace is refused naming none; the rest must match."""
     call = CALLS[index]
+    expected = list(expected)
+    if elsewhere and (answer.get("structuredContent") or {}).get("error") == "bad_path":
+        expected[index] = {**expected[index], "content": answer["content"]}
     check(
         answer == expected[index],
         f"{how}, call {index + 1} ({call['tool']}):\n  served:  {answer}\n  session: {expected[index]}",
     )
 
 
-async def modern(urls, root, token, expected):
+async def modern(urls, root, token, expected, files_url):
     """The 2026-07-28 revision: no protocol session, the handle as an argument."""
-    lay_out(root)
+    lay_out(root, files_url, token)
     async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http:
         async with (
             Client(streamable_http_client(urls[0], http_client=http)) as a,
@@ -95,16 +115,16 @@ async def modern(urls, root, token, expected):
                     minted = answer["content"].pop()
                     check(handle in minted["text"], f"the first answer names the handle: {minted}")
                 check(raw["_meta"]["filetools/session"] == handle, f"the handle stays: {raw['_meta']}")
-                compare(index, answer, expected, "2026-07-28")
+                compare(index, answer, expected, "2026-07-28", files_url is not None)
             check(
                 "unchanged" in answer["content"][0]["text"].lower(),
                 f"the second read is the dedup stub: {answer['content'][0]['text'][:200]}",
             )
 
 
-async def handshake(urls, root, token, expected):
+async def handshake(urls, root, token, expected, files_url):
     """The 2025 revisions: A's Mcp-Session-Id names the session; B gets the handle."""
-    lay_out(root)
+    lay_out(root, files_url, token)
     headers = {"Authorization": f"Bearer {token}"}
     async with create_mcp_http_client(headers=headers) as http:
         async with (
@@ -124,17 +144,17 @@ async def handshake(urls, root, token, expected):
                         handle = raw["_meta"]["filetools/session"]
                         check(handle.startswith("mcp-"), f"bound to the MCP session: {handle}")
                     check(raw["_meta"]["filetools/session"] == handle, f"the handle stays: {raw['_meta']}")
-                    compare(index, answer, expected, "2025-11-25")
+                    compare(index, answer, expected, "2025-11-25", files_url is not None)
 
 
-async def main(binary, url_a, url_b, root, token):
+async def main(binary, url_a, url_b, root, token, files_url=None):
     root = Path(root)
     lay_out(root)
     expected = session_answers(binary, root)
-    await modern((url_a, url_b), root, token, expected)
-    await handshake((url_a, url_b), root, token, expected)
+    await modern((url_a, url_b), root, token, expected, files_url)
+    await handshake((url_a, url_b), root, token, expected, files_url)
     print(f"ok: {len(CALLS)} calls alternating between two replicas, both revisions, equal the session answers")
 
 
 if __name__ == "__main__":
-    asyncio.run(main(*sys.argv[1:6]))
+    asyncio.run(main(*sys.argv[1:7]))
