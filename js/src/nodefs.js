@@ -439,11 +439,14 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
             buffer.copy(larger, 0, 0, filled);
             buffer = larger;
           }
-          const n = fs.readSync(fd, buffer, filled, buffer.length - filled, offset + BigInt(filled));
-          if (n === 0) {
+          const asked = buffer.length - filled;
+          const n = fs.readSync(fd, buffer, filled, asked, offset + BigInt(filled));
+          filled += n;
+          // A file read short of the byte past its size, ending exactly
+          // at that size, has not grown: no read again to learn it.
+          if (n === 0 || (n < asked && Number(offset) + filled === size)) {
             break;
           }
-          filled += n;
         }
         return new Uint8Array(buffer.buffer, buffer.byteOffset, filled);
       } catch (err) {
