@@ -1,8 +1,10 @@
 //! A session's memory as a log of changes, for a state kept in a file
 //! between processes or across a server's calls: a first line naming the
 //! format, then one line per save holding only what changed since the line
-//! before — the core, the ledger records and history entries changed (or
-//! gone, as `null`), the versions kept (base64) or dropped — so a save after
+//! before — the core, the ledger records and files' history entries
+//! changed (or gone, as `null`; a file's new entries alone when the older
+//! ones stay, see [`EntriesEdit`]), the versions kept (base64) or dropped —
+//! so a save after
 //! a call costs what the call changed, not what the session holds. Lines
 //! replayed in order give the memory back; a last line cut short by a kill
 //! is left out.
@@ -29,6 +31,9 @@ pub(crate) struct Delta {
     /// History entries, as JSON, by path.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub entries: BTreeMap<String, Option<String>>,
+    /// History entries changed in part, by path (never one `entries` has).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub entry_edits: BTreeMap<String, EntriesEdit>,
     /// The history's newest sequence number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seq: Option<u64>,
@@ -53,6 +58,61 @@ impl Delta {
     /// A version kept, as a log line holds it.
     pub fn version(data: &[u8]) -> String {
         base64_encode(data)
+    }
+}
+
+/// A file's history entries as a log line changes them in part: the
+/// entries `from..to` of those before are kept, and `add` (a JSON array)
+/// follows them. An edit of a file with a long history costs its new
+/// entries, not the whole list again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct EntriesEdit {
+    pub from: usize,
+    pub to: usize,
+    pub add: String,
+}
+
+/// A JSON array of entries, as values.
+fn entry_list(json: &str) -> Option<Vec<serde_json::Value>> {
+    serde_json::from_str(json).ok()
+}
+
+impl EntriesEdit {
+    /// The edit that turns `old` into `new` (JSON arrays of entries): the
+    /// longest run of `old` that `new` starts with, kept, and the rest of
+    /// `new` added. `None` when `new` keeps nothing of `old` (or either is
+    /// not an array): then the whole list is the cheaper line.
+    pub fn between(old: &str, new: &str) -> Option<Self> {
+        let (old, new) = (entry_list(old)?, entry_list(new)?);
+        let run = |from: usize| {
+            old[from..]
+                .iter()
+                .zip(&new)
+                .take_while(|(a, b)| a == b)
+                .count()
+        };
+        let (from, kept) = (0..old.len())
+            .map(|from| (from, run(from)))
+            .max_by_key(|&(from, kept)| (kept, std::cmp::Reverse(from)))?;
+        if kept == 0 {
+            return None;
+        }
+        Some(Self {
+            from,
+            to: from + kept,
+            add: serde_json::to_string(&new[kept..]).ok()?,
+        })
+    }
+
+    /// `old` with the edit made.
+    pub fn apply(&self, old: &str) -> Result<String> {
+        let (Some(old), Some(add)) = (entry_list(old), entry_list(&self.add)) else {
+            bail!("a history edit in the state log is not over JSON arrays");
+        };
+        let Some(kept) = old.get(self.from..self.to) else {
+            bail!("a history edit in the state log keeps entries its file does not have");
+        };
+        Ok(serde_json::to_string(&[kept, &add].concat())?)
     }
 }
 
@@ -121,6 +181,13 @@ fn apply(into: &mut Replayed, delta: Delta) -> Result<()> {
             None => into.entries.remove(&path),
         };
     }
+    for (path, edit) in delta.entry_edits {
+        let Some(old) = into.entries.get(&path) else {
+            bail!("the state log edits the history of {path:?}, which it does not hold");
+        };
+        let edited = edit.apply(old)?;
+        into.entries.insert(path, edited);
+    }
     for (sha256, data) in delta.versions {
         match data {
             Some(data) => {
@@ -172,5 +239,42 @@ mod tests {
         assert_eq!(replayed.core.as_deref(), Some("1"));
         assert_eq!(&cut[..replayed.valid], &whole[..replayed.valid]);
         assert!(replay("{\"version\": 3}").is_err());
+    }
+
+    #[test]
+    fn a_history_edit_carries_the_new_entries_and_replays_to_the_list() {
+        let list = |ns: &[u32]| {
+            let entries: Vec<_> = ns
+                .iter()
+                .map(|n| serde_json::json!({"seq": n, "op": "edit"}))
+                .collect();
+            serde_json::to_string(&entries).unwrap()
+        };
+        let cases: [(&[u32], &[u32]); 5] = [
+            (&[1, 2, 3], &[1, 2, 3, 4]),
+            (&[1, 2, 3], &[2, 3, 4]),
+            (&[1, 2, 3], &[1, 2]),
+            (&[1, 2, 3], &[1, 2, 5]),
+            (&[1, 2, 3], &[1, 2, 3]),
+        ];
+        for (old, new) in cases {
+            let (old, new) = (list(old), list(new));
+            let edit = EntriesEdit::between(&old, &new).unwrap();
+            assert!(edit.add.len() < new.len(), "{edit:?}");
+            let replayed: serde_json::Value =
+                serde_json::from_str(&edit.apply(&old).unwrap()).unwrap();
+            assert_eq!(
+                replayed,
+                serde_json::from_str::<serde_json::Value>(&new).unwrap()
+            );
+        }
+        // Nothing kept: the whole list is the line.
+        assert_eq!(EntriesEdit::between(&list(&[1, 2]), &list(&[7])), None);
+        let past = EntriesEdit {
+            from: 1,
+            to: 9,
+            add: "[]".into(),
+        };
+        assert!(past.apply(&list(&[1, 2])).is_err());
     }
 }

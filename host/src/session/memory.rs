@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::bindings::wit;
-use crate::state_log::Delta;
+use crate::state_log::{Delta, EntriesEdit};
 
 /// The session's memory as of its last call that returned.
 #[derive(Debug)]
@@ -81,11 +81,26 @@ impl Memory {
             pending.seq = Some(change.seq);
             for path in change.removed {
                 self.entries.remove(&path);
+                pending.entry_edits.remove(&path);
                 pending.entries.insert(path, None);
             }
             for (path, entries) in change.changed {
                 bytes += path.len() + entries.len();
-                pending.entries.insert(path.clone(), Some(entries.clone()));
+                // An edit of what the last line left (the file's list has
+                // no change pending since): the new entries alone.
+                let untouched = !pending.entries.contains_key(&path)
+                    && !pending.entry_edits.contains_key(&path);
+                let edit = self
+                    .entries
+                    .get(&path)
+                    .filter(|_| untouched)
+                    .and_then(|old| EntriesEdit::between(old, &entries));
+                if let Some(edit) = edit {
+                    pending.entry_edits.insert(path.clone(), edit);
+                } else {
+                    pending.entry_edits.remove(&path);
+                    pending.entries.insert(path.clone(), Some(entries.clone()));
+                }
                 self.entries.insert(path, entries);
             }
             for sha256 in change.dropped {
@@ -114,6 +129,7 @@ impl Memory {
             core: self.core.clone(),
             records: some(&self.records),
             entries: some(&self.entries),
+            entry_edits: std::collections::BTreeMap::new(),
             seq: Some(self.seq),
             versions: self
                 .versions

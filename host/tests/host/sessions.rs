@@ -589,3 +589,36 @@ fn a_memory_limit_below_what_the_component_starts_with_says_the_least_that_works
     );
     assert!(!message.contains("pages"), "{message}");
 }
+
+#[test]
+fn a_save_after_an_edit_carries_that_edit_not_the_files_whole_history() {
+    let (root, _) = root_and_outside("session-save-changes");
+    std::fs::write(root.join("a.txt"), "0\n").unwrap();
+    let tools = tools(&root);
+    let mut session = tools.session().unwrap();
+    session.call("read", &read_args("a.txt"));
+    let mut log = session.save_log().unwrap();
+    let mut lines = Vec::new();
+    for n in 0..100 {
+        let edit = serde_json::json!({"file_path": "a.txt", "old_string": format!("{n}\n"), "new_string": format!("{}\n", n + 1)});
+        assert!(!session.call("edit", &edit.to_string()).is_error);
+        let line = session.save_changes().unwrap().unwrap();
+        lines.push(line.len());
+        log.push_str(&line);
+    }
+    // The history is at its depth (32 entries) well before the end: a
+    // save that carried the file's whole list would cost many times the
+    // first ones.
+    let (first, last) = (
+        lines[..5].iter().max().unwrap(),
+        lines[90..].iter().max().unwrap(),
+    );
+    println!("bytes per save: the first five at most {first}, the last ten at most {last}");
+    assert!(*last < 2 * first, "{lines:?}");
+    // The lines replay to the session's memory: undo goes on from there.
+    let mut again = tools.session().unwrap();
+    again.restore_log(&log).unwrap();
+    let undone = again.call("undo", r#"{"file_path":"a.txt"}"#);
+    assert!(!undone.is_error, "{}", undone.text());
+    assert_eq!(std::fs::read_to_string(root.join("a.txt")).unwrap(), "99\n");
+}
