@@ -42,6 +42,12 @@ locked dependencies [npm]; ruff in target/py-lint [ruff]; the Python MCP client 
             either host), protocol fuzz, a damaged cache, hostile files, root spellings
             (options: --bin PATH to measure another build, --seed N, --percent P, --only NAMES)
             [build, npm]
+  load      filetools serve held under load: a local Redis Cluster, 2 replicas and 200 MCP
+            sessions of the TypeScript SDK reading, editing, patching, undoing and searching;
+            throughput, p50/p99, errors, changes lost, each replica's memory over time
+            (options: --minutes M or --seconds S, default 3 minutes; --replicas 2-4;
+            --sessions N; --bin PATH to load another build, e.g. target/debug/filetools,
+            without building the release CLI) [build, npm, redis]
   fuzz      the coverage-guided fuzz targets (argument parser, text pager, edit matcher,
             patch tool)
             on stable Rust (options: --seconds N per target, default 60; --only NAMES)
@@ -68,7 +74,7 @@ fn main() -> ExitCode {
 }
 
 fn dispatch(task: &str, rest: &[String]) -> Result<()> {
-    if !rest.is_empty() && !matches!(task, "stress" | "fuzz" | "bench") {
+    if !rest.is_empty() && !matches!(task, "stress" | "fuzz" | "bench" | "load") {
         bail!("{task} takes no arguments");
     }
     if let Some(needs) = needs(task) {
@@ -82,6 +88,7 @@ fn dispatch(task: &str, rest: &[String]) -> Result<()> {
         "python" => python::test().map(drop),
         "bench" => bench(rest),
         "stress" => stress(rest),
+        "load" => load(rest),
         "fuzz" => fuzz::run(rest),
         "tokens" => tokens(),
         "imports" => imports(),
@@ -116,6 +123,13 @@ fn needs(task: &str) -> Option<&'static [Need]> {
         "python" | "package" | "stress" => {
             &[Need::WasmTarget, Need::GrammarToolchain, Need::NodePackages]
         }
+        // The clients are the MCP TypeScript SDK's; the store a Redis Cluster.
+        "load" => &[
+            Need::WasmTarget,
+            Need::GrammarToolchain,
+            Need::NodePackages,
+            Need::Redis,
+        ],
         // The serve benchmark keeps its sessions in a real Redis.
         "bench" => &[
             Need::WasmTarget,
@@ -260,6 +274,18 @@ fn stress(args: &[String]) -> Result<()> {
         run::npm(&["run", "stress"])?;
     }
     Ok(())
+}
+
+/// The load benchmark against the release CLI, or the build `--bin` names
+/// (then nothing is built with optimisations: CI loads its debug build).
+fn load(args: &[String]) -> Result<()> {
+    if args.iter().any(|a| a == "--bin") {
+        let mut command = vec!["run", "--package", "filetools-tests", "--bin", "load", "--"];
+        command.extend(args.iter().map(String::as_str));
+        return run::cargo(&command);
+    }
+    run::release_cli()?;
+    release_bin_with("load", args, &[])
 }
 
 fn bench(args: &[String]) -> Result<()> {
