@@ -652,4 +652,20 @@ fn a_stored_log_stays_within_twice_what_its_session_holds() {
         "998 calls over 300 files: stored log {stored} bytes, the session saved whole {whole} bytes"
     );
     assert!(stored <= 2 * whole, "{stored} > 2 x {whole}");
+    // A session whose calls go to two replicas by turns: each loads the
+    // log the other grew, and must not take it as what the session holds.
+    std::fs::write(root.join("b.txt"), "0\n").unwrap();
+    let other = replica(&root, &redis.url());
+    let both = open_session(&server, "b.txt");
+    for n in 0..600 {
+        let on = if n % 2 == 0 { &server } else { &other };
+        let edit = json!({"file_path": "b.txt", "old_string": format!("{n}\n"), "new_string": format!("{}\n", n + 1)});
+        let landed = call(on, &both, "edit", &edit);
+        assert_eq!(landed["isError"], false, "{landed}");
+    }
+    let (stored, whole) = stored_and_whole(&redis.url(), &root, &both);
+    println!(
+        "600 edits on two replicas by turns: stored log {stored} bytes, the session saved whole {whole} bytes"
+    );
+    assert!(stored <= 2 * whole, "{stored} > 2 x {whole}");
 }

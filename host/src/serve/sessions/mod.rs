@@ -316,10 +316,15 @@ impl Sessions {
                 match session.restore_log(&loaded.log) {
                     Ok((_, lines)) => {
                         slot.lines = lines;
-                        // What it holds whole is not known here: the log
-                        // as found is the measure it may double against.
                         slot.log_bytes = loaded.log.len();
-                        slot.whole_bytes = loaded.log.len();
+                        // The measure the log may double against is what
+                        // the session holds whole, not the log as found:
+                        // that one grew on the replica before, and taking
+                        // it as the measure at each move between replicas
+                        // would let the log grow without end.
+                        slot.whole_bytes = session
+                            .save_log()
+                            .map_or(loaded.log.len(), |whole| whole.len());
                     }
                     Err(_) => session = fresh()?,
                 }
