@@ -34,11 +34,14 @@ impl RedisServer {
             );
             return None;
         }
-        let port = free_port();
-        Some(Self {
-            child: spawn(port),
-            port,
-        })
+        // Another test's server may take the port meanwhile: this one then
+        // exits, and another port is tried.
+        loop {
+            let port = free_port();
+            if let Some(child) = start_server(port, &[]) {
+                return Some(Self { child, port });
+            }
+        }
     }
 
     /// Stops it and starts a new one on the same port, with nothing in it
@@ -49,7 +52,7 @@ impl RedisServer {
     pub fn restart(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        self.child = spawn(self.port);
+        self.child = start_server(self.port, &[]).expect("the server's port is free again");
     }
 
     /// Its URL, for `--store`.
@@ -65,24 +68,60 @@ impl Drop for RedisServer {
     }
 }
 
-/// Starts `redis-server` on `port` and waits for its first PING.
-fn spawn(port: u16) -> Child {
-    let child = Command::new("redis-server")
+/// Starts `redis-server` on `port`, with nothing saved and `args` more, and
+/// waits for its first PING; `None` when it exits at once or another
+/// server answers there (the port was taken).
+///
+/// # Panics
+/// When it neither answers nor exits within [`START_TIMEOUT`].
+fn start_server(port: u16, args: &[&str]) -> Option<Child> {
+    let mut child = Command::new("redis-server")
         .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
         .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("starting redis-server");
     let started = Instant::now();
     while !pings(port) {
+        if child.try_wait().ok().flatten().is_some() {
+            return None;
+        }
         assert!(
             started.elapsed() < START_TIMEOUT,
             "redis-server did not start"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    child
+    // The server answering is this one, not another on the port.
+    if server_info(port).contains(&format!("process_id:{}\r\n", child.id())) {
+        Some(child)
+    } else {
+        let _ = child.kill();
+        let _ = child.wait();
+        None
+    }
+}
+
+/// The server's `INFO server` text, or "" when it does not answer.
+fn server_info(port: u16) -> String {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return String::new();
+    };
+    let mut reader = BufReader::new(stream.try_clone().expect("a TCP stream's clone"));
+    let mut head = String::new();
+    if stream.write_all(b"INFO server\r\n").is_err() || reader.read_line(&mut head).is_err() {
+        return String::new();
+    }
+    let Some(len) = head.trim().strip_prefix('$').and_then(|n| n.parse().ok()) else {
+        return String::new();
+    };
+    let mut body = vec![0; len];
+    std::io::Read::read_exact(&mut reader, &mut body).map_or_else(
+        |_| String::new(),
+        |()| String::from_utf8_lossy(&body).into_owned(),
+    )
 }
 
 fn pings(port: u16) -> bool {
@@ -193,41 +232,27 @@ impl RedisCluster {
     /// Starts a node on `port`; `None` when it exits at once (the port was
     /// taken).
     fn spawn_node(&self, port: u16) -> Option<Child> {
-        let config = format!("nodes-{port}.conf");
-        let mut child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--cluster-enabled", "yes", "--cluster-config-file", &config])
-            .args(["--cluster-node-timeout", &NODE_TIMEOUT_MS.to_string()])
-            .args(["--dir", self.dir.to_str().expect("a UTF-8 scratch path")])
-            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
-            .args(["--logfile", &format!("node-{port}.log")])
-            // A replica syncs at once, not after the default 5 s wait for
-            // others.
-            .args(["--repl-diskless-sync-delay", "0"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starting redis-server");
-        let started = Instant::now();
-        while !pings(port) {
-            if child.try_wait().ok().flatten().is_some() {
-                return None;
-            }
-            assert!(
-                started.elapsed() < START_TIMEOUT,
-                "redis-server did not start"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        // The server answering is this one, not another on the port.
-        let ours = format!("process_id:{}", child.id());
-        if cli(port, &["info", "server"]).contains(&ours) {
-            Some(child)
-        } else {
-            let _ = child.kill();
-            let _ = child.wait();
-            None
-        }
+        let (config, log) = (format!("nodes-{port}.conf"), format!("node-{port}.log"));
+        let timeout = NODE_TIMEOUT_MS.to_string();
+        start_server(
+            port,
+            &[
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                &config,
+                "--cluster-node-timeout",
+                &timeout,
+                "--dir",
+                self.dir.to_str().expect("a UTF-8 scratch path"),
+                "--logfile",
+                &log,
+                // A replica syncs at once, not after the default 5 s wait
+                // for others.
+                "--repl-diskless-sync-delay",
+                "0",
+            ],
+        )
     }
 
     /// Waits until every live node says the cluster is ok and every slot

@@ -622,3 +622,52 @@ fn a_save_after_an_edit_carries_that_edit_not_the_files_whole_history() {
     assert!(!undone.is_error, "{}", undone.text());
     assert_eq!(std::fs::read_to_string(root.join("a.txt")).unwrap(), "99\n");
 }
+
+#[test]
+fn a_sessions_memory_stays_flat_over_thousands_of_calls() {
+    let (root, _) = root_and_outside("session-flat-memory");
+    std::fs::create_dir_all(root.join("load")).unwrap();
+    std::fs::write(root.join("load/s.txt"), "s head\ns 0\n").unwrap();
+    let tools = Tools::builder()
+        .root(&root)
+        .config_json(r#"{"tools": ["filetools", "apply-patch"]}"#)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut session = tools.session().unwrap();
+    session.call("read", &read_args("load/s.txt"));
+    let mut lines = vec!["s head".to_owned(), "s 0".to_owned()];
+    let mut sizes = Vec::new();
+    for n in 1..=3000 {
+        let last = lines.last().unwrap().clone();
+        let (tool, args) = match n % 6 {
+            0 | 1 => ("read", read_args("load/s.txt")),
+            2 if lines.len() > 40 => {
+                let gone = lines.remove(1);
+                ("edit", serde_json::json!({"file_path": "load/s.txt", "old_string": format!("\n{gone}\n"), "new_string": "\n"}).to_string())
+            }
+            2 => {
+                lines.push(format!("s {n}"));
+                ("edit", serde_json::json!({"file_path": "load/s.txt", "old_string": format!("\n{last}\n"), "new_string": format!("\n{last}\ns {n}\n")}).to_string())
+            }
+            3 => {
+                lines.push(format!("s {n}"));
+                ("apply_patch", serde_json::json!({"input": format!("*** Begin Patch\n*** Update File: load/s.txt\n@@\n {last}\n+s {n}\n*** End Patch")}).to_string())
+            }
+            4 => (
+                "grep",
+                r#"{"pattern":"^s \\d+$","path":"load","output_mode":"count"}"#.to_owned(),
+            ),
+            _ => ("find", r#"{"pattern":"*.txt","path":"load"}"#.to_owned()),
+        };
+        let answer = session.call(tool, &args);
+        assert!(!answer.is_error, "{tool} {args}: {}", answer.text());
+        if n % 250 == 0 {
+            sizes.push(session.memory_bytes());
+        }
+    }
+    println!("instance memory every 250 calls: {sizes:?}");
+    // What it grew by a quarter of the way is what it holds at the end.
+    let (quarter, end) = (sizes[sizes.len() / 4], sizes[sizes.len() - 1]);
+    assert!(end <= quarter + (64 << 10), "{sizes:?}");
+}
