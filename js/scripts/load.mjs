@@ -39,6 +39,8 @@ const UNDO_DEPTH = 32;
 const CONNECTING = 20;
 /** Errors kept to print. */
 const ERROR_SAMPLES = 5;
+/** The run's throughput is also given for each tenth of it. */
+const WINDOWS = 10;
 
 const { values } = parseArgs({
   options: {
@@ -55,6 +57,8 @@ const seconds = Number(values.seconds);
 const headers = { Authorization: `Bearer ${values.token}` };
 
 const latencies = new Map(MIX.map(([kind]) => [kind, []]));
+const perWindow = new Array(WINDOWS).fill(0);
+let runStarted = 0;
 const errors = { count: 0, samples: [] };
 let diverged = 0;
 
@@ -169,10 +173,14 @@ async function step(session, kind) {
   try {
     result = await client.callTool({ name: tool, arguments: { ...args, session: session.handle } });
   } catch (err) {
-    failed(`${tool} in session ${session.index}: ${err.message}`);
+    const cause = err.cause ? ` (${err.cause.code ?? err.cause.message ?? err.cause})` : '';
+    failed(`${tool} in session ${session.index}: ${err.message}${cause}`);
     return;
   }
-  latencies.get(kind).push(performance.now() - started);
+  const ended = performance.now();
+  latencies.get(kind).push(ended - started);
+  const window = Math.min(WINDOWS - 1, Math.floor(((ended - runStarted) / (seconds * 1000)) * WINDOWS));
+  perWindow[window] += 1;
   const text = result.content.map((block) => block.text ?? '').join('\n');
   if (result.isError || text.includes('was not saved')) {
     failed(`${tool} in session ${session.index}: ${text.slice(0, 300)}`);
@@ -214,6 +222,7 @@ for (let at = 0; at < sessions; at += CONNECTING) {
 }
 
 const started = performance.now();
+runStarted = started;
 const deadline = started + seconds * 1000;
 await Promise.all(
   all.map(async (session) => {
@@ -250,6 +259,7 @@ console.log(
     seconds: elapsed,
     calls: every.length,
     calls_per_second: every.length / elapsed,
+    calls_per_second_by_tenth: perWindow.map((calls) => calls / (seconds / WINDOWS)),
     p50_ms: percentile(every, 50),
     p99_ms: percentile(every, 99),
     kinds,

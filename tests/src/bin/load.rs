@@ -184,6 +184,13 @@ fn judge(report: &Value, memory: &[(f64, Vec<f64>)], seconds: u64) -> Result<()>
         number("p50_ms"),
         number("p99_ms")
     );
+    let tenths: Vec<String> = report["calls_per_second_by_tenth"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|rate| format!("{:.0}", rate.as_f64().unwrap_or(f64::NAN)))
+        .collect();
+    println!("calls/s in each tenth of the run: {}", tenths.join(", "));
     if let Some(kinds) = report["kinds"].as_object() {
         for (kind, figures) in kinds {
             println!(
