@@ -21,6 +21,13 @@ import { fsError, kindOf, move, remove, replace, sweep } from './nodereplace.js'
 /** Largest read served at once, as in the Rust host. */
 export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Largest read served from the buffer kept between reads (a larger one has
+ * its own), and that buffer's first size.
+ */
+const MAX_REUSED_READ_BYTES = 1024 * 1024;
+const FIRST_REUSED_READ_BYTES = 64 * 1024;
+
 /** Symlinks followed at a change's target before it is refused as a loop. */
 const MAX_LINKS = 40;
 
@@ -59,6 +66,19 @@ const DIR_FLAGS = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY;
 
 /** What the kernel adds to the path of a descriptor whose file was removed. */
 const DELETED = Buffer.from(' (deleted)');
+
+/** How Node shows a byte of a name that is not UTF-8 (or the character itself). */
+const REPLACEMENT = '\uFFFD';
+
+/** `bytes` as text when they are UTF-8, else `undefined`. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+function strictText(bytes) {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
 
 /** How a file is opened to be read: never blocking on a FIFO, never becoming a terminal's. */
 const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
@@ -384,8 +404,12 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
     // Entries are looked at by the directory's real path: through the
     // descriptor's /proc entry, each lookup would cost a walk of /proc.
     const real = opened?.real ?? full;
-    const dir = Buffer.isBuffer(real) ? real : Buffer.from(real);
     try {
+      const fast = listedAsText(full, real, namesOnly);
+      if (fast) {
+        return fast;
+      }
+      const dir = Buffer.isBuffer(real) ? real : Buffer.from(real);
       return fs
         .readdirSync(full, { encoding: 'buffer', withFileTypes: true })
         .map((entry) => {
@@ -410,6 +434,37 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
     }
   };
 
+  /**
+   * `listing`'s entries when every name (and the directory's real path)
+   * is UTF-8, read as text by Node itself; `undefined` when one may not be
+   * (Node shows such a byte as U+FFFD), to be listed as bytes instead.
+   */
+  const listedAsText = (full, real, namesOnly) => {
+    const dir = Buffer.isBuffer(real) ? strictText(real) : real;
+    if (dir === undefined || dir.includes(REPLACEMENT)) {
+      return undefined;
+    }
+    const entries = fs.readdirSync(full, { withFileTypes: true });
+    if (entries.some((entry) => entry.name.includes(REPLACEMENT))) {
+      return undefined;
+    }
+    const prefix = dir.endsWith(sep) ? dir : dir + sep;
+    return entries
+      .map((entry) => {
+        const { name } = entry;
+        if (entry.isDirectory() || entry.isSymbolicLink()) {
+          return { name, kind: entry.isDirectory() ? 'directory' : 'symlink', size: 0n, mtimeNs: 0n };
+        }
+        if (namesOnly && entry.isFile()) {
+          return { name, kind: 'file', size: 0n, mtimeNs: 0n };
+        }
+        const stats = fs.lstatSync(prefix + name, { bigint: true });
+        const kind = kindOf(stats);
+        return { name, kind, size: kind === 'file' ? stats.size : 0n, mtimeNs: stats.mtimeNs };
+      })
+      .sort((a, b) => byCodePoint(a.name, b.name));
+  };
+
   // Records and turns on disk, shared with every host's processes on this
   // root; in memory (and no turns) where no private directory can be had.
   const changes = readOnly ? null : findStateDir('changes', base, stateDir);
@@ -420,6 +475,19 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
     ? `the records of changes under way are kept in memory, not in ${changes.base}: ${changes.why}; a change of several files cut off by a kill is then not put back by the next process. Set FILETOOLS_STATE_DIR to a private directory outside the workspace`
     : null;
   const turns = turnsIn(readOnly ? null : (findStateDir('turns', base, stateDir).path ?? null));
+  // The memory reads land in, kept from one read to the next: what a read
+  // returns is copied into the component before the next one, and a search
+  // reading thousands of files would otherwise make as many buffers.
+  let reused;
+  const readBuffer = (bytes) => {
+    if (bytes > MAX_REUSED_READ_BYTES) {
+      return Buffer.allocUnsafe(bytes);
+    }
+    if (reused === undefined || reused.length < bytes) {
+      reused = Buffer.allocUnsafeSlow(Math.max(bytes, FIRST_REUSED_READ_BYTES));
+    }
+    return reused.subarray(0, bytes);
+  };
   const hostFs = {
     stat,
     read: (path, offset, len) => {
@@ -430,7 +498,7 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
         // it grow: a search asks a chunk of every small file, and room for
         // the whole chunk each time would cost more than reading it.
         const held = Math.max(0, size - Number(offset)) + 1;
-        let buffer = Buffer.allocUnsafe(Math.min(want, held));
+        let buffer = readBuffer(Math.min(want, held));
         let filled = 0;
         while (filled < want) {
           if (filled === buffer.length) {

@@ -457,4 +457,22 @@ test('names that are not UTF-8 are listed escaped and named back, as in the Rust
   assert.equal(spelled.isError, false, spelled.content[0].text);
   assert.equal(fs.readFileSync(join(root, 'b\\xff.txt'), 'utf8'), 'b\n');
   assert.deepEqual(fs.readdirSync(root).length, 4);
+  // A directory of UTF-8 names is listed as text; one whose name holds
+  // U+FFFD itself (how Node shows a byte that is not UTF-8) is listed as
+  // bytes, with the same answer.
+  fs.mkdirSync(join(root, 'plain'));
+  fs.writeFileSync(join(root, 'plain', 'é.txt'), 'é\n');
+  fs.writeFileSync(join(root, 'plain', 'x\uFFFD.txt'), 'x\n');
+  fs.writeFileSync(Buffer.concat([rawDir, Buffer.from('/y\uFFFD.txt')]), 'y\n');
+  assert.deepEqual(
+    back.hostFs.listDir('plain').map((entry) => [entry.name, entry.kind, entry.size]),
+    [
+      ['x\uFFFD.txt', 'file', 2n],
+      ['é.txt', 'file', 3n],
+    ],
+  );
+  assert.deepEqual(
+    back.hostFs.listNames('d\\xfe').map((entry) => entry.name),
+    ['inner.txt', 'new.txt', 'y\uFFFD.txt'],
+  );
 });

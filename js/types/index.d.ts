@@ -11,6 +11,11 @@ export type { ReadArgs, WriteArgs, EditArgs, EditOp, UndoArgs } from './generate
 /** The functions a file-system back end gives the component (WIT `host-fs`). */
 export interface HostFs {
   stat(path: string): Metadata;
+  /**
+   * Bytes from `offset`, at most `len`. They may be a view of memory the
+   * back end reuses at its next read (`nodeFs`'s are): the component copies
+   * them at once, and a wrapper that keeps them must copy them too.
+   */
   read(path: string, offset: bigint, len: number): Uint8Array;
   /** Entries sorted by name; `mtimeNs` may be left out (0: not known). */
   listDir(path: string): Array<Omit<DirEntry, 'mtimeNs'> & { mtimeNs?: bigint }>;
