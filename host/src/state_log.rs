@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use anyhow::{Result, bail};
 use filetools_core::{base64_decode, base64_encode};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 /// The first line of a log.
 pub const LOG_HEADER: &str = r#"{"filetools_state_log":1}"#;
@@ -72,9 +73,26 @@ pub(crate) struct EntriesEdit {
     pub add: String,
 }
 
-/// A JSON array of entries, as values.
-fn entry_list(json: &str) -> Option<Vec<serde_json::Value>> {
+/// A JSON array of entries, each as the text it is written with: compared
+/// and copied as text, never parsed into values (a file's list holds the
+/// contents its undo would put back).
+fn entry_list(json: &str) -> Option<Vec<&RawValue>> {
     serde_json::from_str(json).ok()
+}
+
+/// `entries` as one JSON array.
+fn array_of(entries: &[&RawValue]) -> String {
+    let mut out =
+        String::with_capacity(entries.iter().map(|e| e.get().len() + 1).sum::<usize>() + 2);
+    out.push('[');
+    for (at, entry) in entries.iter().enumerate() {
+        if at > 0 {
+            out.push(',');
+        }
+        out.push_str(entry.get());
+    }
+    out.push(']');
+    out
 }
 
 impl EntriesEdit {
@@ -88,7 +106,7 @@ impl EntriesEdit {
             old[from..]
                 .iter()
                 .zip(&new)
-                .take_while(|(a, b)| a == b)
+                .take_while(|(a, b)| a.get() == b.get())
                 .count()
         };
         let (from, kept) = (0..old.len())
@@ -100,7 +118,7 @@ impl EntriesEdit {
         Some(Self {
             from,
             to: from + kept,
-            add: serde_json::to_string(&new[kept..]).ok()?,
+            add: array_of(&new[kept..]),
         })
     }
 
@@ -112,7 +130,7 @@ impl EntriesEdit {
         let Some(kept) = old.get(self.from..self.to) else {
             bail!("a history edit in the state log keeps entries its file does not have");
         };
-        Ok(serde_json::to_string(&[kept, &add].concat())?)
+        Ok(array_of(&[kept, &add].concat()))
     }
 }
 

@@ -58,61 +58,75 @@ impl Memory {
     /// the history. Returns the bytes it carried.
     pub(super) fn take(&mut self, checkpoint: wit::Checkpoint) -> usize {
         let mut bytes = checkpoint.core.len();
-        if !self.logging {
-            self.pending = Delta::default();
+        // Without a log, what changed is never written: it is not gathered.
+        let mut pending = self.logging.then_some(&mut self.pending);
+        if let Some(pending) = pending.as_deref_mut() {
+            pending.core = Some(checkpoint.core.clone());
         }
-        let pending = &mut self.pending;
-        pending.core = Some(checkpoint.core.clone());
         self.core = Some(checkpoint.core);
         self.held = checkpoint.generations;
         if let Some(change) = checkpoint.ledger {
             for path in change.removed {
                 self.records.remove(&path);
-                pending.records.insert(path, None);
+                if let Some(pending) = pending.as_deref_mut() {
+                    pending.records.insert(path, None);
+                }
             }
             for (path, record) in change.changed {
                 bytes += path.len() + record.len();
-                pending.records.insert(path.clone(), Some(record.clone()));
+                if let Some(pending) = pending.as_deref_mut() {
+                    pending.records.insert(path.clone(), Some(record.clone()));
+                }
                 self.records.insert(path, record);
             }
         }
         if let Some(change) = checkpoint.history {
             self.seq = change.seq;
-            pending.seq = Some(change.seq);
             for path in change.removed {
                 self.entries.remove(&path);
-                pending.entry_edits.remove(&path);
-                pending.entries.insert(path, None);
+                if let Some(pending) = pending.as_deref_mut() {
+                    pending.entry_edits.remove(&path);
+                    pending.entries.insert(path, None);
+                }
             }
             for (path, entries) in change.changed {
                 bytes += path.len() + entries.len();
-                // An edit of what the last line left (the file's list has
-                // no change pending since): the new entries alone.
-                let untouched = !pending.entries.contains_key(&path)
-                    && !pending.entry_edits.contains_key(&path);
-                let edit = self
-                    .entries
-                    .get(&path)
-                    .filter(|_| untouched)
-                    .and_then(|old| EntriesEdit::between(old, &entries));
-                if let Some(edit) = edit {
-                    pending.entry_edits.insert(path.clone(), edit);
-                } else {
-                    pending.entry_edits.remove(&path);
-                    pending.entries.insert(path.clone(), Some(entries.clone()));
+                if let Some(pending) = pending.as_deref_mut() {
+                    // An edit of what the last line left (the file's list
+                    // has no change pending since): the new entries alone.
+                    let untouched = !pending.entries.contains_key(&path)
+                        && !pending.entry_edits.contains_key(&path);
+                    let edit = self
+                        .entries
+                        .get(&path)
+                        .filter(|_| untouched)
+                        .and_then(|old| EntriesEdit::between(old, &entries));
+                    if let Some(edit) = edit {
+                        pending.entry_edits.insert(path.clone(), edit);
+                    } else {
+                        pending.entry_edits.remove(&path);
+                        pending.entries.insert(path.clone(), Some(entries.clone()));
+                    }
                 }
                 self.entries.insert(path, entries);
             }
             for sha256 in change.dropped {
                 self.versions.remove(&sha256);
-                pending.versions.insert(sha256, None);
+                if let Some(pending) = pending.as_deref_mut() {
+                    pending.versions.insert(sha256, None);
+                }
             }
             for version in change.added {
                 bytes += version.data.len();
-                pending
-                    .versions
-                    .insert(version.sha256.clone(), Some(Delta::version(&version.data)));
+                if let Some(pending) = pending.as_deref_mut() {
+                    pending
+                        .versions
+                        .insert(version.sha256.clone(), Some(Delta::version(&version.data)));
+                }
                 self.versions.insert(version.sha256, version.data);
+            }
+            if let Some(pending) = pending {
+                pending.seq = Some(change.seq);
             }
         }
         bytes
