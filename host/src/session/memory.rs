@@ -176,3 +176,77 @@ impl Memory {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A checkpoint of a change of `path`, whose entries are now `entries`,
+    /// keeping the version `data`.
+    fn change(path: &str, entries: &str, data: &[u8], generation: u64) -> wit::Checkpoint {
+        wit::Checkpoint {
+            core: r#"{"version":1,"calls":1}"#.to_owned(),
+            generations: wit::Generations {
+                ledger: generation,
+                history: generation,
+            },
+            ledger: Some(wit::LedgerChange {
+                changed: vec![(path.to_owned(), r#"{"size":1}"#.to_owned())],
+                removed: Vec::new(),
+            }),
+            history: Some(wit::HistoryChange {
+                changed: vec![(path.to_owned(), entries.to_owned())],
+                removed: Vec::new(),
+                seq: generation,
+                added: vec![wit::KeptVersion {
+                    sha256: format!("{generation:064x}"),
+                    data: data.to_vec(),
+                }],
+                dropped: Vec::new(),
+            }),
+        }
+    }
+
+    #[test]
+    fn a_session_keeping_no_log_gathers_nothing_for_one() {
+        let mut memory = Memory::default();
+        memory.take(change("a.txt", r#"[{"seq":1}]"#, &[7; 4096], 1));
+        memory.take(change("a.txt", r#"[{"seq":1},{"seq":2}]"#, &[8; 4096], 2));
+        assert!(memory.pending.is_empty(), "{:?}", memory.pending);
+        // What it holds is whole all the same.
+        assert_eq!(memory.entries["a.txt"], r#"[{"seq":1},{"seq":2}]"#);
+        assert_eq!(memory.versions.len(), 2);
+        assert_eq!(memory.core.as_deref(), Some(r#"{"version":1,"calls":1}"#));
+    }
+
+    #[test]
+    fn a_session_keeping_a_log_gathers_the_new_entries_alone() {
+        let mut memory = Memory::default();
+        memory.take(change(
+            "a.txt",
+            r#"[{"seq":1,"text":"é\n\"x\""}]"#,
+            b"one",
+            1,
+        ));
+        memory.logging = true;
+        memory.pending = Delta::default();
+        memory.take(change(
+            "a.txt",
+            r#"[{"seq":1,"text":"é\n\"x\""},{"seq":2}]"#,
+            b"two",
+            2,
+        ));
+        let edit = &memory.pending.entry_edits["a.txt"];
+        assert_eq!(
+            (edit.from, edit.to, edit.add.as_str()),
+            (0, 1, r#"[{"seq":2}]"#)
+        );
+        assert!(!memory.pending.entries.contains_key("a.txt"));
+        assert_eq!(memory.pending.versions.len(), 1);
+        // Replayed, the edit gives the list byte for byte.
+        assert_eq!(
+            edit.apply(r#"[{"seq":1,"text":"é\n\"x\""}]"#).unwrap(),
+            memory.entries["a.txt"]
+        );
+    }
+}
