@@ -42,6 +42,43 @@ export function unpacked({ paths, sizes }) {
   return paths.split('\0').map((path, at) => ({ path, size: sizes[at] }));
 }
 
+/** How `packedOutcomes` writes each outcome's kind. */
+const BINARY = 0;
+const TOO_LARGE = 1;
+const MATCHES = 2;
+
+/**
+ * A scan's outcomes as a thread sends them back: their kinds and counts in
+ * two typed arrays, which cost a fraction of what the list of objects
+ * costs to copy between threads (a 256-file batch's took 0.1 ms each way);
+ * `undefined` when one is an error, sent as it is.
+ */
+export function packedOutcomes(outcomes) {
+  const kinds = new Uint8Array(outcomes.length);
+  const counts = new BigUint64Array(outcomes.length);
+  for (let at = 0; at < outcomes.length; at += 1) {
+    const { tag, val } = outcomes[at];
+    if (tag !== 'ok') {
+      return undefined;
+    }
+    if (val.tag === 'matches') {
+      kinds[at] = MATCHES;
+      counts[at] = val.val;
+    } else {
+      kinds[at] = val.tag === 'binary' ? BINARY : TOO_LARGE;
+    }
+  }
+  return { kinds, counts };
+}
+
+/** The outcomes `packedOutcomes` packed. */
+export function unpackedOutcomes({ kinds, counts }) {
+  return Array.from(kinds, (kind, at) => ({
+    tag: 'ok',
+    val: kind === MATCHES ? { tag: 'matches', val: counts[at] } : { tag: kind === BINARY ? 'binary' : 'too-large' },
+  }));
+}
+
 /** Scans over the root `root`, as `nodeFs(root, { kernelFiles })` reads it. */
 export function scanPool({ root, kernelFiles }) {
   const signal = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
@@ -104,7 +141,7 @@ export function scanPool({ root, kernelFiles }) {
     if (message.failed !== undefined) {
       batch.failed = true;
     } else {
-      batch.parts[message.part] = message.results;
+      batch.parts[message.part] = message.results ?? unpackedOutcomes(message.outcomes);
     }
     batch.left -= 1;
   };

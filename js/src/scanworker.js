@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { workerData } from 'node:worker_threads';
 import { instantiate } from '../generated/filetools.js';
 import { nodeFs } from './nodefs.js';
-import { unpacked } from './scanpool.js';
+import { packedOutcomes, unpacked } from './scanpool.js';
 import { wasiImports } from './wasi.js';
 
 const { root, kernelFiles, signal, port } = workerData;
@@ -44,7 +44,9 @@ port.on('message', (message) => {
   const { ticket, part } = message;
   request = message.request ?? request;
   try {
-    answer({ ticket, part, results: exports.scanner.scan(unpacked(message), request) });
+    const results = exports.scanner.scan(unpacked(message), request);
+    const outcomes = packedOutcomes(results);
+    answer(outcomes ? { ticket, part, outcomes } : { ticket, part, results });
   } catch (err) {
     answer({ ticket, part, failed: String(err?.message ?? err) });
   } finally {
