@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { createTools, nodeFs } from '../src/node.js';
+import { packedOutcomes, unpackedOutcomes } from '../src/scanpool.js';
 
 /** 40 directories of 30 files: matches in most, binary and legacy-encoded ones among them. */
 function tree() {
@@ -86,4 +87,18 @@ test("a grep scanned on the host's threads answers as one scanned file by file",
     (await alone.call('grep', { pattern: 'needle', output_mode: 'count' })).content[0].text,
   );
   fs.rmSync(root, { recursive: true, force: true });
+});
+
+test("a batch's outcomes cross between threads packed, and come back as they were", () => {
+  const outcomes = [
+    { tag: 'ok', val: { tag: 'matches', val: 0n } },
+    { tag: 'ok', val: { tag: 'binary' } },
+    { tag: 'ok', val: { tag: 'too-large' } },
+    { tag: 'ok', val: { tag: 'matches', val: 2n ** 40n } },
+  ];
+  const packed = packedOutcomes(outcomes);
+  assert.ok(packed.kinds instanceof Uint8Array && packed.counts instanceof BigUint64Array);
+  assert.deepEqual(unpackedOutcomes(structuredClone(packed)), outcomes);
+  // An error among them: the list goes as it is.
+  assert.equal(packedOutcomes([...outcomes, { tag: 'err', val: { tag: 'not-found' } }]), undefined);
 });
