@@ -71,7 +71,7 @@ const DELETED = Buffer.from(' (deleted)');
 const REPLACEMENT = '\uFFFD';
 
 /** `bytes` as text when they are UTF-8, else `undefined`. */
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 function strictText(bytes) {
   try {
     return strictUtf8.decode(bytes);

@@ -8,7 +8,7 @@
 // gets the name as spelled.
 import * as fs from 'node:fs';
 
-const strict = new TextDecoder('utf-8', { fatal: true });
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const SLASH = 0x2f;
 const BACKSLASH = 0x5c;
 

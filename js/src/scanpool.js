@@ -51,7 +51,8 @@ const MATCHES = 2;
  * A scan's outcomes as a thread sends them back: their kinds and counts in
  * two typed arrays, which cost a fraction of what the list of objects
  * costs to copy between threads (a 256-file batch's took 0.1 ms each way);
- * `undefined` when one is an error, sent as it is.
+ * `undefined` when one is an error (or of a kind not known here), sent as
+ * it is.
  */
 export function packedOutcomes(outcomes) {
   const kinds = new Uint8Array(outcomes.length);
@@ -64,8 +65,11 @@ export function packedOutcomes(outcomes) {
     if (val.tag === 'matches') {
       kinds[at] = MATCHES;
       counts[at] = val.val;
-    } else {
+    } else if (val.tag === 'binary' || val.tag === 'too-large') {
       kinds[at] = val.tag === 'binary' ? BINARY : TOO_LARGE;
+    } else {
+      // A kind this packing does not know goes as it is.
+      return undefined;
     }
   }
   return { kinds, counts };

@@ -464,15 +464,20 @@ test('names that are not UTF-8 are listed escaped and named back, as in the Rust
   fs.writeFileSync(join(root, 'plain', 'é.txt'), 'é\n');
   fs.writeFileSync(join(root, 'plain', 'x\uFFFD.txt'), 'x\n');
   fs.writeFileSync(Buffer.concat([rawDir, Buffer.from('/y\uFFFD.txt')]), 'y\n');
+  // A name that starts with U+FEFF keeps it either way.
+  fs.writeFileSync(join(root, 'plain', '\uFEFFbom.txt'), 'b\n');
+  fs.writeFileSync(Buffer.concat([rawDir, Buffer.from('/\uFEFFbom.txt')]), 'b\n');
   assert.deepEqual(
     back.hostFs.listDir('plain').map((entry) => [entry.name, entry.kind, entry.size]),
     [
       ['x\uFFFD.txt', 'file', 2n],
       ['é.txt', 'file', 3n],
+      ['\uFEFFbom.txt', 'file', 2n],
     ],
   );
   assert.deepEqual(
     back.hostFs.listNames('d\\xfe').map((entry) => entry.name),
-    ['inner.txt', 'new.txt', 'y\uFFFD.txt'],
+    ['inner.txt', 'new.txt', 'y\uFFFD.txt', '\uFEFFbom.txt'],
   );
+  assert.equal(back.hostFs.stat('d\\xfe/\uFEFFbom.txt').size, 2n);
 });

@@ -101,4 +101,6 @@ test("a batch's outcomes cross between threads packed, and come back as they wer
   assert.deepEqual(unpackedOutcomes(structuredClone(packed)), outcomes);
   // An error among them: the list goes as it is.
   assert.equal(packedOutcomes([...outcomes, { tag: 'err', val: { tag: 'not-found' } }]), undefined);
+  // So does one of a kind the packing does not know.
+  assert.equal(packedOutcomes([...outcomes, { tag: 'ok', val: { tag: 'skipped' } }]), undefined);
 });

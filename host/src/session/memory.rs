@@ -29,8 +29,8 @@ pub(super) struct Memory {
     pub lost: bool,
     /// What changed since the last line of a state log was made.
     pub pending: Delta,
-    /// Whether a state log is kept: until then `pending` holds only the
-    /// last call's changes.
+    /// Whether a state log is kept: until then nothing is gathered in
+    /// `pending` (the first line of a log holds everything).
     pub logging: bool,
 }
 
