@@ -15,7 +15,7 @@ import { fileJournal } from './records.js';
 import { stateDir as findStateDir } from './statedir.js';
 import { scanPool } from './scanpool.js';
 import { turnsIn } from './turns.js';
-import { joined, named, shown } from './nodenames.js';
+import { joined, named, shown, utf8Text } from './nodenames.js';
 import { fsError, kindOf, move, remove, replace, sweep } from './nodereplace.js';
 
 /** Largest read served at once, as in the Rust host. */
@@ -70,21 +70,34 @@ const DELETED = Buffer.from(' (deleted)');
 /** How Node shows a byte of a name that is not UTF-8 (or the character itself). */
 const REPLACEMENT = '\uFFFD';
 
-/** `bytes` as text when they are UTF-8, else `undefined`. */
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-function strictText(bytes) {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
 /** How a file is opened to be read: never blocking on a FIFO, never becoming a terminal's. */
 const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 
 /** Hex digits of the root's digest in its records' directory name, as in the Rust host. */
 const ROOT_KEY_HEX_DIGITS = 32;
+
+/**
+ * The directory `entries` as `listing` gives them, sorted by name: each
+ * named by `nameOf`, a file's size and time looked at (`lstat`) through
+ * `pathOf` unless `namesOnly`; a directory's or a link's from the
+ * listing's own type.
+ */
+function described(entries, nameOf, pathOf, namesOnly) {
+  return entries
+    .map((entry) => {
+      const name = nameOf(entry.name);
+      if (entry.isDirectory() || entry.isSymbolicLink()) {
+        return { name, kind: entry.isDirectory() ? 'directory' : 'symlink', size: 0n, mtimeNs: 0n };
+      }
+      if (namesOnly && entry.isFile()) {
+        return { name, kind: 'file', size: 0n, mtimeNs: 0n };
+      }
+      const stats = fs.lstatSync(pathOf(entry.name), { bigint: true });
+      const kind = kindOf(stats);
+      return { name, kind, size: kind === 'file' ? stats.size : 0n, mtimeNs: stats.mtimeNs };
+    })
+    .sort((a, b) => byCodePoint(a.name, b.name));
+}
 
 /**
  * The files under `root`; `readOnly` refuses every change; `kernelFiles`
@@ -410,21 +423,8 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
         return fast;
       }
       const dir = Buffer.isBuffer(real) ? real : Buffer.from(real);
-      return fs
-        .readdirSync(full, { encoding: 'buffer', withFileTypes: true })
-        .map((entry) => {
-          if (entry.isDirectory() || entry.isSymbolicLink()) {
-            const kind = entry.isDirectory() ? 'directory' : 'symlink';
-            return { name: shown(entry.name), kind, size: 0n, mtimeNs: 0n };
-          }
-          if (namesOnly && entry.isFile()) {
-            return { name: shown(entry.name), kind: 'file', size: 0n, mtimeNs: 0n };
-          }
-          const stats = fs.lstatSync(joined(dir, entry.name), { bigint: true });
-          const kind = kindOf(stats);
-          return { name: shown(entry.name), kind, size: kind === 'file' ? stats.size : 0n, mtimeNs: stats.mtimeNs };
-        })
-        .sort((a, b) => byCodePoint(a.name, b.name));
+      const entries = fs.readdirSync(full, { encoding: 'buffer', withFileTypes: true });
+      return described(entries, shown, (name) => joined(dir, name), namesOnly);
     } catch (err) {
       throw err instanceof FsError ? err : fsError(err);
     } finally {
@@ -440,7 +440,7 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
    * (Node shows such a byte as U+FFFD), to be listed as bytes instead.
    */
   const listedAsText = (full, real, namesOnly) => {
-    const dir = Buffer.isBuffer(real) ? strictText(real) : real;
+    const dir = Buffer.isBuffer(real) ? utf8Text(real) : real;
     if (dir === undefined || dir.includes(REPLACEMENT)) {
       return undefined;
     }
@@ -449,20 +449,12 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
       return undefined;
     }
     const prefix = dir.endsWith(sep) ? dir : dir + sep;
-    return entries
-      .map((entry) => {
-        const { name } = entry;
-        if (entry.isDirectory() || entry.isSymbolicLink()) {
-          return { name, kind: entry.isDirectory() ? 'directory' : 'symlink', size: 0n, mtimeNs: 0n };
-        }
-        if (namesOnly && entry.isFile()) {
-          return { name, kind: 'file', size: 0n, mtimeNs: 0n };
-        }
-        const stats = fs.lstatSync(prefix + name, { bigint: true });
-        const kind = kindOf(stats);
-        return { name, kind, size: kind === 'file' ? stats.size : 0n, mtimeNs: stats.mtimeNs };
-      })
-      .sort((a, b) => byCodePoint(a.name, b.name));
+    return described(
+      entries,
+      (name) => name,
+      (name) => prefix + name,
+      namesOnly,
+    );
   };
 
   // Records and turns on disk, shared with every host's processes on this

@@ -12,12 +12,20 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const SLASH = 0x2f;
 const BACKSLASH = 0x5c;
 
+/** `bytes` as text when they are UTF-8 (a leading U+FEFF kept), else `undefined`. */
+export function utf8Text(bytes) {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** `name` (a Buffer) as listed: itself when it is UTF-8, else escaped. */
 export function shown(name) {
-  try {
-    return strict.decode(name);
-  } catch {
-    // Escaped below, a byte at a time where UTF-8 fails.
+  const text = utf8Text(name);
+  if (text !== undefined) {
+    return text;
   }
   let out = '';
   let at = 0;
