@@ -11,6 +11,7 @@ use crate::fs::host::{
     DirEntry, FileKind, FsError, HostFs, Metadata, Precondition, ScanFile, ScanOutcome, ScanRequest,
 };
 use crate::memory::state::{Generations, Kept};
+use crate::paths::walk::handoff::walk_handed_off;
 use crate::tools::schema::{Format, render};
 use crate::tools::session::Session;
 use crate::view::read::args::ReadArgs;
@@ -163,6 +164,14 @@ impl HostFs for ImportedFs {
         host_fs::scan_start(&files, &request)
     }
 
+    fn walk_start(&self, dirs: &[String], request: &str) -> Option<u64> {
+        host_fs::walk_start(dirs, request)
+    }
+
+    fn walk_results(&self, ticket: u64) -> Vec<String> {
+        host_fs::walk_results(ticket)
+    }
+
     fn scan_results(&self, ticket: u64) -> Vec<Result<ScanOutcome, FsError>> {
         host_fs::scan_results(ticket)
             .into_iter()
@@ -267,6 +276,10 @@ impl scanner::Guest for Component {
                     .map_err(Into::into)
             })
             .collect()
+    }
+
+    fn walk(dirs: Vec<String>, request: String) -> Vec<String> {
+        walk_handed_off(&ImportedFs, &dirs, &request)
     }
 }
 

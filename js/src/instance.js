@@ -28,12 +28,15 @@ export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sh
     : fs.hostFs;
   // The back end's own methods, looked up at each call, and the hash. A
   // back end written before listings carried times gives 0 ("not known"),
-  // and one without a batch scan answers none (the guest scans each file).
+  // and one without a batch scan or walk answers none (the guest scans
+  // each file, and walks each directory, itself).
   const timed = (entries) => entries.map((entry) => (entry.mtimeNs === undefined ? { ...entry, mtimeNs: 0n } : entry));
   const withDigest = Object.assign(Object.create(hostFs), {
     sha256: hostFs.sha256 ?? sha256,
     scanStart: hostFs.scanStart ?? noScan,
     scanResults: hostFs.scanResults ?? (() => []),
+    walkStart: hostFs.walkStart ?? noScan,
+    walkResults: hostFs.walkResults ?? (() => []),
     listDir: (path) => timed(hostFs.listDir(path)),
     // A back end written before names-only listings lists in full.
     listNames: (path) => timed((hostFs.listNames ?? hostFs.listDir)(path)),
@@ -133,7 +136,7 @@ export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sh
   return shared;
 }
 
-/** No batch scan: the component scans each file by itself. */
+/** No batch scan or walk: the component scans each file, and walks each directory, by itself. */
 function noScan() {
   return undefined;
 }

@@ -584,12 +584,15 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
     endChange: journal.endChange,
     claimUnfinished: journal.claimUnfinished,
   };
-  // A grep's files scanned on threads of this host's own, where threads
-  // can block for each other (Node; Deno's worker threads cannot).
+  // A grep's files scanned, and a find's directories walked, on threads
+  // of this host's own, where threads can block for each other (Node;
+  // Deno's worker threads cannot).
   const scans = typeof Deno === 'undefined' ? scanPool({ root: base, kernelFiles }) : undefined;
   if (scans) {
     hostFs.scanStart = scans.scanStart;
     hostFs.scanResults = scans.scanResults;
+    hostFs.walkStart = scans.walkStart;
+    hostFs.walkResults = scans.walkResults;
   }
   const callEnded = () => {
     forget();

@@ -1,9 +1,11 @@
-// The Node host's answer to `host-fs.scan-start`: the files of a `grep`
-// scanned on threads of its own while the component's walk goes on, as the
-// Rust host scans them natively. Each thread (scanworker.js) holds its own
-// instance of the component and runs the guest's export `scanner`, so the
-// answers are the guest's own, file for file. A batch is split between the
-// threads in order and put back together in order.
+// The Node host's answer to `host-fs.scan-start` and `host-fs.walk-start`:
+// the files of a `grep` scanned on threads of its own while the
+// component's walk goes on, as the Rust host scans them natively, and the
+// subdirectories of a `find` walked there at once. Each thread
+// (scanworker.js) holds its own instance of the component and runs the
+// guest's export `scanner`, so the answers are the guest's own, file for
+// file and directory for directory. A batch is split between the threads
+// in order and put back together in order.
 //
 // The guest asks synchronously: `scanResults` waits on a shared counter the
 // threads raise with each answer, and takes the answers off their ports
@@ -20,6 +22,9 @@ export const MAX_SCAN_THREADS = 4;
 
 /** How long one wait for an answer lasts before the threads' state is looked at again. */
 const WAIT_STEP_MS = 1000;
+
+/** Slices a walk's directories go in, for each thread. */
+const WALK_SLICES_PER_THREAD = 4;
 
 /** How long a batch may take before it is given up and scanning here stops for good. */
 const MAX_BATCH_MS = 120_000;
@@ -158,58 +163,83 @@ export function scanPool({ root, kernelFiles }) {
     }
   };
 
+  /**
+   * A ticket for `items` split in order into `perThread` slices for each
+   * thread, each sent to a thread in turn by `post(thread, message)`; none
+   * while the threads are not ready.
+   */
+  const start = (items, perThread, post) => {
+    if (broken || items.length === 0) {
+      return undefined;
+    }
+    if (threads === undefined) {
+      spawn();
+      return undefined;
+    }
+    drain();
+    if (ready < threads.length) {
+      return undefined;
+    }
+    const ticket = nextTicket;
+    nextTicket += 1n;
+    const count = Math.min(threads.length * perThread, items.length);
+    const size = Math.ceil(items.length / count);
+    const batch = { parts: new Array(count), left: count, failed: false, started: Date.now() };
+    for (let part = 0; part < count; part += 1) {
+      const slice = items.slice(part * size, (part + 1) * size);
+      if (slice.length === 0) {
+        batch.parts[part] = [];
+        batch.left -= 1;
+        continue;
+      }
+      post(part % threads.length, { ticket, part, slice });
+    }
+    pending.set(ticket, batch);
+    return ticket;
+  };
+
+  /** The answers to `ticket` in order, once all are in (waiting for them); empty when one failed. */
+  const results = (ticket) => {
+    const batch = pending.get(ticket);
+    if (batch === undefined) {
+      return [];
+    }
+    for (;;) {
+      const seen = Atomics.load(landed, 0);
+      drain();
+      if (batch.left === 0 || broken) {
+        break;
+      }
+      if (Date.now() - batch.started > MAX_BATCH_MS) {
+        broken = true;
+        break;
+      }
+      Atomics.wait(landed, 0, seen, WAIT_STEP_MS);
+    }
+    pending.delete(ticket);
+    return batch.left === 0 && !batch.failed ? batch.parts.flat() : [];
+  };
+
   return {
     /** `host-fs.scan-start`: a ticket, or none while the threads are not ready. */
-    scanStart: (files, request) => {
-      if (broken || files.length === 0) {
-        return undefined;
-      }
-      if (threads === undefined) {
-        spawn();
-        return undefined;
-      }
-      drain();
-      if (ready < threads.length) {
-        return undefined;
-      }
-      const ticket = nextTicket;
-      nextTicket += 1n;
-      const count = Math.min(threads.length, files.length);
-      const size = Math.ceil(files.length / count);
-      const batch = { parts: new Array(count), left: count, failed: false, started: Date.now() };
-      for (let part = 0; part < count; part += 1) {
-        const slice = files.slice(part * size, (part + 1) * size);
-        if (slice.length === 0) {
-          batch.parts[part] = [];
-          batch.left -= 1;
-          continue;
-        }
-        threads[part].postMessage({ ticket, part, ...packed(slice), request: sent(part, request) });
-      }
-      pending.set(ticket, batch);
-      return ticket;
-    },
+    scanStart: (files, request) =>
+      start(files, 1, (thread, { ticket, part, slice }) =>
+        threads[thread].postMessage({ ticket, part, ...packed(slice), request: sent(thread, request) }),
+      ),
     /** `host-fs.scan-results`: the answers in the files' order, once all are in. */
-    scanResults: (ticket) => {
-      const batch = pending.get(ticket);
-      if (batch === undefined) {
-        return [];
-      }
-      for (;;) {
-        const seen = Atomics.load(landed, 0);
-        drain();
-        if (batch.left === 0 || broken) {
-          break;
-        }
-        if (Date.now() - batch.started > MAX_BATCH_MS) {
-          broken = true;
-          break;
-        }
-        Atomics.wait(landed, 0, seen, WAIT_STEP_MS);
-      }
-      pending.delete(ticket);
-      return batch.left === 0 && !batch.failed ? batch.parts.flat() : [];
-    },
+    scanResults: results,
+    /**
+     * `host-fs.walk-start`: a ticket, or none while the threads are not
+     * ready. The directories go in more slices than there are threads,
+     * dealt in turn, so that one large directory does not leave the other
+     * threads waiting.
+     */
+    walkStart: (dirs, request) =>
+      start(dirs, WALK_SLICES_PER_THREAD, (thread, { ticket, part, slice }) =>
+        threads[thread].postMessage({ ticket, part, dirs: slice, walk: request }),
+      ),
+    /** `host-fs.walk-results`: each directory's record in order, once all are in. */
+    walkResults: results,
     /** The call ended: answers still to come are dropped when they land. */
     callEnded: () => {
       pending.clear();

@@ -1,9 +1,9 @@
-// A thread of the Node host that scans the files of a `grep` for the
-// component running on the main thread (see scanpool.js): its own instance
-// of the component, over its own read-only nodeFs of the same root, runs
-// the guest's export `scanner` on each batch it is sent, so every rule of
-// a scan is the guest's. The grammars are never needed: a scan parses no
-// code.
+// A thread of the Node host that scans the files of a `grep`, and walks
+// the directories of a `find`, for the component running on the main
+// thread (see scanpool.js): its own instance of the component, over its
+// own read-only nodeFs of the same root, runs the guest's export `scanner`
+// on each batch it is sent, so every rule of a scan or a walk is the
+// guest's. The grammars are never needed: neither parses code.
 import { readFile } from 'node:fs/promises';
 import { workerData } from 'node:worker_threads';
 import { instantiate } from '../generated/filetools.js';
@@ -25,6 +25,8 @@ const exports = await instantiate(
       sha256: () => undefined,
       scanStart: () => undefined,
       scanResults: () => [],
+      walkStart: () => undefined,
+      walkResults: () => [],
     },
     'filetools:core/code': { outline: noCode, syntaxErrors: noCode },
     ...wasiImports(),
@@ -44,6 +46,10 @@ port.on('message', (message) => {
   const { ticket, part } = message;
   request = message.request ?? request;
   try {
+    if (message.dirs !== undefined) {
+      answer({ ticket, part, results: exports.scanner.walk(message.dirs, message.walk) });
+      return;
+    }
     const results = exports.scanner.scan(unpacked(message), request);
     const outcomes = packedOutcomes(results);
     answer(outcomes ? { ticket, part, outcomes } : { ticket, part, results });

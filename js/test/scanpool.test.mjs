@@ -1,7 +1,8 @@
-// A grep's files scanned on the Node host's own threads (scanpool.js): the
-// same answers, byte for byte, as the component scanning each file itself,
-// in every mode, with binary files, a file that is not UTF-8, ignored
-// directories and a file that is not there any more.
+// A grep's files scanned, and a find's directories walked, on the Node
+// host's own threads (scanpool.js): the same answers, byte for byte, as the
+// component scanning each file and walking each directory itself, in every
+// mode, with binary files, a file that is not UTF-8, ignored and hidden
+// directories, nested ignore files and a file that is not there any more.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,6 +87,54 @@ test("a grep scanned on the host's threads answers as one scanned file by file",
     gone.content[0].text,
     (await alone.call('grep', { pattern: 'needle', output_mode: 'count' })).content[0].text,
   );
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+test("a find walked on the host's threads answers as one walked directory by directory", async () => {
+  const root = tree();
+  // Ignore files below the root, hidden and ignored directories inside
+  // the directories handed off, and a deeper level handed off too.
+  fs.writeFileSync(join(root, 'd03', '.gitignore'), '*.txt\n!f01.txt\n');
+  for (let d = 0; d < 40; d += 4) {
+    fs.mkdirSync(join(root, `d${String(d).padStart(2, '0')}`, '.cache', 'deep'), { recursive: true });
+    fs.writeFileSync(join(root, `d${String(d).padStart(2, '0')}`, '.cache', 'deep', 'c.txt'), 'c\n');
+  }
+  for (let q = 0; q < 10; q += 1) {
+    fs.mkdirSync(join(root, 'd07', 'deep', `q${q}`), { recursive: true });
+    fs.writeFileSync(join(root, 'd07', 'deep', `q${q}`, 'g.rs'), 'g\n');
+  }
+  const inner = nodeFs(root);
+  const walked = { batches: 0 };
+  const walkStart = inner.hostFs.walkStart;
+  inner.hostFs.walkStart = (dirs, request) => {
+    const ticket = walkStart(dirs, request);
+    walked.batches += ticket === undefined ? 0 : 1;
+    return ticket;
+  };
+  const withThreads = await createTools({ fs: inner, config: { max_output_tokens: 1_000_000 } });
+  const alone = await createTools({
+    fs: { ...nodeFs(root), hostFs: { ...nodeFs(root).hostFs, walkStart: undefined, walkResults: undefined } },
+    config: { max_output_tokens: 1_000_000 },
+  });
+  const every = { pattern: '*', head_limit: 100_000 };
+  for (let waited = 0; walked.batches === 0 && waited < 100; waited += 1) {
+    await withThreads.call('find', every);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  assert.ok(walked.batches > 0, "the host's threads never took a walk");
+  const before = walked.batches;
+  for (const args of [
+    every,
+    { pattern: '**/*.rs' },
+    { pattern: '*', hidden: true, head_limit: 100_000 },
+    { pattern: '*', no_ignore: true, head_limit: 100_000, offset: 40 },
+    { pattern: '*', path: 'd07/deep' },
+  ]) {
+    const [one, many] = [await alone.call('find', args), await withThreads.call('find', args)];
+    assert.equal(many.content[0].text, one.content[0].text, JSON.stringify(args));
+    assert.deepEqual(many.structuredContent, one.structuredContent, JSON.stringify(args));
+  }
+  assert.ok(walked.batches > before, 'the comparisons were not walked on the threads');
   fs.rmSync(root, { recursive: true, force: true });
 });
 

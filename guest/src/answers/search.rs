@@ -20,6 +20,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::answers::quote::quoted;
 
 /// Rules listed one per line; the rest are summed on one more.
@@ -29,7 +31,7 @@ pub const MAX_RULE_LINES: usize = 8;
 pub const MAX_NAMED_DIRS: usize = 3;
 
 /// Why a walk left a path unsearched.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum SkipRule {
     /// A line of an ignore file (`.gitignore`, `.ignore`,
     /// `.git/info/exclude`): the file's root-relative path and the line.
@@ -66,7 +68,7 @@ impl fmt::Display for SkipRule {
 }
 
 /// What one rule left out.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 struct Tally {
     /// The first directories skipped, root-relative.
     named: Vec<String>,
@@ -79,8 +81,9 @@ struct Tally {
 /// Everything a walk left unsearched: by rule, and the files no rule
 /// names but that cannot be searched (binary, symlinks, special files,
 /// directories the host refused).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
+    #[serde(with = "rule_pairs")]
     by_rule: BTreeMap<SkipRule, Tally>,
     /// Files whose bytes are not text.
     pub binary: u64,
@@ -122,6 +125,25 @@ impl Skipped {
     /// A file was left out by `rule`.
     pub fn file(&mut self, rule: SkipRule) {
         self.by_rule.entry(rule).or_default().files += 1;
+    }
+
+    /// What `other`, a walk that went on where this one stopped, left
+    /// out, added as if this walk had gone on itself: the same counts,
+    /// and the same first directories named.
+    pub fn absorb(&mut self, other: Skipped) {
+        for (rule, theirs) in other.by_rule {
+            let tally = self.by_rule.entry(rule).or_default();
+            tally.dirs += theirs.dirs;
+            tally.files += theirs.files;
+            let room = MAX_NAMED_DIRS.saturating_sub(tally.named.len());
+            tally.named.extend(theirs.named.into_iter().take(room));
+        }
+        self.binary += other.binary;
+        self.symlinks += other.symlinks;
+        self.special += other.special;
+        self.too_large += other.too_large;
+        self.unreadable.extend(other.unreadable);
+        self.unreadable_files += other.unreadable_files;
     }
 
     /// Whether any rule left something out.
@@ -166,6 +188,30 @@ impl Skipped {
             parts.push(format!("unreadable: {names}"));
         }
         parts
+    }
+}
+
+/// The rules' tallies as a list of pairs: a JSON object's keys are text,
+/// and a rule is not.
+mod rule_pairs {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::{SkipRule, Tally};
+
+    pub fn serialize<S: Serializer>(
+        by_rule: &BTreeMap<SkipRule, Tally>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(by_rule)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<BTreeMap<SkipRule, Tally>, D::Error> {
+        let pairs = Vec::<(SkipRule, Tally)>::deserialize(deserializer)?;
+        Ok(pairs.into_iter().collect())
     }
 }
 

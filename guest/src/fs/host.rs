@@ -298,6 +298,24 @@ pub trait HostFs {
         let _ = ticket;
         Vec::new()
     }
+
+    /// Starts walking each of `dirs` (subdirectories of one directory) as
+    /// the walk that sends `request` would, by a host that can do it
+    /// elsewhere (see `walk-start` in `wit/host-fs.wit`): the ticket
+    /// [`HostFs::walk_results`] takes. The default has no such path:
+    /// `None`, and the guest walks them itself.
+    fn walk_start(&self, dirs: &[String], request: &str) -> Option<u64> {
+        let _ = (dirs, request);
+        None
+    }
+
+    /// What the walk of `ticket` found, one record per directory in the
+    /// order of its `dirs`; empty for a ticket not known or a walk that
+    /// failed.
+    fn walk_results(&self, ticket: u64) -> Vec<String> {
+        let _ = ticket;
+        Vec::new()
+    }
 }
 
 /// `HostFs` for a wrapper of a file system, each call handed to the file
@@ -367,6 +385,16 @@ macro_rules! forward_host_fs {
             fn scan_results(&self, ticket: u64) -> Vec<Result<ScanOutcome, FsError>> {
                 let $this = self;
                 let results = || -> Result<_, FsError> { Ok($inner.scan_results(ticket)) };
+                results().unwrap_or_default()
+            }
+            fn walk_start(&self, dirs: &[String], request: &str) -> Option<u64> {
+                let $this = self;
+                let started = || -> Result<_, FsError> { Ok($inner.walk_start(dirs, request)) };
+                started().ok().flatten()
+            }
+            fn walk_results(&self, ticket: u64) -> Vec<String> {
+                let $this = self;
+                let results = || -> Result<_, FsError> { Ok($inner.walk_results(ticket)) };
                 results().unwrap_or_default()
             }
         }

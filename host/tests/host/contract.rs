@@ -199,6 +199,8 @@ const IMPORTED: [(&str, &[&str]); 2] = [
             "claim-unfinished",
             "scan-start",
             "scan-results",
+            "walk-start",
+            "walk-results",
         ],
     ),
     ("code", &["outline", "syntax-errors"]),

@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/host-fs@0.4.0 **/
+/** @module Interface filetools:core/host-fs@0.5.0 **/
 export function stat(path: string): Metadata;
 export function read(path: string, offset: bigint, len: number): Uint8Array;
 export function listDir(path: string): Array<DirEntry>;
@@ -13,6 +13,8 @@ export function sha256(data: Uint8Array): string | undefined;
 export function claimUnfinished(): Uint8Array | undefined;
 export function scanStart(files: Array<ScanFile>, request: ScanRequest): bigint | undefined;
 export function scanResults(ticket: bigint): Array<Result<ScanOutcome, FsError>>;
+export function walkStart(dirs: Array<string>, request: string): bigint | undefined;
+export function walkResults(ticket: bigint): Array<string>;
 export type Metadata = import('./filetools-core-types.js').Metadata;
 export type FsError = import('./filetools-core-types.js').FsError;
 export type DirEntry = import('./filetools-core-types.js').DirEntry;

@@ -22,6 +22,7 @@
 //! assert!(walk.skipped.to_string().contains(".gitignore \"build/\": 1 directory (build/)"));
 //! ```
 
+pub mod handoff;
 pub mod patterns;
 pub mod rules;
 
@@ -30,6 +31,7 @@ use std::ops::ControlFlow;
 use crate::answers::search::Skipped;
 use crate::fs::host::{FileKind, HostFs};
 use crate::paths::glob::Glob;
+use handoff::HandedOff;
 use rules::{Rules, Verdict, join};
 
 /// A file (or, in a walk of every kind, a directory or symlink) a walk
@@ -76,6 +78,9 @@ pub struct Walk<'a, F: ?Sized> {
     pub stopped: bool,
     /// Whether the directories are listed by names and kinds alone.
     names_only: bool,
+    /// The request with which subdirectories are handed to the host to
+    /// walk elsewhere, when the visitor allows it.
+    handoff: Option<String>,
 }
 
 impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
@@ -92,7 +97,19 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
             visited: 0,
             stopped: false,
             names_only: false,
+            handoff: None,
         }
+    }
+
+    /// A walk that may hand whole subdirectories to the host to walk
+    /// elsewhere with `request` ([`handoff`]), when the host offers to.
+    /// The visitor then sees the files of such a directory after the
+    /// walker there is done, with all that was left out there already
+    /// counted, and never in a walk that lists every kind.
+    #[must_use]
+    pub fn handing_off(mut self, request: String) -> Self {
+        self.handoff = Some(request);
+        self
     }
 
     /// A walk whose visitor needs no file's size or time: the host may
@@ -132,6 +149,15 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
         visit: &mut dyn FnMut(&Found, &Skipped) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         start.clone_into(&mut self.start);
+        let entered = self.enter_above(start);
+        let flow = self.directory(start, visit);
+        self.leave_above(entered);
+        flow
+    }
+
+    /// Enters the ignore files of the directories above `start`, the root
+    /// first: how many levels were entered.
+    fn enter_above(&mut self, start: &str) -> usize {
         let mut entered = 0;
         for dir in ancestors(start) {
             let names: Vec<String> = rules::IGNORE_FILES
@@ -143,11 +169,14 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
             self.rules.enter(self.fs, &dir, &names);
             entered += 1;
         }
-        let flow = self.directory(start, visit);
+        entered
+    }
+
+    /// Leaves the `entered` levels [`Walk::enter_above`] entered.
+    fn leave_above(&mut self, entered: usize) {
         for _ in 0..entered {
             self.rules.leave();
         }
-        flow
     }
 
     fn directory(
@@ -166,6 +195,12 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
         };
         let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
         self.rules.enter(self.fs, dir, &names);
+        let mut handed = match &self.handoff {
+            Some(request) if self.listing.is_none() => {
+                HandedOff::start(self.fs, request, &self.rules, dir, &entries)
+            }
+            _ => None,
+        };
         let mut flow = ControlFlow::Continue(());
         for entry in &entries {
             let rel = join(dir, &entry.name);
@@ -203,7 +238,7 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
                             flow = self.directory(&rel, visit);
                         }
                     }
-                    FileKind::Directory => flow = self.directory(&rel, visit),
+                    FileKind::Directory => flow = self.subdirectory(&rel, handed.as_mut(), visit),
                     FileKind::File => {
                         self.files += 1;
                         flow = visit(&found(rel), &self.skipped);

@@ -17,6 +17,7 @@
 use std::path::Path;
 
 use ignore::types::{Types, TypesBuilder};
+use serde::{Deserialize, Serialize};
 
 use super::patterns::{Patterns, Rule};
 
@@ -35,7 +36,7 @@ pub const IGNORE_FILES: [&str; 2] = [".ignore", ".gitignore"];
 pub const GIT_EXCLUDE: &str = ".git/info/exclude";
 
 /// What the call asks to search.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Narrowing {
     /// Search only paths matching this glob (ripgrep's `--glob`).
     pub glob: Option<String>,

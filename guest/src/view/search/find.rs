@@ -17,6 +17,7 @@ use crate::fs::host::{FileKind, HostFs};
 use crate::paths::order::by_bytes;
 use crate::paths::repair::{self, Target};
 use crate::paths::walk::Walk;
+use crate::paths::walk::handoff::Request;
 use crate::paths::walk::rules::{Narrowing, Rules};
 use crate::view::search::args::FindArgs;
 use crate::view::search::grep::FOOTER_RESERVE_BYTES;
@@ -42,9 +43,17 @@ pub(crate) fn find<F: HostFs + ?Sized>(
         glob: Some(args.pattern.clone()),
         ..args.narrowing()
     };
+    let request = Request::new(
+        narrowing.clone(),
+        &config.search_exclude,
+        &target.rel,
+        false,
+    );
     let rules = Rules::new(fs, narrowing, &config.search_exclude, &target.rel)
         .map_err(|err| err.for_tool(Tool::Find, "pattern"))?;
-    let mut walk = Walk::new(fs, rules);
+    // The visitor needs the files alone: a host may walk subdirectories
+    // elsewhere at once.
+    let mut walk = Walk::new(fs, rules).handing_off(request.to_json());
     let mut found: Vec<(u64, String)> = Vec::new();
     // Newest first, by the times the listing gave: no call per file (a
     // file removed between the listing and the answer is still named, as

@@ -339,3 +339,123 @@ fn a_host_that_scans_in_batches_gives_the_answers_of_one_that_does_not() {
         }
     }
 }
+
+/// A file system that walks handed-off directories as a host with threads
+/// does, each by [`walk_handed_off`](crate::paths::walk::handoff::walk_handed_off)
+/// over the same files; or, when `.2`, answers records that fit nothing.
+/// The records of each walk started, by ticket, until collected.
+struct Walking(MemFs, std::cell::RefCell<Vec<Option<Vec<String>>>>, bool);
+
+impl crate::fs::host::HostFs for Walking {
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, crate::fs::host::FsError> {
+        self.0.read(path, offset, len)
+    }
+    fn walk_start(&self, dirs: &[String], request: &str) -> Option<u64> {
+        let records = if self.2 {
+            vec!["{}".to_owned(); dirs.len()]
+        } else {
+            crate::paths::walk::handoff::walk_handed_off(&self.0, dirs, request)
+        };
+        let mut walks = self.1.borrow_mut();
+        walks.push(Some(records));
+        Some(walks.len() as u64 - 1)
+    }
+    fn walk_results(&self, ticket: u64) -> Vec<String> {
+        let mut walks = self.1.borrow_mut();
+        usize::try_from(ticket)
+            .ok()
+            .and_then(|at| walks.get_mut(at))
+            .and_then(Option::take)
+            .unwrap_or_default()
+    }
+    forwarded_to_memfs!();
+}
+
+/// Twelve directories at the root and ten more under one of them, with
+/// ignore files at three levels, ignored directories in most (more than
+/// an answer names), hidden ones, symlinks and files of several kinds.
+fn walk_tree() -> MemFs {
+    let fs = MemFs::new();
+    fs.add_file(".gitignore", b"gen/\n*.log\nzz-skip/\n");
+    fs.add_file("top.rs", b"fn top() {}\n");
+    fs.add_file("zz-skip/x.rs", b"x");
+    for d in 0..12 {
+        let dir = format!("p{d:02}");
+        for f in 0..5 {
+            fs.add_file(&format!("{dir}/f{f}.rs"), b"fn f() {}\n");
+        }
+        fs.add_file(&format!("{dir}/notes.log"), b"log\n");
+        if d % 2 == 0 {
+            fs.add_file(&format!("{dir}/gen/out.rs"), b"generated\n");
+        }
+        if d % 3 == 0 {
+            fs.add_file(&format!("{dir}/.hidden/h.rs"), b"hidden\n");
+            fs.add_special(
+                &format!("{dir}/link.rs"),
+                crate::fs::host::FileKind::Symlink,
+            );
+        }
+    }
+    fs.add_file("p03/.gitignore", b"*.tmp\n!keep.tmp\n");
+    fs.add_file("p03/a.tmp", b"t\n");
+    fs.add_file("p03/keep.tmp", b"k\n");
+    for q in 0..10 {
+        fs.add_file(&format!("p05/deep/q{q}/g.txt"), b"g\n");
+        fs.add_file(&format!("p05/deep/q{q}/gen/g.rs"), b"g\n");
+    }
+    fs.add_file("p05/deep/.ignore", b"q7/\n");
+    fs
+}
+
+#[test]
+fn a_host_that_walks_directories_elsewhere_gives_the_answers_of_one_that_does_not() {
+    for call in [
+        r#"{"pattern":"*","head_limit":1000}"#,
+        r#"{"pattern":"**/*.rs","head_limit":1000}"#,
+        r#"{"pattern":"*","head_limit":7,"offset":3}"#,
+        r#"{"pattern":"*","hidden":true,"head_limit":1000}"#,
+        r#"{"pattern":"*","no_ignore":true,"head_limit":1000}"#,
+        r#"{"pattern":"*.txt","path":"p05/deep"}"#,
+        r#"{"pattern":"nothing-matches-this"}"#,
+    ] {
+        let mut plain = Session::new(Config::default(), walk_tree());
+        let mut walking = Session::new(
+            Config::default(),
+            Walking(walk_tree(), std::cell::RefCell::default(), false),
+        );
+        let (one, many) = (plain.call("find", call), walking.call("find", call));
+        assert_eq!(one.text(), many.text(), "{call}");
+        assert_eq!(one.metadata_json(), many.metadata_json(), "{call}");
+        assert!(
+            !walking.fs().1.borrow().is_empty(),
+            "{call}: nothing was handed off"
+        );
+    }
+    // The directories named come from three walkers' records, the count
+    // from all of them.
+    let mut walking = Session::new(
+        Config::default(),
+        Walking(walk_tree(), std::cell::RefCell::default(), false),
+    );
+    let all = walking.call("find", r#"{"pattern":"*","head_limit":1000}"#);
+    assert!(
+        all.text().contains(
+            ".gitignore \"gen/\": 15 directories (p00/gen/, p02/gen/, p04/gen/ and 12 more)"
+        ),
+        "{}",
+        all.text()
+    );
+}
+
+#[test]
+fn records_from_a_host_that_fit_nothing_leave_the_walk_to_the_guest() {
+    let call = r#"{"pattern":"*","head_limit":1000}"#;
+    let mut plain = Session::new(Config::default(), walk_tree());
+    let mut garbled = Session::new(
+        Config::default(),
+        Walking(walk_tree(), std::cell::RefCell::default(), true),
+    );
+    let (one, other) = (plain.call("find", call), garbled.call("find", call));
+    assert_eq!(one.text(), other.text());
+    assert!(!garbled.fs().1.borrow().is_empty());
+}
