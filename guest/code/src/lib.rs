@@ -109,12 +109,17 @@ pub fn symbols(language: Grammar, text: &str) -> Result<Option<Vec<Symbol>>, Sto
     if parser.set_language(&grammar).is_err() {
         return Ok(None);
     }
-    // What is parsed may have what no outline shows blanked (see
-    // `quiet_rust`, `quiet_python`); the names are read from `text`, where
-    // every node has the same place.
+    // What is parsed may have what no outline shows left out (see
+    // `quiet_rust`) or blanked (see `quiet_python`); the names are read from
+    // `text`, where every node has the same place.
+    #[cfg(feature = "lang-rust")]
+    if language == Grammar::Rust
+        && let Some(ranges) = quiet_rust::ranges(text)
+        && parser.set_included_ranges(&ranges).is_err()
+    {
+        return Ok(None);
+    }
     let parsed = match language {
-        #[cfg(feature = "lang-rust")]
-        Grammar::Rust => quiet_rust::rust(text),
         #[cfg(feature = "lang-python")]
         Grammar::Python => quiet_python::python(text),
         _ => std::borrow::Cow::Borrowed(text),

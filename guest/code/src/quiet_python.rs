@@ -1,5 +1,5 @@
 //! Blanks the statements inside Python function bodies before the outline
-//! parse (as `quiet_rust` blanks Rust's long literals). The
+//! parse (as `quiet_rust` leaves Rust's long literals out of it). The
 //! outline shows a function's name and lines, and inside its body only the
 //! functions and classes defined directly in it; everything else there —
 //! most of a module's tokens — is parsed for nothing. So each run of

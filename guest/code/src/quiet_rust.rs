@@ -1,40 +1,74 @@
-//! Blanks what an outline never shows before the parse sees it. The parse
-//! costs time per token, and a table of numbers is mostly tokens: a 2.5 MB
-//! Rust file of `static` arrays parsed whole took half a second inside the
+//! Leaves out of the parse what an outline never shows. The parse costs
+//! time per token, and a table of numbers is mostly tokens: a 2.5 MB Rust
+//! file of `static` arrays parsed whole took half a second inside the
 //! component. In Rust nothing between `[` and `]` is ever a symbol (arrays,
 //! slice types, indexing, macro arguments), so the inside of every long
-//! bracket pair outside strings and comments becomes spaces: same bytes
-//! count, same lines, same columns, so every node keeps its place and the
-//! names are still read from the original text. Attributes (`#[…]`) are left
-//! whole, as an empty one would not parse.
+//! bracket pair outside strings and comments is left out of the ranges the
+//! parser reads: it sees `[]`, skips the inside without reading a byte of
+//! it, and every node keeps its place in the text, where the names are
+//! read. Attributes (`#[…]`) are read whole, as an empty one would not
+//! parse.
 
-use std::borrow::Cow;
+use tree_sitter::{Point, Range};
 
-/// Brackets nested deeper than this leave the text as it is (the parse has
-/// its own budget for such files).
+/// Brackets nested deeper than this leave the text to be parsed whole (the
+/// parse has its own budget for such files).
 const MAX_DEPTH: usize = 256;
 
-/// Brackets holding fewer bytes than this are left as they are: blanking
-/// them saves nothing worth a copy of the text.
+/// Brackets holding fewer bytes than this are read as they are: leaving
+/// them out saves less than the parser's ranges cost.
 const LONG_BRACKET_BYTES: usize = 1024;
 
-/// `text` with the inside of every long `[…]` blanked, when there is one.
-pub(crate) fn rust(text: &str) -> Cow<'_, str> {
-    let spans = long_brackets(text.as_bytes());
+/// The byte ranges the parse of `text` needs: all of it but the inside of
+/// every long `[…]`; `None` when there is none (the text is parsed whole).
+pub(crate) fn ranges(text: &str) -> Option<Vec<Range>> {
+    let bytes = text.as_bytes();
+    let spans = long_brackets(bytes);
     if spans.is_empty() {
-        return Cow::Borrowed(text);
+        return None;
     }
-    let mut bytes = text.as_bytes().to_vec();
-    for (from, to) in spans {
-        for byte in &mut bytes[from..to] {
-            if *byte != b'\n' {
-                *byte = b' ';
-            }
+    let mut places = Places::default();
+    let mut ranges = Vec::with_capacity(spans.len() + 1);
+    let mut from = (0, Point::new(0, 0));
+    for (start, end) in spans {
+        let gap = (places.at(bytes, start), places.at(bytes, end));
+        ranges.push(Range {
+            start_byte: from.0,
+            end_byte: start,
+            start_point: from.1,
+            end_point: gap.0,
+        });
+        from = (end, gap.1);
+    }
+    ranges.push(Range {
+        start_byte: from.0,
+        end_byte: bytes.len(),
+        start_point: from.1,
+        end_point: places.at(bytes, bytes.len()),
+    });
+    Some(ranges)
+}
+
+/// Rows and columns of byte offsets asked in increasing order, each found
+/// from the one before.
+#[derive(Default)]
+struct Places {
+    /// The offset last asked, its row and the start of that row.
+    byte: usize,
+    row: usize,
+    row_start: usize,
+}
+
+impl Places {
+    /// The row and column (in bytes) of `offset` in `bytes`.
+    fn at(&mut self, bytes: &[u8], offset: usize) -> Point {
+        for newline in memchr::memchr_iter(b'\n', &bytes[self.byte..offset]) {
+            self.row += 1;
+            self.row_start = self.byte + newline + 1;
         }
+        self.byte = offset;
+        Point::new(self.row, offset - self.row_start)
     }
-    // Whole characters were replaced by ASCII spaces, and a span starts
-    // after an ASCII `[` and ends before an ASCII `]`.
-    Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| text.to_owned()))
 }
 
 /// The insides of the outermost bracket pairs longer than
@@ -185,16 +219,27 @@ mod tests {
         inner.repeat(LONG_BRACKET_BYTES / inner.len() + 1)
     }
 
+    /// What the parser reads of `text` through `ranges`, the pieces joined.
+    fn read(text: &str, ranges: &[Range]) -> String {
+        ranges
+            .iter()
+            .map(|range| &text[range.start_byte..range.end_byte])
+            .collect()
+    }
+
     #[test]
-    fn long_arrays_are_blanked_keeping_lines() {
+    fn long_arrays_are_left_out_and_every_range_knows_its_place() {
         let numbers = long("1, 2,\n");
         let text = format!("static A: [u8; 3] = [{numbers}];\nfn f() {{}}\n");
-        let quiet = rust(&text);
-        assert_eq!(quiet.len(), text.len());
-        assert_eq!(quiet.lines().count(), text.lines().count());
-        assert!(quiet.starts_with("static A: [u8; 3] = [  "));
-        assert!(quiet.ends_with("];\nfn f() {}\n"));
-        assert!(!quiet.contains('1'));
+        let ranges = ranges(&text).expect("a long array");
+        assert_eq!(read(&text, &ranges), "static A: [u8; 3] = [];\nfn f() {}\n");
+        let inside = text.find("= [").unwrap() + 3;
+        assert_eq!(ranges[0].end_byte, inside);
+        assert_eq!(ranges[0].end_point, Point::new(0, inside));
+        let rows = numbers.matches('\n').count();
+        assert_eq!(ranges[1].start_point, Point::new(rows, 0));
+        assert_eq!(ranges[1].end_point, Point::new(rows + 2, 0));
+        assert_eq!(ranges[1].end_byte, text.len());
     }
 
     #[test]
@@ -208,7 +253,7 @@ mod tests {
             format!("/* /* [ */ {inner} */ fn h() {{}}"),
             format!("let r = r#\"[{inner}\"#; let c = '[';"),
         ] {
-            assert_eq!(rust(&text), text.as_str(), "{text}");
+            assert!(ranges(&text).is_none(), "{text}");
         }
     }
 
@@ -216,7 +261,8 @@ mod tests {
     fn lifetimes_do_not_open_characters() {
         let numbers = long("7, ");
         let text = format!("fn f<'a>(x: &'a u8) {{ let t = [{numbers}]; }}");
-        assert!(!rust(&text).contains('7'));
+        let ranges = ranges(&text).expect("a long array");
+        assert_eq!(read(&text, &ranges), "fn f<'a>(x: &'a u8) { let t = []; }");
     }
 
     #[test]
@@ -226,15 +272,27 @@ mod tests {
             "[".repeat(100_000),
             "]".repeat(100_000)
         );
-        assert_eq!(rust(&text), text.as_str());
+        assert!(ranges(&text).is_none());
     }
 
     #[test]
-    fn multibyte_characters_inside_become_spaces() {
+    fn columns_are_bytes_and_ranges_end_on_characters() {
         let inner = long("é, ");
-        let text = format!("const S: &[&str] = &[{inner}];");
-        let quiet = rust(&text);
-        assert_eq!(quiet.len(), text.len());
-        assert!(!quiet.contains('é'));
+        let text = format!("const É: &[&str] = &[{inner}];\nconst B: u8 = [{inner}][0];");
+        let ranges = ranges(&text).expect("long arrays");
+        assert_eq!(ranges.len(), 3);
+        for range in &ranges {
+            assert!(
+                text.is_char_boundary(range.start_byte) && text.is_char_boundary(range.end_byte)
+            );
+        }
+        assert_eq!(
+            ranges[0].end_point,
+            Point::new(0, "const É: &[&str] = &[".len())
+        );
+        assert_eq!(
+            read(&text, &ranges),
+            "const É: &[&str] = &[];\nconst B: u8 = [][0];"
+        );
     }
 }
