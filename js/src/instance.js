@@ -33,9 +33,9 @@ export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sh
   const timed = (entries) => entries.map((entry) => (entry.mtimeNs === undefined ? { ...entry, mtimeNs: 0n } : entry));
   const withDigest = Object.assign(Object.create(hostFs), {
     sha256: hostFs.sha256 ?? sha256,
-    scanStart: hostFs.scanStart ?? noScan,
+    scanStart: (ownThreads(hostFs) && hostFs.scanStart) || noScan,
     scanResults: hostFs.scanResults ?? (() => []),
-    walkStart: hostFs.walkStart ?? noScan,
+    walkStart: (ownThreads(hostFs) && hostFs.walkStart) || noScan,
     walkResults: hostFs.walkResults ?? (() => []),
     listDir: (path) => timed(hostFs.listDir(path)),
     // A back end written before names-only listings lists in full.
@@ -134,6 +134,24 @@ export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sh
       });
   };
   return shared;
+}
+
+/**
+ * Whether `hostFs` may scan and walk on threads: they read and list
+ * through a back end of their own (nodeFs's), so only a back end whose
+ * reads and listings are still that one's may hand work to them. A back
+ * end that wraps nodeFs's functions with its own (a filter of listings,
+ * say) scans and walks by itself, through them.
+ */
+function ownThreads(hostFs) {
+  const threads = hostFs.threads;
+  return (
+    threads !== undefined &&
+    hostFs.read === threads.read &&
+    hostFs.stat === threads.stat &&
+    hostFs.listDir === threads.listDir &&
+    hostFs.listNames === threads.listNames
+  );
 }
 
 /** No batch scan or walk: the component scans each file, and walks each directory, by itself. */

@@ -593,6 +593,10 @@ export function nodeFs(root, { readOnly = false, kernelFiles = false, stateDir }
     hostFs.scanResults = scans.scanResults;
     hostFs.walkStart = scans.walkStart;
     hostFs.walkResults = scans.walkResults;
+    // What the threads read and list by: these functions, in their own
+    // nodeFs of the same root. A back end that replaces one of them keeps
+    // its work on the main thread (see instance.js).
+    hostFs.threads = { read: hostFs.read, stat: hostFs.stat, listDir: hostFs.listDir, listNames: hostFs.listNames };
   }
   const callEnded = () => {
     forget();

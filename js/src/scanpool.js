@@ -182,16 +182,14 @@ export function scanPool({ root, kernelFiles }) {
     }
     const ticket = nextTicket;
     nextTicket += 1n;
+    // Slices as even as can be, none empty.
     const count = Math.min(threads.length * perThread, items.length);
-    const size = Math.ceil(items.length / count);
     const batch = { parts: new Array(count), left: count, failed: false, started: Date.now() };
     for (let part = 0; part < count; part += 1) {
-      const slice = items.slice(part * size, (part + 1) * size);
-      if (slice.length === 0) {
-        batch.parts[part] = [];
-        batch.left -= 1;
-        continue;
-      }
+      const slice = items.slice(
+        Math.floor((part * items.length) / count),
+        Math.floor(((part + 1) * items.length) / count),
+      );
       post(part % threads.length, { ticket, part, slice });
     }
     pending.set(ticket, batch);

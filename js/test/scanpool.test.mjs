@@ -138,6 +138,36 @@ test("a find walked on the host's threads answers as one walked directory by dir
   fs.rmSync(root, { recursive: true, force: true });
 });
 
+test('a back end that filters the listings of nodeFs is walked and scanned through its filter, never on the threads', async () => {
+  const root = tree();
+  const inner = nodeFs(root);
+  // Inside every directory a find would hand off, and the root's d05.
+  const hidden = (entries) => entries.filter((entry) => entry.name !== 'f00.txt' && entry.name !== 'd05');
+  const filtered = {
+    ...inner,
+    hostFs: {
+      ...inner.hostFs,
+      listDir: (path) => hidden(inner.hostFs.listDir(path)),
+      listNames: (path) => hidden(inner.hostFs.listNames(path)),
+    },
+  };
+  const tools = await createTools({ fs: filtered, config: { max_output_tokens: 1_000_000 } });
+  // Long enough for the threads to have started, were they used.
+  for (let n = 0; n < 5; n += 1) {
+    await tools.call('find', { pattern: '*', head_limit: 100_000 });
+    await tools.call('grep', { pattern: 'needle', output_mode: 'files_with_matches' });
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  const found = (await tools.call('find', { pattern: '*', head_limit: 100_000 })).content[0].text;
+  const matched = (await tools.call('grep', { pattern: 'needle', output_mode: 'files_with_matches' })).content[0].text;
+  assert.ok(
+    found.includes('d04/f01.txt') && !found.includes('f00.txt') && !found.includes('d05/'),
+    found.slice(0, 300),
+  );
+  assert.ok(matched.includes('d04/') && !matched.includes('d05/'), matched.slice(0, 300));
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
 test("a batch's outcomes cross between threads packed, and come back as they were", () => {
   const outcomes = [
     { tag: 'ok', val: { tag: 'matches', val: 0n } },

@@ -6,7 +6,7 @@
 //! bracket pair outside strings and comments is left out of the ranges the
 //! parser reads: it sees `[]`, skips the inside without reading a byte of
 //! it, and every node keeps its place in the text, where the names are
-//! read. Attributes (`#[…]`) are read whole, as an empty one would not
+//! read. Attributes (`#[…]`, `#![…]`) are read whole, as an empty one would not
 //! parse.
 
 use tree_sitter::{Point, Range};
@@ -89,7 +89,10 @@ fn long_brackets(bytes: &[u8]) -> Vec<(usize, usize)> {
             b'r' if raw_string_start(bytes, at) => raw_string_end(bytes, at + 1),
             b'\'' => char_end(bytes, at),
             b'[' => {
-                let attribute = at > 0 && (bytes[at - 1] == b'#' || bytes[at - 1] == b'!');
+                // `#[…]` and `#![…]`; a macro's `name![…]` is not one.
+                let attribute = at > 0
+                    && (bytes[at - 1] == b'#'
+                        || (bytes[at - 1] == b'!' && at > 1 && bytes[at - 2] == b'#'));
                 if open.len() == MAX_DEPTH {
                     return Vec::new();
                 }
@@ -263,6 +266,17 @@ mod tests {
         let text = format!("fn f<'a>(x: &'a u8) {{ let t = [{numbers}]; }}");
         let ranges = ranges(&text).expect("a long array");
         assert_eq!(read(&text, &ranges), "fn f<'a>(x: &'a u8) { let t = []; }");
+    }
+
+    #[test]
+    fn a_macros_long_brackets_are_left_out_and_inner_attributes_kept() {
+        let numbers = long("1, ");
+        let text = format!("#![doc = \"{numbers}\"]\nlet v = vec![{numbers}];");
+        let ranges = ranges(&text).expect("a long macro argument");
+        assert_eq!(
+            read(&text, &ranges),
+            format!("#![doc = \"{numbers}\"]\nlet v = vec![];")
+        );
     }
 
     #[test]

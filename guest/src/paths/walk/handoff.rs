@@ -15,7 +15,8 @@
 //! fs.add_file("src/a/one.rs", b"1");
 //! fs.add_file("src/a/two.tmp", b"2");
 //! fs.add_file("src/b/three.rs", b"3");
-//! let request = Request::new(Narrowing::default(), &[], ".", false).to_json();
+//! let entered = [(".".to_owned(), vec![]), ("src".to_owned(), vec![".gitignore".to_owned()])];
+//! let request = Request::new(Narrowing::default(), &[], ".", false).above(&entered).to_json();
 //! let records = walk_handed_off(&fs, &["src/a".to_owned(), "src/b".to_owned()], &request);
 //! assert_eq!(records.len(), 2);
 //! assert!(records[0].contains("src/a/one.rs") && !records[0].contains("two.tmp"));
@@ -43,6 +44,13 @@ pub struct Request {
     excludes: Vec<String>,
     base: String,
     names_only: bool,
+    /// The directories above the ones handed off whose ignore files the
+    /// walk has in force, the root first, each with the names of those it
+    /// holds as the walk found them: the walkers take the same, not what
+    /// they would find by asking (a file system that ignores case would
+    /// find `.GitIgnore` by asking for `.gitignore`).
+    #[serde(default)]
+    above: Vec<(String, Vec<String>)>,
 }
 
 impl Request {
@@ -54,6 +62,18 @@ impl Request {
             excludes: excludes.to_vec(),
             base: base.to_owned(),
             names_only,
+            above: Vec::new(),
+        }
+    }
+
+    /// The request for directories right below the last of `entered`: the
+    /// directories whose ignore files the walk has in force, the root
+    /// first, each with the names of those it holds.
+    #[must_use]
+    pub fn above(&self, entered: &[(String, Vec<String>)]) -> Self {
+        Self {
+            above: entered.to_vec(),
+            ..self.clone()
         }
     }
 
@@ -86,17 +106,20 @@ pub fn walk_handed_off<F: HostFs + ?Sized>(fs: &F, dirs: &[String], request: &st
     let Ok(request) = serde_json::from_str::<Request>(request) else {
         return Vec::new();
     };
-    let Some(first) = dirs.first() else {
-        return Vec::new();
-    };
-    if dirs.iter().any(|dir| parent(dir) != parent(first)) {
+    // Siblings, right below the last directory whose rules are in force.
+    let below = request.above.last().map(|(dir, _)| dir.as_str());
+    if dirs.is_empty() || dirs.iter().any(|dir| Some(parent(dir)) != below) {
         return Vec::new();
     }
     let Ok(rules) = Rules::new(fs, request.narrowing, &request.excludes, &request.base) else {
         return Vec::new();
     };
     let mut walk = Walk::new(fs, rules).names_only(request.names_only);
-    let entered = walk.enter_above(first);
+    for (dir, names) in &request.above {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        walk.enter(dir, &names);
+    }
+    let entered = request.above.len();
     let records = dirs
         .iter()
         .map(|dir| {
@@ -129,21 +152,24 @@ fn parent(rel: &str) -> &str {
 #[derive(Debug)]
 pub(super) struct HandedOff {
     ticket: u64,
-    /// The records, first to last; `None` until collected.
-    records: Option<VecDeque<Walked>>,
+    /// The records, first to last, as the host gave them (each read when
+    /// its directory comes); `None` until collected.
+    records: Option<VecDeque<String>>,
 }
 
 impl HandedOff {
     /// Hands off the subdirectories of `dir` (listed as `entries`) that
-    /// `rules` would walk into, when there are enough of them and the
-    /// host takes them.
+    /// `rules` would walk into, when there are enough of them and the host
+    /// takes them, with `request` for directories below `entered`. A host
+    /// that declines is not asked again in this walk: `request` becomes
+    /// `None`.
     pub(super) fn start<F: HostFs + ?Sized>(
         fs: &F,
-        request: &str,
-        rules: &Rules,
-        dir: &str,
-        entries: &[DirEntry],
+        request: &mut Option<Request>,
+        entered: &[(String, Vec<String>)],
+        (rules, dir, entries): (&Rules, &str, &[DirEntry]),
     ) -> Option<Self> {
+        let base = request.as_ref()?;
         let dirs: Vec<String> = entries
             .iter()
             .filter(|entry| entry.kind == FileKind::Directory)
@@ -156,7 +182,10 @@ impl HandedOff {
         if dirs.len() < MIN_HANDED_OFF_DIRS {
             return None;
         }
-        let ticket = fs.walk_start(&dirs, request)?;
+        let Some(ticket) = fs.walk_start(&dirs, &base.above(entered).to_json()) else {
+            *request = None;
+            return None;
+        };
         Some(Self {
             ticket,
             records: None,
@@ -167,18 +196,19 @@ impl HandedOff {
     /// all are in; `None` when the host gave none that fits (the walk then
     /// walks it, and the rest, itself).
     fn take<F: HostFs + ?Sized>(&mut self, fs: &F, rel: &str) -> Option<Walked> {
-        let records = self.records.get_or_insert_with(|| {
-            fs.walk_results(self.ticket)
-                .iter()
-                .map(|record| serde_json::from_str::<Walked>(record))
-                .collect::<Result<_, _>>()
-                .unwrap_or_default()
-        });
-        if records.front().is_some_and(|walked| walked.dir == rel) {
-            return records.pop_front();
+        let records = self
+            .records
+            .get_or_insert_with(|| fs.walk_results(self.ticket).into());
+        let walked = records
+            .pop_front()
+            .and_then(|record| serde_json::from_str::<Walked>(&record).ok())
+            .filter(|walked| walked.dir == rel);
+        if walked.is_none() {
+            // What does not fit leaves this directory, and the rest, to the
+            // walk.
+            records.clear();
         }
-        records.clear();
-        None
+        walked
     }
 }
 

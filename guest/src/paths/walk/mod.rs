@@ -80,7 +80,10 @@ pub struct Walk<'a, F: ?Sized> {
     names_only: bool,
     /// The request with which subdirectories are handed to the host to
     /// walk elsewhere, when the visitor allows it.
-    handoff: Option<String>,
+    handoff: Option<handoff::Request>,
+    /// The directories whose ignore files are in force, the root first,
+    /// each with the names of those it holds.
+    entered: Vec<(String, Vec<String>)>,
 }
 
 impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
@@ -98,6 +101,7 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
             stopped: false,
             names_only: false,
             handoff: None,
+            entered: Vec::new(),
         }
     }
 
@@ -107,7 +111,7 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
     /// walker there is done, with all that was left out there already
     /// counted, and never in a walk that lists every kind.
     #[must_use]
-    pub fn handing_off(mut self, request: String) -> Self {
+    pub fn handing_off(mut self, request: handoff::Request) -> Self {
         self.handoff = Some(request);
         self
     }
@@ -166,7 +170,7 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
                 .filter(|name| self.fs.stat(&join(&dir, name)).is_ok())
                 .collect();
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            self.rules.enter(self.fs, &dir, &names);
+            self.enter(&dir, &names);
             entered += 1;
         }
         entered
@@ -175,8 +179,28 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
     /// Leaves the `entered` levels [`Walk::enter_above`] entered.
     fn leave_above(&mut self, entered: usize) {
         for _ in 0..entered {
-            self.rules.leave();
+            self.leave();
         }
+    }
+
+    /// Puts in force the ignore files of `dir` among `names` (its entries).
+    fn enter(&mut self, dir: &str, names: &[&str]) {
+        let present: Vec<&str> = rules::IGNORE_FILES
+            .iter()
+            .copied()
+            .filter(|name| names.contains(name))
+            .collect();
+        self.rules.enter(self.fs, dir, &present);
+        self.entered.push((
+            dir.to_owned(),
+            present.iter().map(|name| (*name).to_owned()).collect(),
+        ));
+    }
+
+    /// Takes the ignore files of the directory entered last out of force.
+    fn leave(&mut self) {
+        self.rules.leave();
+        self.entered.pop();
     }
 
     fn directory(
@@ -194,12 +218,12 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
             return ControlFlow::Continue(());
         };
         let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
-        self.rules.enter(self.fs, dir, &names);
-        let mut handed = match &self.handoff {
-            Some(request) if self.listing.is_none() => {
-                HandedOff::start(self.fs, request, &self.rules, dir, &entries)
-            }
-            _ => None,
+        self.enter(dir, &names);
+        let mut handed = if self.listing.is_none() {
+            let listed = (&self.rules, dir, entries.as_slice());
+            HandedOff::start(self.fs, &mut self.handoff, &self.entered, listed)
+        } else {
+            None
         };
         let mut flow = ControlFlow::Continue(());
         for entry in &entries {
@@ -252,7 +276,7 @@ impl<'a, F: HostFs + ?Sized> Walk<'a, F> {
                 break;
             }
         }
-        self.rules.leave();
+        self.leave();
         flow
     }
 }

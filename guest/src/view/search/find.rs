@@ -53,7 +53,7 @@ pub(crate) fn find<F: HostFs + ?Sized>(
         .map_err(|err| err.for_tool(Tool::Find, "pattern"))?;
     // The visitor needs the files alone: a host may walk subdirectories
     // elsewhere at once.
-    let mut walk = Walk::new(fs, rules).handing_off(request.to_json());
+    let mut walk = Walk::new(fs, rules).handing_off(request);
     let mut found: Vec<(u64, String)> = Vec::new();
     // Newest first, by the times the listing gave: no call per file (a
     // file removed between the listing and the answer is still named, as

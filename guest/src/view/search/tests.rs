@@ -129,6 +129,14 @@ macro_rules! forwarded_to_memfs {
         ) -> Result<Vec<crate::fs::host::DirEntry>, crate::fs::host::FsError> {
             self.0.list_dir(path)
         }
+        changes_forwarded_to_memfs!();
+    };
+}
+
+/// The changes of a test file system that wraps a `MemFs` (as its field
+/// `0`), handed to it.
+macro_rules! changes_forwarded_to_memfs {
+    () => {
         fn write_file(
             &self,
             path: &str,
@@ -344,9 +352,9 @@ fn a_host_that_scans_in_batches_gives_the_answers_of_one_that_does_not() {
 /// does, each by [`walk_handed_off`](crate::paths::walk::handoff::walk_handed_off)
 /// over the same files; or, when `.2`, answers records that fit nothing.
 /// The records of each walk started, by ticket, until collected.
-struct Walking(MemFs, std::cell::RefCell<Vec<Option<Vec<String>>>>, bool);
+struct Walking<F = MemFs>(F, std::cell::RefCell<Vec<Option<Vec<String>>>>, bool);
 
-impl crate::fs::host::HostFs for Walking {
+impl<F: crate::fs::host::HostFs> crate::fs::host::HostFs for Walking<F> {
     fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, crate::fs::host::FsError> {
         self.0.read(path, offset, len)
     }
@@ -458,4 +466,76 @@ fn records_from_a_host_that_fit_nothing_leave_the_walk_to_the_guest() {
     let (one, other) = (plain.call("find", call), garbled.call("find", call));
     assert_eq!(one.text(), other.text());
     assert!(!garbled.fs().1.borrow().is_empty());
+}
+
+/// A file system that, as macOS's and Windows' usually do, finds a name
+/// spelt in another case: `stat` and `read` of `.gitignore` reach
+/// `.GitIgnore`. Listings give names as they are.
+struct CaseBlind(MemFs);
+
+impl CaseBlind {
+    /// `path` as it is spelt on disk.
+    fn spelt(&self, path: &str) -> String {
+        if crate::fs::host::HostFs::stat(&self.0, path).is_ok() {
+            return path.to_owned();
+        }
+        let (dir, name) = path.rsplit_once('/').unwrap_or((".", path));
+        crate::fs::host::HostFs::list_dir(&self.0, dir)
+            .ok()
+            .and_then(|entries| {
+                entries
+                    .into_iter()
+                    .find(|entry| entry.name.eq_ignore_ascii_case(name))
+            })
+            .map_or_else(
+                || path.to_owned(),
+                |entry| crate::paths::walk::rules::join(dir, &entry.name),
+            )
+    }
+}
+
+impl crate::fs::host::HostFs for CaseBlind {
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, crate::fs::host::FsError> {
+        self.0.read(&self.spelt(path), offset, len)
+    }
+    fn stat(&self, path: &str) -> Result<crate::fs::host::Metadata, crate::fs::host::FsError> {
+        self.0.stat(&self.spelt(path))
+    }
+    fn list_dir(
+        &self,
+        path: &str,
+    ) -> Result<Vec<crate::fs::host::DirEntry>, crate::fs::host::FsError> {
+        crate::fs::host::HostFs::list_dir(&self.0, path)
+    }
+    changes_forwarded_to_memfs!();
+}
+
+#[test]
+fn walkers_take_the_ignore_files_the_walk_found_not_those_a_case_blind_file_system_finds() {
+    let tree = || {
+        let fs = walk_tree();
+        // Not an ignore file by its name, where none has it; found as
+        // `.gitignore` by asking.
+        crate::fs::host::HostFs::remove_file(
+            &fs,
+            ".gitignore",
+            &crate::fs::host::Precondition::Any,
+        )
+        .expect("the root's .gitignore");
+        fs.add_file(".GitIgnore", b"*.rs\n");
+        CaseBlind(fs)
+    };
+    let call = r#"{"pattern":"*","head_limit":1000}"#;
+    let mut plain = Session::new(Config::default(), tree());
+    let mut walking = Session::new(
+        Config::default(),
+        Walking(tree(), std::cell::RefCell::default(), false),
+    );
+    let (one, many) = (plain.call("find", call), walking.call("find", call));
+    assert!(one.text().contains("p00/f0.rs"), "{}", one.text());
+    assert_eq!(one.text(), many.text());
+    assert!(
+        !walking.fs().1.borrow().is_empty(),
+        "nothing was handed off"
+    );
 }
