@@ -170,6 +170,15 @@ impl HandedOff {
         (rules, dir, entries): (&Rules, &str, &[DirEntry]),
     ) -> Option<Self> {
         let base = request.as_ref()?;
+        // Too few to hand off whatever the rules say: no verdict asked.
+        if entries
+            .iter()
+            .filter(|entry| entry.kind == FileKind::Directory)
+            .count()
+            < MIN_HANDED_OFF_DIRS
+        {
+            return None;
+        }
         let dirs: Vec<String> = entries
             .iter()
             .filter(|entry| entry.kind == FileKind::Directory)

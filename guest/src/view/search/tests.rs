@@ -415,6 +415,28 @@ fn walk_tree() -> MemFs {
     fs
 }
 
+/// `call` answered by a session walking `tree()` alone and by one whose
+/// host walks the directories handed off (or, when `garbled`, answers
+/// records that fit nothing), and whether anything was handed off.
+fn alone_and_handed_off<F: crate::fs::host::HostFs>(
+    tree: impl Fn() -> F,
+    garbled: bool,
+    call: &str,
+) -> (
+    crate::answers::result::ToolResult,
+    crate::answers::result::ToolResult,
+    bool,
+) {
+    let mut plain = Session::new(Config::default(), tree());
+    let mut walking = Session::new(
+        Config::default(),
+        Walking(tree(), std::cell::RefCell::default(), garbled),
+    );
+    let (one, many) = (plain.call("find", call), walking.call("find", call));
+    let handed = !walking.fs().1.borrow().is_empty();
+    (one, many, handed)
+}
+
 #[test]
 fn a_host_that_walks_directories_elsewhere_gives_the_answers_of_one_that_does_not() {
     for call in [
@@ -426,18 +448,10 @@ fn a_host_that_walks_directories_elsewhere_gives_the_answers_of_one_that_does_no
         r#"{"pattern":"*.txt","path":"p05/deep"}"#,
         r#"{"pattern":"nothing-matches-this"}"#,
     ] {
-        let mut plain = Session::new(Config::default(), walk_tree());
-        let mut walking = Session::new(
-            Config::default(),
-            Walking(walk_tree(), std::cell::RefCell::default(), false),
-        );
-        let (one, many) = (plain.call("find", call), walking.call("find", call));
+        let (one, many, handed) = alone_and_handed_off(walk_tree, false, call);
         assert_eq!(one.text(), many.text(), "{call}");
         assert_eq!(one.metadata_json(), many.metadata_json(), "{call}");
-        assert!(
-            !walking.fs().1.borrow().is_empty(),
-            "{call}: nothing was handed off"
-        );
+        assert!(handed, "{call}: nothing was handed off");
     }
     // The directories named come from three walkers' records, the count
     // from all of them.
@@ -458,14 +472,9 @@ fn a_host_that_walks_directories_elsewhere_gives_the_answers_of_one_that_does_no
 #[test]
 fn records_from_a_host_that_fit_nothing_leave_the_walk_to_the_guest() {
     let call = r#"{"pattern":"*","head_limit":1000}"#;
-    let mut plain = Session::new(Config::default(), walk_tree());
-    let mut garbled = Session::new(
-        Config::default(),
-        Walking(walk_tree(), std::cell::RefCell::default(), true),
-    );
-    let (one, other) = (plain.call("find", call), garbled.call("find", call));
+    let (one, other, handed) = alone_and_handed_off(walk_tree, true, call);
     assert_eq!(one.text(), other.text());
-    assert!(!garbled.fs().1.borrow().is_empty());
+    assert!(handed);
 }
 
 /// A file system that, as macOS's and Windows' usually do, finds a name
@@ -526,16 +535,8 @@ fn walkers_take_the_ignore_files_the_walk_found_not_those_a_case_blind_file_syst
         CaseBlind(fs)
     };
     let call = r#"{"pattern":"*","head_limit":1000}"#;
-    let mut plain = Session::new(Config::default(), tree());
-    let mut walking = Session::new(
-        Config::default(),
-        Walking(tree(), std::cell::RefCell::default(), false),
-    );
-    let (one, many) = (plain.call("find", call), walking.call("find", call));
+    let (one, many, handed) = alone_and_handed_off(tree, false, call);
     assert!(one.text().contains("p00/f0.rs"), "{}", one.text());
     assert_eq!(one.text(), many.text());
-    assert!(
-        !walking.fs().1.borrow().is_empty(),
-        "nothing was handed off"
-    );
+    assert!(handed, "nothing was handed off");
 }
