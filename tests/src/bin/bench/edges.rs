@@ -235,6 +235,51 @@ fn edit_rows(root: &Path) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
+/// A profiling aid: the 1 MB edit, `calls` times in one warm session.
+pub(crate) fn edit_loop(root: &Path, calls: usize) -> Result<()> {
+    let (text, middle) = lines_of(1_000_000);
+    let mut session = edit_session(&root.join("edit-loop"), &text, true)?;
+    let pair = [
+        format!("line {middle:08} the quick"),
+        format!("line {middle:08} the QUICK"),
+    ];
+    for i in 0..calls {
+        let (old, new) = (&pair[i % 2], &pair[(i + 1) % 2]);
+        let args =
+            serde_json::json!({"file_path": "file.txt", "old_string": old, "new_string": new});
+        let result = session.call("edit", &args.to_string());
+        if result.is_error {
+            bail!("edit: {}", result.text());
+        }
+    }
+    Ok(())
+}
+
+/// A profiling aid: the 20-file patch, `calls` times in one warm session.
+pub(crate) fn patch_loop(root: &Path, calls: usize) -> Result<()> {
+    let dir = root.join("patch-loop");
+    patch_files(&dir)?;
+    let tools = Tools::builder()
+        .root(&dir)
+        .config_json(r#"{"tools": ["filetools", "apply-patch"]}"#)?
+        .build()?;
+    let args =
+        [true, false].map(|forward| serde_json::json!({"input": envelope(forward)}).to_string());
+    let mut session = tools.session()?;
+    for i in 0..calls {
+        // A fresh session as often as the row takes one, so that the
+        // history grows as far as there and no further.
+        if i % (PATCHES + 1) == 0 {
+            session = tools.session()?;
+        }
+        let result = session.call("apply_patch", &args[i % 2]);
+        if result.is_error {
+            bail!("apply_patch: {}", result.text());
+        }
+    }
+    Ok(())
+}
+
 /// The unified diff that changes line [`PATCH_LINES`] / 2 of every file.
 fn unified_patch(forward: bool) -> String {
     let line = PATCH_LINES / 2;

@@ -130,6 +130,18 @@ fn main() -> Result<()> {
         return done;
     }
     if let [flag, calls] = args.as_slice()
+        && (flag == "--edit-loop" || flag == "--patch-loop")
+    {
+        // Profiling aids: the 1 MB edit or the 20-file patch, `calls` times.
+        let dir = bench_dir();
+        fs::create_dir_all(&dir)?;
+        return if flag == "--edit-loop" {
+            edges::edit_loop(&dir, calls.parse()?)
+        } else {
+            edges::patch_loop(&dir, calls.parse()?)
+        };
+    }
+    if let [flag, calls] = args.as_slice()
         && flag == "--native-loop"
     {
         // A profiling aid: only the native 100 KB read, `calls` times.
