@@ -8,7 +8,8 @@ use crate::answers::result::{Block, ToolResult};
 use crate::answers::trapped::{TrapCause, Trapped};
 use crate::change::args::{EditArgs, EditOp, UndoArgs, WriteArgs};
 use crate::fs::host::{
-    DirEntry, FileKind, FsError, HostFs, Metadata, Precondition, ScanFile, ScanOutcome, ScanRequest,
+    BatchFailure, DirEntry, FileKind, FsError, HostFs, Metadata, Precondition, ScanFile,
+    ScanOutcome, ScanRequest,
 };
 use crate::memory::state::{Generations, Kept};
 use crate::paths::walk::handoff::walk_handed_off;
@@ -144,6 +145,18 @@ impl HostFs for ImportedFs {
 
     fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
         host_fs::claim_unfinished().map_err(Into::into)
+    }
+
+    fn batch_begin(&self) -> bool {
+        host_fs::batch_begin()
+    }
+
+    fn batch_end(&self, commit: bool) -> Result<(), BatchFailure> {
+        host_fs::batch_end(commit).map_err(|failure| BatchFailure {
+            index: failure.index as usize,
+            error: failure.error.into(),
+            stuck: failure.stuck.into_iter().map(|n| n as usize).collect(),
+        })
     }
 
     fn scan_start(&self, files: &[ScanFile], request: &ScanRequest) -> Option<u64> {

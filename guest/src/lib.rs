@@ -84,8 +84,8 @@ pub use change::args::{
 };
 pub use config::{Config, ToolSet};
 pub use fs::host::{
-    DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition, ScanFile, ScanOutcome,
-    ScanRequest,
+    BatchFailure, DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition, ScanFile,
+    ScanOutcome, ScanRequest,
 };
 pub use fs::memory::MemFs;
 pub use fs::sha256::{hex, sha256_hex};

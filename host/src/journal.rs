@@ -84,7 +84,7 @@ pub(crate) enum Held {
         /// The file's name there.
         name: OsString,
         /// The open, locked file: closing it lets go.
-        _file: File,
+        file: File,
     },
     /// A record in memory; dropped unended, it is let go.
     Memory {
@@ -123,6 +123,17 @@ impl Journal {
 
     /// Keeps `record`, written and synced, held by the caller.
     pub fn begin(self: &Arc<Self>, record: &[u8]) -> Result<Held, FsError> {
+        self.begin_with(record, true)
+    }
+
+    /// Keeps `record` written, held by the caller, its sync left to
+    /// [`Held::sync`]: for a batch of writes, which flushes it with theirs
+    /// before any of them is put in place.
+    pub fn begin_unsynced(self: &Arc<Self>, record: &[u8]) -> Result<Held, FsError> {
+        self.begin_with(record, false)
+    }
+
+    fn begin_with(self: &Arc<Self>, record: &[u8], synced: bool) -> Result<Held, FsError> {
         match &**self {
             Journal::Files { changes, key } => {
                 let name = record_name(RECORD_SUFFIX);
@@ -150,11 +161,17 @@ impl Journal {
                 let written = rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive)
                     .map_err(std::io::Error::from)
                     .and_then(|()| file.write_all(record))
-                    .and_then(|()| file.sync_all())
+                    .and_then(|()| if synced { file.sync_all() } else { Ok(()) })
                     .and_then(|()| {
                         rustix::fs::renameat(&dir, &writing, &dir, &name).map_err(Into::into)
                     })
-                    .and_then(|()| rustix::fs::fsync(&dir).map_err(Into::into));
+                    .and_then(|()| {
+                        if synced {
+                            rustix::fs::fsync(&dir).map_err(Into::into)
+                        } else {
+                            Ok(())
+                        }
+                    });
                 if let Err(err) = written {
                     let _ = rustix::fs::unlinkat(&dir, &writing, AtFlags::empty());
                     return Err(kept_error(&err));
@@ -163,7 +180,7 @@ impl Journal {
                     journal: Arc::clone(self),
                     dir,
                     name,
-                    _file: file,
+                    file,
                 })
             }
             Journal::Memory(records) => {
@@ -216,7 +233,7 @@ impl Journal {
                         journal: Arc::clone(self),
                         dir,
                         name,
-                        _file: file,
+                        file,
                     };
                     return Ok(Some((held, record)));
                 }
@@ -242,6 +259,18 @@ impl Journal {
 }
 
 impl Held {
+    /// Makes a record kept by [`Journal::begin_unsynced`] durable: the
+    /// file, then its name.
+    pub fn sync(&self) -> Result<(), FsError> {
+        match self {
+            Held::File { dir, file, .. } => file
+                .sync_all()
+                .map_err(|err| kept_error(&err))
+                .and_then(|()| rustix::fs::fsync(dir).map_err(|err| kept_error(&err))),
+            Held::Memory { .. } => Ok(()),
+        }
+    }
+
     /// The change is over: the record goes.
     pub fn end(self) -> Result<(), FsError> {
         match &self {

@@ -83,6 +83,7 @@ fn replace_then(
         target: name,
         perms: Perms::Private,
         named: true,
+        synced: true,
     };
     let temp = temp::write(dir, bytes, plan, Deadline::NEVER).map_err(io_error)?;
     let temp_name = temp

@@ -19,7 +19,7 @@ use crate::grammars::{Grammars, GrammarsInstance};
 use crate::journal::{Held, Journal};
 use crate::limits::{CHANGE_GRACE, CallLimits, Deadline, MemoryCap};
 use crate::prefetch::Prefetch;
-use crate::sandbox::KeptOpen;
+use crate::sandbox::{Batch, KeptOpen};
 use crate::scan::Scans;
 
 /// Everything one store holds.
@@ -52,6 +52,9 @@ pub(crate) struct StoreState {
     pub scans: Scans,
     /// Directory listings fetched ahead of the guest's walk.
     pub prefetch: Prefetch,
+    /// The current call's batch of writes, between `batch-begin` and
+    /// `batch-end`.
+    pub batch: Option<Batch>,
 }
 
 impl StoreState {
@@ -98,6 +101,8 @@ impl StoreState {
     pub fn call_over(&mut self) {
         self.prefetch.clear();
         self.scans.abandon();
+        // New versions of a batch never ended go.
+        self.batch = None;
         self.change = None;
         self.call.changing = false;
     }
@@ -184,7 +189,18 @@ impl host_fs::Host for StoreState {
         data: Vec<u8>,
         precondition: host_fs::Precondition,
     ) -> Result<Metadata, FsError> {
-        let outcome = self.fs().write_file(&path, &data, &precondition.into());
+        let precondition = precondition.into();
+        let deadline = self.deadline();
+        let outcome = match (
+            self.batch.as_mut(),
+            self.backend.for_call(deadline, &self.kept),
+        ) {
+            // Only a sandbox begins a batch.
+            (Some(batch), ForCall::Sandbox(bounded)) => {
+                bounded.stage(batch, &path, &data, &precondition)
+            }
+            (_, fs) => fs.write_file(&path, &data, &precondition),
+        };
         self.changed(outcome).map(Into::into)
     }
 
@@ -221,7 +237,12 @@ impl host_fs::Host for StoreState {
         // A record the call claimed and could not settle is let go, for
         // a later call.
         self.change = None;
-        self.change = Some(self.journal.begin(&intent)?);
+        // In a batch, the record is flushed with the batch's writes.
+        self.change = Some(if self.batch.is_some() {
+            self.journal.begin_unsynced(&intent)?
+        } else {
+            self.journal.begin(&intent)?
+        });
         self.begin_changing();
         Ok(())
     }
@@ -231,6 +252,51 @@ impl host_fs::Host for StoreState {
             Some(held) => held.end().map_err(Into::into),
             None => Ok(()),
         }
+    }
+
+    fn batch_begin(&mut self) -> bool {
+        let ForCall::Sandbox(bounded) = self.fs() else {
+            return false;
+        };
+        if !bounded.batches() {
+            return false;
+        }
+        self.batch = Some(Batch::default());
+        true
+    }
+
+    fn batch_end(&mut self, commit: bool) -> Result<(), host_fs::BatchFailure> {
+        let Some(batch) = self.batch.take() else {
+            return Ok(());
+        };
+        let failure =
+            |index: usize, error: core::FsError, stuck: Vec<usize>| host_fs::BatchFailure {
+                index: u32::try_from(index).unwrap_or(u32::MAX),
+                error: error.into(),
+                stuck: stuck
+                    .into_iter()
+                    .filter_map(|n| u32::try_from(n).ok())
+                    .collect(),
+            };
+        if !commit {
+            return Ok(());
+        }
+        // The record kept in the batch is durable before any write lands.
+        if let Some(held) = &self.change {
+            held.sync().map_err(|error| failure(0, error, Vec::new()))?;
+        }
+        let ForCall::Sandbox(bounded) = self.fs() else {
+            return Err(failure(
+                0,
+                core::FsError::Io("the batch's file system is gone".to_owned()),
+                Vec::new(),
+            ));
+        };
+        let landed = bounded
+            .commit(batch)
+            .map_err(|failed| failure(failed.index, failed.error, failed.stuck));
+        self.prefetch.clear();
+        landed
     }
 
     fn sha256(&mut self, data: Vec<u8>) -> Option<String> {

@@ -37,6 +37,9 @@ export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sh
     scanResults: hostFs.scanResults ?? (() => []),
     walkStart: (ownThreads(hostFs) && hostFs.walkStart) || noScan,
     walkResults: hostFs.walkResults ?? (() => []),
+    // One without a batch of writes lands each write when it is made.
+    batchBegin: hostFs.batchBegin ?? (() => false),
+    batchEnd: hostFs.batchEnd ?? (() => undefined),
     listDir: (path) => timed(hostFs.listDir(path)),
     // A back end written before names-only listings lists in full.
     listNames: (path) => timed((hostFs.listNames ?? hostFs.listDir)(path)),

@@ -27,6 +27,8 @@ const exports = await instantiate(
       scanResults: () => [],
       walkStart: () => undefined,
       walkResults: () => [],
+      batchBegin: () => false,
+      batchEnd: () => undefined,
     },
     'filetools:core/code': { outline: noCode, syntaxErrors: noCode },
     ...wasiImports(),

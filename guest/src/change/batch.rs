@@ -125,19 +125,57 @@ pub(crate) fn run_all<F: HostFs + ?Sized>(
                     .filter(|made| take_back(fs, made).is_err())
                     .map(|made| made.path.clone())
                     .collect();
-                let err = ToolError::from_write(&step.path, tool, error);
-                return Err(if stuck.is_empty() || steps.len() == 1 {
-                    err
-                } else {
-                    ToolError::PartlyWritten {
-                        cause: Box::new(err),
-                        stuck,
-                    }
-                });
+                return Err(failed(step, tool, error, stuck));
             }
         }
     }
     Ok(done)
+}
+
+/// Runs `steps`, every one a write, in one batch of the host's: each new
+/// version is written beside its file, then all are flushed at once and
+/// put in place together, or none is (see `batch-end` in
+/// `wit/host-fs.wit`).
+fn run_batched<F: HostFs + ?Sized>(
+    fs: &F,
+    steps: &[Step],
+    tool: Tool,
+) -> Result<Vec<Option<Metadata>>, ToolError> {
+    let mut written = Vec::with_capacity(steps.len());
+    for step in steps {
+        match run(fs, step) {
+            Ok(meta) => written.push(meta),
+            Err(error) => {
+                let _ = fs.batch_end(false);
+                return Err(failed(step, tool, error, Vec::new()));
+            }
+        }
+    }
+    fs.batch_end(true).map(|()| written).map_err(|failure| {
+        let stuck = failure.stuck.iter().filter_map(|&n| steps.get(n));
+        let stuck = stuck.map(|made| made.path.clone()).collect();
+        let step = &steps[failure.index.min(steps.len() - 1)];
+        failed(step, tool, failure.error, stuck)
+    })
+}
+
+/// The error of a change whose `step` failed with `error`, naming the
+/// files of steps made before it that could not be taken back.
+fn failed(
+    step: &Step,
+    tool: Tool,
+    error: crate::fs::host::FsError,
+    stuck: Vec<String>,
+) -> ToolError {
+    let err = ToolError::from_write(&step.path, tool, error);
+    if stuck.is_empty() {
+        err
+    } else {
+        ToolError::PartlyWritten {
+            cause: Box::new(err),
+            stuck,
+        }
+    }
 }
 
 /// Runs `steps` all or none, then records them: one history entry per file,
@@ -164,13 +202,28 @@ pub(crate) fn land<F: HostFs + ?Sized, R>(
     record: impl FnOnce(&mut Ctx<'_, F>, Vec<Option<Metadata>>) -> R,
 ) -> Result<R, ToolError> {
     let kept = steps.len() > 1;
+    // Several files, each written (none removed), land in one batch where
+    // the host has one: flushed together, its record with them.
+    let batched = kept
+        && steps
+            .iter()
+            .all(|step| matches!(step.after, After::Bytes { .. }))
+        && ctx.fs.batch_begin();
     if kept {
         let intent = Intent::of(steps, tool == Tool::Undo).encode();
-        ctx.fs
-            .begin_change(&intent)
-            .map_err(|err| ToolError::from_write(&steps[0].path, tool, err))?;
+        if let Err(err) = ctx.fs.begin_change(&intent) {
+            if batched {
+                let _ = ctx.fs.batch_end(false);
+            }
+            return Err(ToolError::from_write(&steps[0].path, tool, err));
+        }
     }
-    let landed = run_all(ctx.fs, steps, tool).map(|metas| record(ctx, metas));
+    let ran = if batched {
+        run_batched(ctx.fs, steps, tool)
+    } else {
+        run_all(ctx.fs, steps, tool)
+    };
+    let landed = ran.map(|metas| record(ctx, metas));
     // A change some of whose steps could not be taken back keeps its
     // record, the only copy of what those files held: the next call tries
     // again. Otherwise the record goes; one left behind by a failed end is

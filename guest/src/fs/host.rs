@@ -215,6 +215,17 @@ impl fmt::Display for FsError {
     }
 }
 
+/// Why a batch of writes did not land (see [`HostFs::batch_end`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchFailure {
+    /// The write that failed, counted from 0 in the order written.
+    pub index: usize,
+    /// Its error.
+    pub error: FsError,
+    /// The writes already in place that could not be put back.
+    pub stuck: Vec<usize>,
+}
+
 /// The file system as the host exposes it. Implementations must never block
 /// on FIFOs or devices and must keep every path inside their root.
 pub trait HostFs {
@@ -280,6 +291,21 @@ pub trait HostFs {
     /// A record of a change no live call holds, now held by this call.
     fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
         Ok(None)
+    }
+
+    /// Starts a batch of writes that land together, flushed at once, when
+    /// the host has one (see `batch-begin` in `wit/host-fs.wit`): until
+    /// [`HostFs::batch_end`], a write puts nothing in place. The default
+    /// has none: `false`, and each write lands when it is made.
+    fn batch_begin(&self) -> bool {
+        false
+    }
+
+    /// Ends the batch: with `commit`, every write lands or none does;
+    /// without, none does. Without a batch, nothing happens.
+    fn batch_end(&self, commit: bool) -> Result<(), BatchFailure> {
+        let _ = commit;
+        Ok(())
     }
 
     /// Starts scanning each of `files` as `grep` scans a file, by a host
@@ -376,6 +402,22 @@ macro_rules! forward_host_fs {
             fn claim_unfinished(&self) -> Result<Option<Vec<u8>>, FsError> {
                 let $this = self;
                 $inner.claim_unfinished()
+            }
+            fn batch_begin(&self) -> bool {
+                let $this = self;
+                let begun = || -> Result<_, FsError> { Ok($inner.batch_begin()) };
+                begun().unwrap_or(false)
+            }
+            fn batch_end(&self, commit: bool) -> Result<(), BatchFailure> {
+                let $this = self;
+                let ended = || -> Result<_, FsError> { Ok($inner.batch_end(commit)) };
+                ended().unwrap_or_else(|error| {
+                    Err(BatchFailure {
+                        index: 0,
+                        error,
+                        stuck: Vec::new(),
+                    })
+                })
             }
             fn scan_start(&self, files: &[ScanFile], request: &ScanRequest) -> Option<u64> {
                 let $this = self;

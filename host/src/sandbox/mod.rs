@@ -17,6 +17,7 @@
 //!
 //! Host work within a call stops at the call's [`Deadline`].
 
+mod batch;
 mod dirlock;
 mod listing;
 mod names;
@@ -39,6 +40,8 @@ use cap_std::fs::{
 use filetools_core::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition};
 
 use crate::limits::Deadline;
+
+pub(crate) use batch::{Batch, Failure as BatchFailure};
 
 /// Maps an I/O error onto the `host-fs` error it means.
 #[expect(
@@ -455,6 +458,41 @@ impl Bounded<'_> {
         if let Some(kept) = self.kept {
             kept.clear();
         }
+    }
+
+    /// Whether writes can land in a batch here: where the system swaps two
+    /// names atomically (a failed batch swaps back what it put in place).
+    pub(crate) fn batches(&self) -> bool {
+        cfg!(any(target_os = "linux", target_os = "android"))
+            && self.sandbox.exchange
+            && !self.sandbox.read_only
+    }
+
+    /// `host-fs.write-file` in a batch: the new version written beside the
+    /// file, nothing put in place (see `batch`).
+    pub(crate) fn stage(
+        &self,
+        batch: &mut Batch,
+        path: &str,
+        data: &[u8],
+        precondition: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        self.changing();
+        let sandbox = self.sandbox;
+        if sandbox.read_only {
+            return Err(FsError::ReadOnly);
+        }
+        let path = &*sandbox.named(path)?;
+        let target = sandbox.change_target(path, true, self.deadline)?;
+        sandbox.refuse_kernel_files(&target.parent)?;
+        sandbox.sweep(&target, self.deadline)?;
+        batch::stage(sandbox, batch, target, data, precondition, self.deadline)
+    }
+
+    /// Lands every write of `batch`, or none.
+    pub(crate) fn commit(&self, batch: Batch) -> Result<(), BatchFailure> {
+        self.changing();
+        batch::commit(self.sandbox, batch, self.deadline)
     }
 }
 

@@ -60,6 +60,7 @@ pub(super) fn write(
                 target: name,
                 perms: Perms::Like(&like),
                 named: true,
+                synced: true,
             };
             let temp = temp::write(dir, data, plan, deadline)?;
             replace(sandbox, dir, name, temp, precondition, deadline)?
@@ -199,6 +200,7 @@ fn create(dir: &Dir, name: &OsStr, data: &[u8], deadline: Deadline) -> Result<Fi
         target: name,
         perms: Perms::New,
         named: false,
+        synced: true,
     };
     let temp = temp::write(dir, data, plan, deadline)?;
     if temp.name.is_some() {
@@ -303,8 +305,7 @@ fn exchange(
 /// the new one (`ours`) stands there unwritten. If something newer replaced
 /// or rewrote it meanwhile, that stands, and the displaced version, older,
 /// stays under the temporary name.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn put_back(dir: &Dir, name: &OsStr, temp_name: &OsStr, ours: &Identity) {
+pub(super) fn put_back(dir: &Dir, name: &OsStr, temp_name: &OsStr, ours: &Identity) {
     if !Identity::at(dir, name).is_some_and(|there| there.unwritten(ours))
         || swap(dir, temp_name, name).is_err()
     {
@@ -384,7 +385,7 @@ fn take_away(
 /// regular file only. Anything else came from outside in a race (a FIFO, a
 /// device, a directory renamed in): it goes back to `name` when that name
 /// is free, and otherwise stays where it is — never removed.
-fn discard(dir: &Dir, temp_name: &OsStr, name: &OsStr) {
+pub(super) fn discard(dir: &Dir, temp_name: &OsStr, name: &OsStr) {
     match dir.symlink_metadata(temp_name) {
         Ok(meta) if meta.is_file() => {
             let _ = rustix::fs::unlinkat(dir, temp_name, AtFlags::empty());
@@ -398,8 +399,14 @@ fn discard(dir: &Dir, temp_name: &OsStr, name: &OsStr) {
 
 /// Exchanges the entries `a` and `b` of `dir` atomically.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn swap(dir: &Dir, a: &OsStr, b: &OsStr) -> Result<(), Errno> {
+pub(super) fn swap(dir: &Dir, a: &OsStr, b: &OsStr) -> Result<(), Errno> {
     rustix::fs::renameat_with(dir, a, dir, b, rustix::fs::RenameFlags::EXCHANGE)
+}
+
+/// Elsewhere there is no atomic exchange (nor a batch, which needs one).
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub(super) fn swap(_dir: &Dir, _a: &OsStr, _b: &OsStr) -> Result<(), Errno> {
+    Err(Errno::NOSYS)
 }
 
 fn unlink(dir: &Dir, name: &OsStr) -> Result<(), FsError> {
@@ -407,7 +414,7 @@ fn unlink(dir: &Dir, name: &OsStr) -> Result<(), FsError> {
 }
 
 /// The metadata of the file now in place, from its own handle.
-fn metadata_of(sandbox: &Sandbox, file: &File) -> Result<Metadata, FsError> {
+pub(super) fn metadata_of(sandbox: &Sandbox, file: &File) -> Result<Metadata, FsError> {
     let meta = file.metadata().map_err(fs_error)?;
     Ok(Metadata {
         kind: FileKind::File,

@@ -42,6 +42,7 @@ impl Live {
             host_sha256: shared.host_sha256,
             scans: Scans::default(),
             prefetch: Prefetch::new(shared.backend.clone()),
+            batch: None,
         };
         let mut store = Store::new(&shared.engine.engine, state);
         store.limiter(|s| &mut s.limits);

@@ -195,6 +195,8 @@ const IMPORTED: [(&str, &[&str]); 2] = [
             "rename",
             "begin-change",
             "end-change",
+            "batch-begin",
+            "batch-end",
             "sha256",
             "claim-unfinished",
             "scan-start",

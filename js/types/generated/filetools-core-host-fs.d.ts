@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/host-fs@0.5.0 **/
+/** @module Interface filetools:core/host-fs@0.6.0 **/
 export function stat(path: string): Metadata;
 export function read(path: string, offset: bigint, len: number): Uint8Array;
 export function listDir(path: string): Array<DirEntry>;
@@ -9,6 +9,8 @@ export function createDir(path: string): void;
 export function rename(source: string, destination: string, precondition: Precondition): Metadata;
 export function beginChange(intent: Uint8Array): void;
 export function endChange(): void;
+export function batchBegin(): boolean;
+export function batchEnd(commit: boolean): void;
 export function sha256(data: Uint8Array): string | undefined;
 export function claimUnfinished(): Uint8Array | undefined;
 export function scanStart(files: Array<ScanFile>, request: ScanRequest): bigint | undefined;
@@ -17,6 +19,11 @@ export function walkStart(dirs: Array<string>, request: string): bigint | undefi
 export function walkResults(ticket: bigint): Array<string>;
 export type Metadata = import('./filetools-core-types.js').Metadata;
 export type FsError = import('./filetools-core-types.js').FsError;
+export interface BatchFailure {
+  index: number,
+  error: FsError,
+  stuck: Uint32Array,
+}
 export type DirEntry = import('./filetools-core-types.js').DirEntry;
 export interface ScanFile {
   path: string,

@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/types@0.5.0 **/
+/** @module Interface filetools:core/types@0.6.0 **/
 /**
  * # Variants
  * 

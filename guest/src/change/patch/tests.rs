@@ -494,3 +494,135 @@ fn deleting_a_missing_file_is_not_answered_with_advice_to_create_it() {
         result.text()
     );
 }
+
+/// A write held for a batch's commit: its path, data and precondition.
+type Held = (String, Vec<u8>, Precondition);
+
+/// Files whose host lands writes in batches: writes made in a batch are
+/// held until its commit, which lands them all or, with `refuse` set,
+/// fails at that write and lands none.
+struct Batching {
+    files: MemFs,
+    held: std::cell::RefCell<Option<Vec<Held>>>,
+    refuse: Option<usize>,
+    batches: Cell<u32>,
+}
+
+impl Batching {
+    fn over(files: MemFs, refuse: Option<usize>) -> Self {
+        Self {
+            files,
+            held: std::cell::RefCell::new(None),
+            refuse,
+            batches: Cell::new(0),
+        }
+    }
+}
+
+impl HostFs for Batching {
+    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+        self.files.stat(path)
+    }
+    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+        self.files.read(path, offset, len)
+    }
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+        self.files.list_dir(path)
+    }
+    fn write_file(&self, path: &str, data: &[u8], pre: &Precondition) -> Result<Metadata, FsError> {
+        if let Some(held) = self.held.borrow_mut().as_mut() {
+            held.push((path.to_owned(), data.to_vec(), pre.clone()));
+            return Ok(Metadata {
+                size: data.len() as u64,
+                ..self.files.stat(".")?
+            });
+        }
+        self.files.write_file(path, data, pre)
+    }
+    fn remove_file(&self, path: &str, pre: &Precondition) -> Result<(), FsError> {
+        self.files.remove_file(path, pre)
+    }
+    fn create_dir(&self, path: &str) -> Result<(), FsError> {
+        self.files.create_dir(path)
+    }
+    fn rename(
+        &self,
+        source: &str,
+        destination: &str,
+        pre: &Precondition,
+    ) -> Result<Metadata, FsError> {
+        self.files.rename(source, destination, pre)
+    }
+    fn batch_begin(&self) -> bool {
+        self.batches.set(self.batches.get() + 1);
+        *self.held.borrow_mut() = Some(Vec::new());
+        true
+    }
+    fn batch_end(&self, commit: bool) -> Result<(), crate::fs::host::BatchFailure> {
+        let held = self.held.borrow_mut().take().unwrap_or_default();
+        if !commit {
+            return Ok(());
+        }
+        if let Some(index) = self.refuse {
+            return Err(crate::fs::host::BatchFailure {
+                index,
+                error: FsError::Conflict,
+                stuck: Vec::new(),
+            });
+        }
+        for (path, data, pre) in held {
+            self.files.write_file(&path, &data, &pre).map_err(|error| {
+                crate::fs::host::BatchFailure {
+                    index: 0,
+                    error,
+                    stuck: Vec::new(),
+                }
+            })?;
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn a_patch_of_several_files_lands_in_one_batch_where_the_host_has_one() {
+    let files = MemFs::new();
+    files.add_file("a.txt", b"alpha\n");
+    files.add_file("b.txt", b"beta\n");
+    let fs = Batching::over(files, None);
+    let mut session = Session::open(r#"{"tools": ["apply-patch", "filetools"]}"#, fs).unwrap();
+    let result = session.call(
+        "apply_patch",
+        &patch("*** Add File: n.txt\n+new\n*** Update File: a.txt\n-alpha\n+ALPHA\n*** Update File: b.txt\n-beta\n+BETA"),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(session.fs().batches.get(), 1);
+    let fs = &session.fs().files;
+    assert_eq!(fs.contents("a.txt").unwrap(), b"ALPHA\n");
+    assert_eq!(fs.contents("b.txt").unwrap(), b"BETA\n");
+    assert_eq!(fs.contents("n.txt").unwrap(), b"new\n");
+    let undo = session.call("undo", r#"{"file_path": "a.txt"}"#);
+    assert!(!undo.is_error, "{}", undo.text());
+    let fs = &session.fs().files;
+    assert_eq!(fs.contents("a.txt").unwrap(), b"alpha\n");
+    assert!(fs.contents("n.txt").is_none());
+}
+
+#[test]
+fn a_batch_the_host_refuses_at_its_commit_names_that_file_and_changes_nothing() {
+    let files = MemFs::new();
+    files.add_file("a.txt", b"alpha\n");
+    files.add_file("b.txt", b"beta\n");
+    let fs = Batching::over(files, Some(1));
+    let mut session = Session::open(r#"{"tools": ["apply-patch", "filetools"]}"#, fs).unwrap();
+    let result = session.call(
+        "apply_patch",
+        &patch("*** Update File: a.txt\n-alpha\n+ALPHA\n*** Update File: b.txt\n-beta\n+BETA"),
+    );
+    assert!(result.is_error, "{}", result.text());
+    assert!(result.text().contains("b.txt changed"), "{}", result.text());
+    let fs = &session.fs().files;
+    assert_eq!(fs.contents("a.txt").unwrap(), b"alpha\n");
+    assert_eq!(fs.contents("b.txt").unwrap(), b"beta\n");
+    let undo = session.call("undo", r#"{"file_path": "a.txt"}"#);
+    assert!(undo.text().contains("nothing to undo"), "{}", undo.text());
+}

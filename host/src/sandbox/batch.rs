@@ -1,0 +1,377 @@
+//! A batch of writes that land together (`batch-begin` and `batch-end` in
+//! `wit/host-fs.wit`), made durable the way git's `core.fsyncMethod =
+//! batch` makes its objects durable:
+//!
+//! 1. each write checks its file as far as it can and writes the new
+//!    version beside it, under a temporary name, its write-back started
+//!    and nothing synced ([`stage`]);
+//! 2. the commit syncs every new version: the disk is already writing them
+//!    all, and a journalling file system commits their metadata with the
+//!    first sync, so the others find little left to do;
+//! 3. each new version is swapped into place (`RENAME_EXCHANGE`) and the
+//!    precondition checked on what it displaced, which stays under the
+//!    temporary name until every swap is made: a failure swaps back the
+//!    ones made, newest first, and nothing has changed;
+//! 4. each directory written in is synced once, and the displaced versions
+//!    go.
+//!
+//! A write of a file that did not exist links the new version under its
+//! name (which fails if anything took it) and is taken back by removing
+//! it, while it is still the new version unwritten. The turn of each
+//! directory (see `turn`) is held while its files are put in place.
+
+use std::ffi::OsString;
+use std::fs::File;
+
+use cap_std::fs::Dir;
+use filetools_core::{FsError, Metadata, Precondition};
+use rustix::fs::{AtFlags, Mode, OFlags};
+use rustix::io::Errno;
+
+use super::node::{self, Identity, Node};
+use super::replace::{discard, metadata_of, put_back, swap};
+use super::resolve::Target;
+use super::temp::{self, Perms, Plan};
+use super::{Sandbox, dirlock, fs_error};
+use crate::limits::Deadline;
+
+/// The writes of a batch, in the order they were made.
+#[derive(Debug, Default)]
+pub(crate) struct Batch {
+    staged: Vec<Staged>,
+}
+
+/// One write of a batch: its new version, written and not yet in place.
+#[derive(Debug)]
+struct Staged {
+    /// The directory of the file, and its device and inode (to take each
+    /// directory's turn once, and sync it once).
+    dir: Dir,
+    dir_id: (u64, u64),
+    /// The file's name, and the new version's temporary one.
+    name: OsString,
+    temp_name: OsString,
+    /// The new version, open, and what it is.
+    file: File,
+    ours: Identity,
+    /// What the file must be when the new version takes its place.
+    precondition: Precondition,
+    /// Whether the file did not exist when the write was made.
+    creates: bool,
+}
+
+/// Why a batch did not land: the write that failed (from 0), its error,
+/// and the writes in place that could not be put back.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub index: usize,
+    pub error: FsError,
+    pub stuck: Vec<usize>,
+}
+
+impl Drop for Batch {
+    /// New versions never put in place go (a batch ended without a
+    /// commit, or dropped with its call).
+    fn drop(&mut self) {
+        for staged in &self.staged {
+            let _ = rustix::fs::unlinkat(&staged.dir, &staged.temp_name, AtFlags::empty());
+        }
+    }
+}
+
+/// Writes `data` beside `target` for `batch`, after checking as far as it
+/// can that `precondition` holds; the new version's metadata.
+pub(super) fn stage(
+    sandbox: &Sandbox,
+    batch: &mut Batch,
+    target: Target,
+    data: &[u8],
+    precondition: &Precondition,
+    deadline: Deadline,
+) -> Result<Metadata, FsError> {
+    let name = target.name.as_os_str();
+    let before = node::look(&target.parent, name)?;
+    node::check_quickly(&before, precondition)?;
+    let like = match &before {
+        Node::Regular(file) => Some(file.metadata().map_err(fs_error)?),
+        Node::Missing => None,
+        Node::Other(_) => return Err(FsError::Conflict),
+    };
+    let plan = Plan {
+        target: name,
+        perms: like.as_ref().map_or(Perms::New, Perms::Like),
+        named: true,
+        synced: false,
+    };
+    let temp = temp::write(&target.parent, data, plan, deadline)?;
+    let Some(temp_name) = temp.name else {
+        return Err(FsError::Io("the new file has no name".to_owned()));
+    };
+    let staged = (|| {
+        let dir_stat = rustix::fs::fstat(&target.parent).map_err(|err| fs_error(err.into()))?;
+        let ours = Identity::of(&temp.file.metadata().map_err(fs_error)?);
+        let meta = metadata_of(sandbox, &temp.file)?;
+        Ok((dir_stat, ours, meta))
+    })();
+    let (dir_stat, ours, meta) = match staged {
+        Ok(found) => found,
+        Err(err) => {
+            let _ = rustix::fs::unlinkat(&target.parent, &temp_name, AtFlags::empty());
+            return Err(err);
+        }
+    };
+    batch.staged.push(Staged {
+        dir: target.parent,
+        dir_id: (dir_stat.st_dev, dir_stat.st_ino),
+        name: target.name,
+        temp_name,
+        file: temp.file,
+        ours,
+        precondition: precondition.clone(),
+        creates: like.is_none(),
+    });
+    Ok(meta)
+}
+
+/// Lands every write of `batch`, or none (see the module's steps).
+pub(super) fn commit(
+    sandbox: &Sandbox,
+    mut batch: Batch,
+    deadline: Deadline,
+) -> Result<(), Failure> {
+    let fail = |index, error| Failure {
+        index,
+        error,
+        stuck: Vec::new(),
+    };
+    for (index, staged) in batch.staged.iter().enumerate() {
+        staged
+            .file
+            .sync_all()
+            .map_err(|err| fail(index, fs_error(err)))?;
+    }
+    let mut placed = 0;
+    let mut turn = None;
+    let mut placing = Ok(());
+    for (index, staged) in batch.staged.iter().enumerate() {
+        let same_dir = index > 0 && batch.staged[index - 1].dir_id == staged.dir_id;
+        if !same_dir {
+            turn = None;
+            match dirlock::lock(sandbox.turns_dir(), &staged.dir, deadline) {
+                Ok(lock) => turn = Some(lock),
+                Err(err) => {
+                    placing = Err(fail(index, err));
+                    break;
+                }
+            }
+        }
+        if let Err(err) = place(staged, deadline) {
+            placing = Err(fail(index, err));
+            break;
+        }
+        placed += 1;
+    }
+    if let Err(mut failure) = placing {
+        failure.stuck = (0..placed)
+            .rev()
+            .filter(|&n| !take_back(&batch.staged[n]))
+            .collect();
+        failure.stuck.reverse();
+        drop(turn);
+        // What stays under a temporary name goes: a new version taken back
+        // or never placed, or a displaced one something newer superseded.
+        for staged in batch.staged.drain(..) {
+            discard(&staged.dir, &staged.temp_name, &staged.name);
+        }
+        return Err(failure);
+    }
+    drop(turn);
+    let mut synced: Vec<(u64, u64)> = Vec::new();
+    for staged in &batch.staged {
+        if !synced.contains(&staged.dir_id) {
+            synced.push(staged.dir_id);
+            // The new names are in place; their durability is the last
+            // step, and a failure here is not one of the writes. (The
+            // directory's own handle may be one that cannot be synced.)
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            if let Ok(fd) = rustix::fs::openat(&staged.dir, ".", flags, Mode::empty()) {
+                let _ = rustix::fs::fsync(&fd);
+            }
+        }
+    }
+    for staged in batch.staged.drain(..) {
+        discard(&staged.dir, &staged.temp_name, &staged.name);
+    }
+    Ok(())
+}
+
+/// Puts one new version in place while its precondition holds on what it
+/// displaces, which stays under the temporary name.
+fn place(staged: &Staged, deadline: Deadline) -> Result<(), FsError> {
+    let (dir, name, temp_name) = (&staged.dir, &*staged.name, &*staged.temp_name);
+    if staged.creates {
+        // The name must still be free: a hard link fails where it is not.
+        return match rustix::fs::linkat(dir, temp_name, dir, name, AtFlags::empty()) {
+            Ok(()) => Ok(()),
+            Err(Errno::EXIST) => Err(FsError::Conflict),
+            Err(err) => Err(fs_error(err.into())),
+        };
+    }
+    match swap(dir, temp_name, name) {
+        Ok(()) => {}
+        Err(Errno::NOENT) => return Err(FsError::Conflict),
+        Err(err) => return Err(fs_error(err.into())),
+    }
+    match node::verify(dir, temp_name, &staged.precondition, deadline) {
+        Ok(_) => Ok(()),
+        Err(refusal) => {
+            put_back(dir, name, temp_name, &staged.ours);
+            Err(refusal)
+        }
+    }
+}
+
+/// Takes a placed new version back: the displaced version returns, or a
+/// created file goes, only while the new version stands there unwritten.
+/// Whether it was taken back.
+fn take_back(staged: &Staged) -> bool {
+    let (dir, name, temp_name) = (&staged.dir, &*staged.name, &*staged.temp_name);
+    let unwritten = Identity::at(dir, name).is_some_and(|there| there.unwritten(&staged.ours));
+    if !unwritten {
+        return false;
+    }
+    if staged.creates {
+        return rustix::fs::unlinkat(dir, name, AtFlags::empty()).is_ok();
+    }
+    put_back(dir, name, temp_name, &staged.ours);
+    !Identity::at(dir, name).is_some_and(|there| there.same_node(&staged.ours))
+}
+
+#[cfg(test)]
+#[cfg(any(target_os = "linux", target_os = "android"))]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use filetools_core::{FileStamp, FsError, Precondition, sha256_hex};
+
+    use super::super::{KeptOpen, Sandbox};
+    use crate::limits::Deadline;
+
+    fn scratch(label: &str) -> PathBuf {
+        let path =
+            std::env::temp_dir().join(format!("filetools-batch-{label}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(path.join("sub")).unwrap();
+        std::fs::write(path.join("a.txt"), "a old\n").unwrap();
+        std::fs::write(path.join("sub/b.txt"), "b old\n").unwrap();
+        path
+    }
+
+    /// The precondition that holds for exactly `bytes`.
+    fn holding(bytes: &[u8]) -> Precondition {
+        Precondition::Matches(FileStamp {
+            size: bytes.len() as u64,
+            mtime_ns: 0,
+            sha256: Some(sha256_hex(bytes)),
+        })
+    }
+
+    /// Every name in `root` and `root/sub`, sorted.
+    fn names(root: &Path) -> Vec<String> {
+        let mut names: Vec<String> = ["", "sub"]
+            .iter()
+            .flat_map(|dir| std::fs::read_dir(root.join(dir)).unwrap())
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// What a.txt, sub/b.txt and c.txt hold ("-": nothing there).
+    fn contents(root: &Path) -> [String; 3] {
+        ["a.txt", "sub/b.txt", "c.txt"]
+            .map(|name| std::fs::read_to_string(root.join(name)).unwrap_or_else(|_| "-".to_owned()))
+    }
+
+    /// Writes a.txt and sub/b.txt over their old versions and creates
+    /// c.txt, in one batch of `sandbox`'s, not yet committed.
+    fn staged(sandbox: &Sandbox, kept: &KeptOpen) -> super::Batch {
+        let bounded = sandbox.for_call(Deadline::NEVER, kept);
+        assert!(bounded.batches());
+        let mut batch = super::Batch::default();
+        for (path, new, precondition) in [
+            ("a.txt", "a new\n", holding(b"a old\n")),
+            ("sub/b.txt", "b new\n", holding(b"b old\n")),
+            ("c.txt", "c new\n", Precondition::Absent),
+        ] {
+            let meta = bounded
+                .stage(&mut batch, path, new.as_bytes(), &precondition)
+                .unwrap();
+            assert_eq!(meta.size, new.len() as u64);
+        }
+        batch
+    }
+
+    #[test]
+    fn a_committed_batch_lands_every_write_and_leaves_no_temporary_file() {
+        let root = scratch("lands");
+        let (sandbox, kept) = (Sandbox::open(&root, false).unwrap(), KeptOpen::default());
+        let batch = staged(&sandbox, &kept);
+        // Nothing is in place before the commit.
+        assert_eq!(contents(&root), ["a old\n", "b old\n", "-"]);
+        sandbox
+            .for_call(Deadline::NEVER, &kept)
+            .commit(batch)
+            .unwrap();
+        assert_eq!(contents(&root), ["a new\n", "b new\n", "c new\n"]);
+        assert_eq!(names(&root), ["a.txt", "b.txt", "c.txt", "sub"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_file_changed_before_the_commit_puts_back_every_write_already_made() {
+        let root = scratch("conflict");
+        let (sandbox, kept) = (Sandbox::open(&root, false).unwrap(), KeptOpen::default());
+        let batch = staged(&sandbox, &kept);
+        // Another writer changes the second file after its write was made.
+        std::fs::write(root.join("sub/b.txt"), "b theirs\n").unwrap();
+        let failure = sandbox
+            .for_call(Deadline::NEVER, &kept)
+            .commit(batch)
+            .unwrap_err();
+        assert_eq!(
+            (failure.index, failure.error, failure.stuck),
+            (1, FsError::Conflict, Vec::new())
+        );
+        assert_eq!(contents(&root), ["a old\n", "b theirs\n", "-"]);
+        assert_eq!(names(&root), ["a.txt", "b.txt", "sub"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_name_taken_before_the_commit_refuses_the_batch_and_keeps_the_newcomer() {
+        let root = scratch("taken");
+        let (sandbox, kept) = (Sandbox::open(&root, false).unwrap(), KeptOpen::default());
+        let batch = staged(&sandbox, &kept);
+        std::fs::write(root.join("c.txt"), "c theirs\n").unwrap();
+        let failure = sandbox
+            .for_call(Deadline::NEVER, &kept)
+            .commit(batch)
+            .unwrap_err();
+        assert_eq!((failure.index, failure.error), (2, FsError::Conflict));
+        assert_eq!(contents(&root), ["a old\n", "b old\n", "c theirs\n"]);
+        assert_eq!(names(&root), ["a.txt", "b.txt", "c.txt", "sub"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_batch_ended_without_a_commit_leaves_every_file_as_it_was() {
+        let root = scratch("dropped");
+        let sandbox = Sandbox::open(&root, false).unwrap();
+        let kept = KeptOpen::default();
+        drop(staged(&sandbox, &kept));
+        assert_eq!(contents(&root), ["a old\n", "b old\n", "-"]);
+        assert_eq!(names(&root), ["a.txt", "b.txt", "sub"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
