@@ -278,12 +278,13 @@ impl host_fs::Host for StoreState {
                     .filter_map(|n| u32::try_from(n).ok())
                     .collect(),
             };
-        if !commit {
-            return Ok(());
-        }
-        // The record kept in the batch is durable before any write lands.
+        // The record kept in the batch is durable before any write lands,
+        // in the batch or, without a commit, one by one after it.
         if let Some(held) = &self.change {
             held.sync().map_err(|error| failure(0, error, Vec::new()))?;
+        }
+        if !commit {
+            return Ok(());
         }
         let ForCall::Sandbox(bounded) = self.fs() else {
             return Err(failure(

@@ -135,7 +135,10 @@ pub(crate) fn run_all<F: HostFs + ?Sized>(
 /// Runs `steps`, every one a write, in one batch of the host's: each new
 /// version is written beside its file, then all are flushed at once and
 /// put in place together, or none is (see `batch-end` in
-/// `wit/host-fs.wit`).
+/// `wit/host-fs.wit`). A write the batch refuses (a conflict, or what the
+/// host cannot batch: a file system that cannot swap names, too many
+/// files) ends the batch with nothing put in place, and the steps run one
+/// by one, which lands them or names the cause.
 fn run_batched<F: HostFs + ?Sized>(
     fs: &F,
     steps: &[Step],
@@ -143,13 +146,11 @@ fn run_batched<F: HostFs + ?Sized>(
 ) -> Result<Vec<Option<Metadata>>, ToolError> {
     let mut written = Vec::with_capacity(steps.len());
     for step in steps {
-        match run(fs, step) {
-            Ok(meta) => written.push(meta),
-            Err(error) => {
-                let _ = fs.batch_end(false);
-                return Err(failed(step, tool, error, Vec::new()));
-            }
-        }
+        let Ok(meta) = run(fs, step) else {
+            let _ = fs.batch_end(false);
+            return run_all(fs, steps, tool);
+        };
+        written.push(meta);
     }
     fs.batch_end(true).map(|()| written).map_err(|failure| {
         let stuck = failure.stuck.iter().filter_map(|&n| steps.get(n));

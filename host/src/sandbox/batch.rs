@@ -25,7 +25,7 @@ use std::fs::File;
 
 use cap_std::fs::Dir;
 use filetools_core::{FsError, Metadata, Precondition};
-use rustix::fs::{AtFlags, Mode, OFlags};
+use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
 
 use super::node::{self, Identity, Node};
@@ -34,6 +34,10 @@ use super::resolve::Target;
 use super::temp::{self, Perms, Plan};
 use super::{Sandbox, dirlock, fs_error};
 use crate::limits::Deadline;
+
+/// Writes a batch holds at most: each keeps two handles open until the
+/// commit. A change of more files lands one file at a time.
+pub const MAX_BATCH_FILES: usize = 64;
 
 /// The writes of a batch, in the order they were made.
 #[derive(Debug, Default)]
@@ -89,6 +93,20 @@ pub(super) fn stage(
     precondition: &Precondition,
     deadline: Deadline,
 ) -> Result<Metadata, FsError> {
+    // Refused here, the writes land one by one instead (the guest's
+    // rule): past the cap, each write's open handles would add up; and a
+    // file system that cannot swap two names could not put a batch back.
+    if batch.staged.len() >= MAX_BATCH_FILES {
+        return Err(FsError::Io(format!(
+            "a batch holds at most {MAX_BATCH_FILES} files"
+        )));
+    }
+    let dir_stat = rustix::fs::fstat(&target.parent).map_err(|err| fs_error(err.into()))?;
+    if !sandbox.exchanges_on(&target.parent, dir_stat.st_dev) {
+        return Err(FsError::Io(
+            "this file system cannot swap two names atomically".to_owned(),
+        ));
+    }
     let name = target.name.as_os_str();
     let before = node::look(&target.parent, name)?;
     node::check_quickly(&before, precondition)?;
@@ -108,12 +126,11 @@ pub(super) fn stage(
         return Err(FsError::Io("the new file has no name".to_owned()));
     };
     let staged = (|| {
-        let dir_stat = rustix::fs::fstat(&target.parent).map_err(|err| fs_error(err.into()))?;
         let ours = Identity::of(&temp.file.metadata().map_err(fs_error)?);
         let meta = metadata_of(sandbox, &temp.file)?;
-        Ok((dir_stat, ours, meta))
+        Ok((ours, meta))
     })();
-    let (dir_stat, ours, meta) = match staged {
+    let (ours, meta) = match staged {
         Ok(found) => found,
         Err(err) => {
             let _ = rustix::fs::unlinkat(&target.parent, &temp_name, AtFlags::empty());
@@ -150,21 +167,29 @@ pub(super) fn commit(
             .sync_all()
             .map_err(|err| fail(index, fs_error(err)))?;
     }
+    // Every directory's turn, held until the last file is in place or put
+    // back; taken in one order (by device and inode), so that two batches
+    // never wait for each other.
+    let mut dirs: Vec<(u64, u64, usize)> = Vec::new();
+    for (index, staged) in batch.staged.iter().enumerate() {
+        if !dirs
+            .iter()
+            .any(|&(dev, ino, _)| (dev, ino) == staged.dir_id)
+        {
+            dirs.push((staged.dir_id.0, staged.dir_id.1, index));
+        }
+    }
+    dirs.sort_unstable();
+    let mut turns = Vec::with_capacity(dirs.len());
+    for &(_, _, index) in &dirs {
+        match dirlock::lock(sandbox.turns_dir(), &batch.staged[index].dir, deadline) {
+            Ok(turn) => turns.push(turn),
+            Err(err) => return Err(fail(index, err)),
+        }
+    }
     let mut placed = 0;
-    let mut turn = None;
     let mut placing = Ok(());
     for (index, staged) in batch.staged.iter().enumerate() {
-        let same_dir = index > 0 && batch.staged[index - 1].dir_id == staged.dir_id;
-        if !same_dir {
-            turn = None;
-            match dirlock::lock(sandbox.turns_dir(), &staged.dir, deadline) {
-                Ok(lock) => turn = Some(lock),
-                Err(err) => {
-                    placing = Err(fail(index, err));
-                    break;
-                }
-            }
-        }
         if let Err(err) = place(staged, deadline) {
             placing = Err(fail(index, err));
             break;
@@ -177,7 +202,6 @@ pub(super) fn commit(
             .filter(|&n| !take_back(&batch.staged[n]))
             .collect();
         failure.stuck.reverse();
-        drop(turn);
         // What stays under a temporary name goes: a new version taken back
         // or never placed, or a displaced one something newer superseded.
         for staged in batch.staged.drain(..) {
@@ -185,23 +209,19 @@ pub(super) fn commit(
         }
         return Err(failure);
     }
-    drop(turn);
-    let mut synced: Vec<(u64, u64)> = Vec::new();
-    for staged in &batch.staged {
-        if !synced.contains(&staged.dir_id) {
-            synced.push(staged.dir_id);
-            // The new names are in place; their durability is the last
-            // step, and a failure here is not one of the writes. (The
-            // directory's own handle may be one that cannot be synced.)
-            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            if let Ok(fd) = rustix::fs::openat(&staged.dir, ".", flags, Mode::empty()) {
-                let _ = rustix::fs::fsync(&fd);
-            }
+    for &(_, _, index) in &dirs {
+        // The new names are in place; their durability is the last step,
+        // and a failure here is not one of the writes. (The directory's
+        // own handle may be one that cannot be synced.)
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        if let Ok(fd) = rustix::fs::openat(&batch.staged[index].dir, ".", flags, Mode::empty()) {
+            let _ = rustix::fs::fsync(&fd);
         }
     }
     for staged in batch.staged.drain(..) {
         discard(&staged.dir, &staged.temp_name, &staged.name);
     }
+    drop(turns);
     Ok(())
 }
 
@@ -241,7 +261,19 @@ fn take_back(staged: &Staged) -> bool {
         return false;
     }
     if staged.creates {
-        return rustix::fs::unlinkat(dir, name, AtFlags::empty()).is_ok();
+        // Moved away first and checked where it arrived, so that a file
+        // that took the name meanwhile is never removed: it goes back.
+        let taken = temp::fresh_name(name);
+        if rustix::fs::renameat_with(dir, name, dir, &taken, RenameFlags::NOREPLACE).is_err() {
+            return false;
+        }
+        if Identity::at(dir, &taken).is_some_and(|there| there.same_node(&staged.ours)) {
+            let _ = rustix::fs::unlinkat(dir, &taken, AtFlags::empty());
+            return true;
+        }
+        let _ = rustix::fs::renameat_with(dir, &taken, dir, name, RenameFlags::NOREPLACE);
+        discard(dir, &taken, name);
+        return false;
     }
     put_back(dir, name, temp_name, &staged.ours);
     !Identity::at(dir, name).is_some_and(|there| there.same_node(&staged.ours))
@@ -372,6 +404,27 @@ mod tests {
         drop(staged(&sandbox, &kept));
         assert_eq!(contents(&root), ["a old\n", "b old\n", "-"]);
         assert_eq!(names(&root), ["a.txt", "b.txt", "sub"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_batch_refuses_a_write_past_its_cap_and_lands_the_rest() {
+        let root = scratch("cap");
+        let (sandbox, kept) = (Sandbox::open(&root, false).unwrap(), KeptOpen::default());
+        let bounded = sandbox.for_call(Deadline::NEVER, &kept);
+        let mut batch = super::Batch::default();
+        for n in 0..super::MAX_BATCH_FILES {
+            let path = format!("new-{n}.txt");
+            bounded
+                .stage(&mut batch, &path, b"new\n", &Precondition::Absent)
+                .unwrap();
+        }
+        let refused = bounded.stage(&mut batch, "one-more.txt", b"new\n", &Precondition::Absent);
+        assert!(matches!(refused, Err(FsError::Io(_))), "{refused:?}");
+        bounded.commit(batch).unwrap();
+        let written = std::fs::read_dir(&root).unwrap().count();
+        // a.txt, sub and every new file; no temporary one.
+        assert_eq!(written, 2 + super::MAX_BATCH_FILES);
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

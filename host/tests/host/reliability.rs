@@ -84,9 +84,13 @@ fn a_change_of_several_files_killed_midway_is_all_or_none_after_the_next_call() 
     let report = kill_together::cli(Path::new(BIN), &dir, 12, 2 << 20, &mut rng).unwrap();
     println!("{report}");
     assert_eq!(report.failures(), 0, "seed {seed}: {report}");
+    // A batch puts its files in place in a short run at its end, so a kill
+    // seldom leaves them mixed (the run of moves, and the trials aimed at
+    // that run, still do): what must happen is kills while a change is
+    // under way, which the next call settles and names.
     assert!(
-        report.mixed_after_kill() > 0,
-        "no kill landed between two steps: {report}"
+        report.settled() > 0,
+        "no kill landed while a change was under way: {report}"
     );
 }
 

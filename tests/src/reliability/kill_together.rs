@@ -95,6 +95,8 @@ pub struct Counts {
     pub mixed_after_next_call: u64,
     /// Mixed kills whose next first call did not say what it did.
     pub unsaid: u64,
+    /// Kills whose next first call said it settled a change cut off.
+    pub settled: u64,
     /// Files holding neither version.
     pub torn: u64,
 }
@@ -116,6 +118,12 @@ impl Report {
     pub fn mixed_after_kill(&self) -> u64 {
         self.0.iter().map(|(_, c)| c.mixed_after_kill).sum()
     }
+
+    /// Kills that landed while a change was under way, its record kept,
+    /// over all kinds: the next call settled them.
+    pub fn settled(&self) -> u64 {
+        self.0.iter().map(|(_, c)| c.settled).sum()
+    }
 }
 
 impl fmt::Display for Report {
@@ -123,8 +131,14 @@ impl fmt::Display for Report {
         for (kind, c) in &self.0 {
             writeln!(
                 f,
-                "  {kind}: {} started, {} killed midway, {} left mixed by the kill, {} mixed after the next call, {} put back without a word, {} torn files",
-                c.tried, c.killed, c.mixed_after_kill, c.mixed_after_next_call, c.unsaid, c.torn
+                "  {kind}: {} started, {} killed midway, {} settled by the next call, {} left mixed by the kill, {} mixed after the next call, {} put back without a word, {} torn files",
+                c.tried,
+                c.killed,
+                c.settled,
+                c.mixed_after_kill,
+                c.mixed_after_next_call,
+                c.unsaid,
+                c.torn
             )?;
         }
         Ok(())
@@ -175,13 +189,23 @@ pub fn across(
                 .sum();
             let by_bytes =
                 |small: u64, large: u64| small + large.saturating_sub(small) * bytes / large_bytes;
-            // Kills land from a little before the first file changes (so
-            // some land before any step) to the answer.
-            let first = by_bytes(small.first_change, large.first_change) * 9 / 10;
-            let end = by_bytes(small.end, large.end).max(first + 1);
+            // Every other kill lands from a little before the first file
+            // changes (so some land before any step) to the answer; the
+            // rest between the first file's change and the last's (a host
+            // that lands the files in one batch puts them in place in a
+            // short run near its end: only there does a kill leave them
+            // mixed).
+            let changes = by_bytes(small.first_change, large.first_change);
+            let last = by_bytes(small.last_change, large.last_change).max(changes + 1);
+            let answer = by_bytes(small.end, large.end).max(changes + 1);
+            let (first, end) = if trial % 2 == 0 {
+                (changes, last)
+            } else {
+                (changes * 9 / 10, answer)
+            };
             let (mut session, call) = staged(maker, dir, kind, &plan)?;
             session.send_raw(format!("{call}\n").as_bytes())?;
-            let delay = first + rng.stratified(trial, trials, end - first);
+            let delay = first + rng.stratified(trial / 2, trials.div_ceil(2), end - first);
             let answered = session.answer_within(Duration::from_micros(delay))?;
             let _ = session.kill();
             counts.tried += 1;
@@ -200,9 +224,12 @@ pub fn across(
             if after.old > 0 && after.new > 0 {
                 counts.mixed_after_next_call += 1;
             }
-            if mixed && !text(&first).starts_with("Note: ") {
+            let said = text(&first);
+            if mixed && !said.starts_with("Note: ") {
                 counts.unsaid += 1;
             }
+            counts.settled +=
+                u64::from(said.starts_with("Note: ") && said.contains(" was cut off "));
             clear(dir)?;
         }
         report.0.push((kind, counts));
@@ -379,6 +406,8 @@ fn clear(dir: &Path) -> Result<()> {
 struct Calibration {
     /// Until the first of its files changed on disk: the steps begin.
     first_change: u64,
+    /// Until every one of its files had changed: the steps are over.
+    last_change: u64,
     /// Until its answer.
     end: u64,
     /// The bytes it changed.
@@ -428,10 +457,16 @@ fn calibrate(
     let before = stamps(dir, &plan);
     let started = Instant::now();
     session.send_raw(format!("{call}\n").as_bytes())?;
-    let mut first_change = None;
+    let (mut first_change, mut last_change) = (None, None);
     let answer = loop {
-        if first_change.is_none() && stamps(dir, &plan) != before {
-            first_change = Some(started.elapsed());
+        if last_change.is_none() {
+            let now = stamps(dir, &plan);
+            if first_change.is_none() && now != before {
+                first_change = Some(started.elapsed());
+            }
+            if now.iter().zip(&before).all(|(now, was)| now != was) {
+                last_change = Some(started.elapsed());
+            }
         }
         if let Some(answer) = session.answer_within(POLL)? {
             break answer;
@@ -449,6 +484,7 @@ fn calibrate(
     let micros = |time: Duration| u64::try_from(time.as_micros()).unwrap_or(u64::MAX);
     Ok(Calibration {
         first_change: micros(first_change.unwrap_or(took)),
+        last_change: micros(last_change.unwrap_or(took)),
         end: micros(took).max(1),
         bytes: size * files,
     })

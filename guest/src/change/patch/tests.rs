@@ -505,6 +505,8 @@ struct Batching {
     files: MemFs,
     held: std::cell::RefCell<Option<Vec<Held>>>,
     refuse: Option<usize>,
+    /// Refuse every write made in a batch (a host that cannot batch it).
+    refuse_writes: bool,
     batches: Cell<u32>,
 }
 
@@ -514,6 +516,7 @@ impl Batching {
             files,
             held: std::cell::RefCell::new(None),
             refuse,
+            refuse_writes: false,
             batches: Cell::new(0),
         }
     }
@@ -531,6 +534,11 @@ impl HostFs for Batching {
     }
     fn write_file(&self, path: &str, data: &[u8], pre: &Precondition) -> Result<Metadata, FsError> {
         if let Some(held) = self.held.borrow_mut().as_mut() {
+            if self.refuse_writes {
+                return Err(FsError::Io(
+                    "this file system cannot swap two names".to_owned(),
+                ));
+            }
             held.push((path.to_owned(), data.to_vec(), pre.clone()));
             return Ok(Metadata {
                 size: data.len() as u64,
@@ -625,4 +633,25 @@ fn a_batch_the_host_refuses_at_its_commit_names_that_file_and_changes_nothing() 
     assert_eq!(fs.contents("b.txt").unwrap(), b"beta\n");
     let undo = session.call("undo", r#"{"file_path": "a.txt"}"#);
     assert!(undo.text().contains("nothing to undo"), "{}", undo.text());
+}
+
+#[test]
+fn a_write_the_batch_refuses_lands_the_change_one_file_at_a_time() {
+    let files = MemFs::new();
+    files.add_file("a.txt", b"alpha\n");
+    files.add_file("b.txt", b"beta\n");
+    let fs = Batching {
+        refuse_writes: true,
+        ..Batching::over(files, None)
+    };
+    let mut session = Session::open(r#"{"tools": ["apply-patch", "filetools"]}"#, fs).unwrap();
+    let result = session.call(
+        "apply_patch",
+        &patch("*** Update File: a.txt\n-alpha\n+ALPHA\n*** Update File: b.txt\n-beta\n+BETA"),
+    );
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(session.fs().batches.get(), 1);
+    let fs = &session.fs().files;
+    assert_eq!(fs.contents("a.txt").unwrap(), b"ALPHA\n");
+    assert_eq!(fs.contents("b.txt").unwrap(), b"BETA\n");
 }
