@@ -12,11 +12,15 @@ use crate::answers::tool::Tool;
 use crate::change::commit::{Commit, Replaced, remember};
 use crate::change::context::Ctx;
 use crate::change::intent::Intent;
-use crate::fs::host::{FileStamp, HostFs, Metadata, Precondition};
+use crate::fs::host::{FileStamp, FsError, HostFs, Metadata, Precondition};
 use crate::fs::sha256::sha256_hex;
 use crate::memory::fingerprint::Fingerprint;
 use crate::memory::ledger::Coverage;
 use crate::text::textfile::Style;
+
+/// Files a change lands in one batch of the host's at most (the Rust
+/// host's cap); a change of more lands one file at a time.
+pub const MAX_BATCHED_STEPS: usize = 64;
 
 /// What a step leaves at its path.
 #[derive(Debug, Clone)]
@@ -80,10 +84,7 @@ pub(crate) fn holding(bytes: &[u8]) -> Precondition {
 }
 
 /// Runs one step on the files; the metadata of a written file.
-fn run<F: HostFs + ?Sized>(
-    fs: &F,
-    step: &Step,
-) -> Result<Option<Metadata>, crate::fs::host::FsError> {
+fn run<F: HostFs + ?Sized>(fs: &F, step: &Step) -> Result<Option<Metadata>, FsError> {
     match &step.after {
         After::Bytes { bytes, .. } => fs
             .write_file(&step.rel, bytes, &step.precondition)
@@ -93,7 +94,7 @@ fn run<F: HostFs + ?Sized>(
 }
 
 /// Takes a step that ran back, only over what it left.
-fn take_back<F: HostFs + ?Sized>(fs: &F, step: &Step) -> Result<(), crate::fs::host::FsError> {
+fn take_back<F: HostFs + ?Sized>(fs: &F, step: &Step) -> Result<(), FsError> {
     match (&step.after, &step.before) {
         (After::Bytes { bytes, .. }, Some(old)) => {
             fs.write_file(&step.rel, old, &holding(bytes)).map(|_| ())
@@ -135,10 +136,11 @@ pub(crate) fn run_all<F: HostFs + ?Sized>(
 /// Runs `steps`, every one a write, in one batch of the host's: each new
 /// version is written beside its file, then all are flushed at once and
 /// put in place together, or none is (see `batch-end` in
-/// `wit/host-fs.wit`). A write the batch refuses (a conflict, or what the
-/// host cannot batch: a file system that cannot swap names, too many
-/// files) ends the batch with nothing put in place, and the steps run one
-/// by one, which lands them or names the cause.
+/// `wit/host-fs.wit`). A write refused with an I/O error (what the host
+/// cannot batch: a file system that cannot swap names, say) ends the
+/// batch with nothing put in place, and the steps run one by one, which
+/// lands them or names the cause; any other refusal (a conflict) is the
+/// change's answer, nothing written.
 fn run_batched<F: HostFs + ?Sized>(
     fs: &F,
     steps: &[Step],
@@ -146,11 +148,19 @@ fn run_batched<F: HostFs + ?Sized>(
 ) -> Result<Vec<Option<Metadata>>, ToolError> {
     let mut written = Vec::with_capacity(steps.len());
     for step in steps {
-        let Ok(meta) = run(fs, step) else {
-            let _ = fs.batch_end(false);
-            return run_all(fs, steps, tool);
-        };
-        written.push(meta);
+        match run(fs, step) {
+            Ok(meta) => written.push(meta),
+            // What the host cannot batch: nothing is in place yet.
+            Err(FsError::Io(_)) => {
+                fs.batch_end(false)
+                    .map_err(|failure| failed(step, tool, failure.error, Vec::new()))?;
+                return run_all(fs, steps, tool);
+            }
+            Err(error) => {
+                let _ = fs.batch_end(false);
+                return Err(failed(step, tool, error, Vec::new()));
+            }
+        }
     }
     fs.batch_end(true).map(|()| written).map_err(|failure| {
         let stuck = failure.stuck.iter().filter_map(|&n| steps.get(n));
@@ -162,12 +172,7 @@ fn run_batched<F: HostFs + ?Sized>(
 
 /// The error of a change whose `step` failed with `error`, naming the
 /// files of steps made before it that could not be taken back.
-fn failed(
-    step: &Step,
-    tool: Tool,
-    error: crate::fs::host::FsError,
-    stuck: Vec<String>,
-) -> ToolError {
+fn failed(step: &Step, tool: Tool, error: FsError, stuck: Vec<String>) -> ToolError {
     let err = ToolError::from_write(&step.path, tool, error);
     if stuck.is_empty() {
         err
@@ -206,6 +211,7 @@ pub(crate) fn land<F: HostFs + ?Sized, R>(
     // Several files, each written (none removed), land in one batch where
     // the host has one: flushed together, its record with them.
     let batched = kept
+        && steps.len() <= MAX_BATCHED_STEPS
         && steps
             .iter()
             .all(|step| matches!(step.after, After::Bytes { .. }))

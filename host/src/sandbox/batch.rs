@@ -197,6 +197,8 @@ pub(super) fn commit(
         placed += 1;
     }
     if let Err(mut failure) = placing {
+        // Put back under the turns, so that no change of another writer
+        // lands between a check and a swap back.
         failure.stuck = (0..placed)
             .rev()
             .filter(|&n| !take_back(&batch.staged[n]))
@@ -204,11 +206,14 @@ pub(super) fn commit(
         failure.stuck.reverse();
         // What stays under a temporary name goes: a new version taken back
         // or never placed, or a displaced one something newer superseded.
+        drop(turns);
         for staged in batch.staged.drain(..) {
             discard(&staged.dir, &staged.temp_name, &staged.name);
         }
         return Err(failure);
     }
+    // Every file is in place: the syncs that follow need no turn.
+    drop(turns);
     for &(_, _, index) in &dirs {
         // The new names are in place; their durability is the last step,
         // and a failure here is not one of the writes. (The directory's
@@ -221,7 +226,6 @@ pub(super) fn commit(
     for staged in batch.staged.drain(..) {
         discard(&staged.dir, &staged.temp_name, &staged.name);
     }
-    drop(turns);
     Ok(())
 }
 
@@ -267,12 +271,14 @@ fn take_back(staged: &Staged) -> bool {
         if rustix::fs::renameat_with(dir, name, dir, &taken, RenameFlags::NOREPLACE).is_err() {
             return false;
         }
-        if Identity::at(dir, &taken).is_some_and(|there| there.same_node(&staged.ours)) {
+        if Identity::at(dir, &taken).is_some_and(|there| there.unwritten(&staged.ours)) {
             let _ = rustix::fs::unlinkat(dir, &taken, AtFlags::empty());
             return true;
         }
+        // Not the batch's (or written since): it goes back. Should a newer
+        // file have taken the name meanwhile, it stays where it is, never
+        // removed, and the file counts as not taken back.
         let _ = rustix::fs::renameat_with(dir, &taken, dir, name, RenameFlags::NOREPLACE);
-        discard(dir, &taken, name);
         return false;
     }
     put_back(dir, name, temp_name, &staged.ours);

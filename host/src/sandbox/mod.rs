@@ -92,8 +92,8 @@ pub struct Sandbox {
     /// number is reused once its file system is unmounted.
     plain_devices: Mutex<Vec<(u64, Instant)>>,
     /// Devices whose file system was asked whether it swaps two names
-    /// atomically (a batch of writes needs it), and its answer.
-    exchange_devices: Mutex<Vec<(u64, bool)>>,
+    /// atomically (a batch of writes needs it), its answer, and when.
+    exchange_devices: Mutex<Vec<(u64, bool, Instant)>>,
 }
 
 /// Devices remembered as holding no kernel file system, at most.
@@ -394,44 +394,52 @@ impl Sandbox {
         Ok(())
     }
 
-    /// Refuses an opened file or directory that belongs to the kernel's
-    /// `/proc` or `/sys`, unless they are allowed.
     /// Whether the file system of `dir` (on device `dev`) swaps two names
-    /// atomically, asked once per device by swapping two empty files of
-    /// this host's in `dir`.
+    /// atomically, asked by swapping two empty files of this host's in
+    /// `dir`; the answer is kept for [`PLAIN_DEVICE_TRUST`], as a device
+    /// number is reused once its file system is unmounted.
     fn exchanges_on(&self, dir: &Dir, dev: u64) -> bool {
-        let known = |devices: &Vec<(u64, bool)>| {
+        let now = Instant::now();
+        let known = |devices: &mut Vec<(u64, bool, Instant)>| {
+            devices.retain(|&(_, _, asked)| now.duration_since(asked) < PLAIN_DEVICE_TRUST);
             devices
                 .iter()
-                .find(|(seen, _)| *seen == dev)
-                .map(|&(_, swaps)| swaps)
+                .find(|(seen, _, _)| *seen == dev)
+                .map(|&(_, swaps, _)| swaps)
         };
-        if let Some(swaps) = self.exchange_devices.lock().ok().and_then(|d| known(&d)) {
+        if let Some(swaps) = self
+            .exchange_devices
+            .lock()
+            .ok()
+            .and_then(|mut d| known(&mut d))
+        {
             return swaps;
         }
-        let names = [".", ".."].map(|_| temp::fresh_name(std::ffi::OsStr::new("swap")));
         let flags = rustix::fs::OFlags::CREATE
             | rustix::fs::OFlags::EXCL
             | rustix::fs::OFlags::WRONLY
             | rustix::fs::OFlags::CLOEXEC;
         let mode = rustix::fs::Mode::from_raw_mode(0o600);
-        let made = names
-            .iter()
+        // Only the names made here are removed.
+        let made: Vec<std::ffi::OsString> = (0..2)
+            .map(|_| temp::fresh_name(std::ffi::OsStr::new("swap")))
             .filter(|name| rustix::fs::openat(dir, name.as_os_str(), flags, mode).is_ok())
-            .count();
-        let swaps = made == 2 && replace::swap(dir, &names[0], &names[1]).is_ok();
-        for name in &names {
+            .collect();
+        let swaps = made.len() == 2 && replace::swap(dir, &made[0], &made[1]).is_ok();
+        for name in &made {
             let _ = rustix::fs::unlinkat(dir, name.as_os_str(), rustix::fs::AtFlags::empty());
         }
-        if made == 2
+        if made.len() == 2
             && let Ok(mut devices) = self.exchange_devices.lock()
             && devices.len() < MAX_PLAIN_DEVICES
         {
-            devices.push((dev, swaps));
+            devices.push((dev, swaps, now));
         }
         swaps
     }
 
+    /// Refuses an opened file or directory that belongs to the kernel's
+    /// `/proc` or `/sys`, unless they are allowed.
     fn refuse_kernel_files(&self, handle: &impl std::os::fd::AsFd) -> Result<(), FsError> {
         if !self.kernel_files && node::on_kernel_fs(handle) {
             return Err(FsError::PermissionDenied);

@@ -97,6 +97,9 @@ pub struct Counts {
     pub unsaid: u64,
     /// Kills whose next first call said it settled a change cut off.
     pub settled: u64,
+    /// Of those, the ones it found landed, whole or in part (it kept the
+    /// change, or put files back).
+    pub recovered: u64,
     /// Files holding neither version.
     pub torn: u64,
 }
@@ -119,10 +122,10 @@ impl Report {
         self.0.iter().map(|(_, c)| c.mixed_after_kill).sum()
     }
 
-    /// Kills that landed while a change was under way, its record kept,
-    /// over all kinds: the next call settled them.
-    pub fn settled(&self) -> u64 {
-        self.0.iter().map(|(_, c)| c.settled).sum()
+    /// Kills after some step of a change, its record kept, over all
+    /// kinds: the next call kept the change or put files back.
+    pub fn recovered(&self) -> u64 {
+        self.0.iter().map(|(_, c)| c.recovered).sum()
     }
 }
 
@@ -131,10 +134,11 @@ impl fmt::Display for Report {
         for (kind, c) in &self.0 {
             writeln!(
                 f,
-                "  {kind}: {} started, {} killed midway, {} settled by the next call, {} left mixed by the kill, {} mixed after the next call, {} put back without a word, {} torn files",
+                "  {kind}: {} started, {} killed midway, {} settled by the next call ({} after a step), {} left mixed by the kill, {} mixed after the next call, {} put back without a word, {} torn files",
                 c.tried,
                 c.killed,
                 c.settled,
+                c.recovered,
                 c.mixed_after_kill,
                 c.mixed_after_next_call,
                 c.unsaid,
@@ -228,8 +232,9 @@ pub fn across(
             if mixed && !said.starts_with("Note: ") {
                 counts.unsaid += 1;
             }
-            counts.settled +=
-                u64::from(said.starts_with("Note: ") && said.contains(" was cut off "));
+            let settled = said.starts_with("Note: ") && said.contains(" was cut off ");
+            counts.settled += u64::from(settled);
+            counts.recovered += u64::from(settled && !said.contains("before its first step"));
             clear(dir)?;
         }
         report.0.push((kind, counts));

@@ -505,8 +505,8 @@ struct Batching {
     files: MemFs,
     held: std::cell::RefCell<Option<Vec<Held>>>,
     refuse: Option<usize>,
-    /// Refuse every write made in a batch (a host that cannot batch it).
-    refuse_writes: bool,
+    /// Refuse every write made in a batch with this error.
+    refuse_writes: Option<FsError>,
     batches: Cell<u32>,
 }
 
@@ -516,7 +516,7 @@ impl Batching {
             files,
             held: std::cell::RefCell::new(None),
             refuse,
-            refuse_writes: false,
+            refuse_writes: None,
             batches: Cell::new(0),
         }
     }
@@ -534,10 +534,8 @@ impl HostFs for Batching {
     }
     fn write_file(&self, path: &str, data: &[u8], pre: &Precondition) -> Result<Metadata, FsError> {
         if let Some(held) = self.held.borrow_mut().as_mut() {
-            if self.refuse_writes {
-                return Err(FsError::Io(
-                    "this file system cannot swap two names".to_owned(),
-                ));
+            if let Some(error) = &self.refuse_writes {
+                return Err(error.clone());
             }
             held.push((path.to_owned(), data.to_vec(), pre.clone()));
             return Ok(Metadata {
@@ -641,7 +639,9 @@ fn a_write_the_batch_refuses_lands_the_change_one_file_at_a_time() {
     files.add_file("a.txt", b"alpha\n");
     files.add_file("b.txt", b"beta\n");
     let fs = Batching {
-        refuse_writes: true,
+        refuse_writes: Some(FsError::Io(
+            "this file system cannot swap two names".to_owned(),
+        )),
         ..Batching::over(files, None)
     };
     let mut session = Session::open(r#"{"tools": ["apply-patch", "filetools"]}"#, fs).unwrap();
@@ -654,4 +654,26 @@ fn a_write_the_batch_refuses_lands_the_change_one_file_at_a_time() {
     let fs = &session.fs().files;
     assert_eq!(fs.contents("a.txt").unwrap(), b"ALPHA\n");
     assert_eq!(fs.contents("b.txt").unwrap(), b"BETA\n");
+}
+
+#[test]
+fn a_conflict_the_batch_finds_is_the_answer_and_no_file_is_written() {
+    let files = MemFs::new();
+    files.add_file("a.txt", b"alpha\n");
+    files.add_file("b.txt", b"beta\n");
+    let fs = Batching {
+        refuse_writes: Some(FsError::Conflict),
+        ..Batching::over(files, None)
+    };
+    let mut session = Session::open(r#"{"tools": ["apply-patch", "filetools"]}"#, fs).unwrap();
+    let result = session.call(
+        "apply_patch",
+        &patch("*** Update File: a.txt\n-alpha\n+ALPHA\n*** Update File: b.txt\n-beta\n+BETA"),
+    );
+    assert!(result.is_error, "{}", result.text());
+    assert!(result.text().contains("a.txt changed"), "{}", result.text());
+    let fs = &session.fs().files;
+    assert_eq!(fs.contents("a.txt").unwrap(), b"alpha\n");
+    assert_eq!(fs.contents("b.txt").unwrap(), b"beta\n");
+    assert!(session.fs().held.borrow().is_none());
 }
