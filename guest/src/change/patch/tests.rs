@@ -6,6 +6,36 @@ use crate::fs::host::{DirEntry, FsError, HostFs, Metadata, Precondition};
 use crate::fs::memory::MemFs;
 use crate::tools::session::Session;
 
+/// The methods of a test file system that hands every call but
+/// `write_file` to its `files` as they are.
+macro_rules! files_but_writes {
+    () => {
+        fn stat(&self, path: &str) -> Result<Metadata, FsError> {
+            self.files.stat(path)
+        }
+        fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
+            self.files.read(path, offset, len)
+        }
+        fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
+            self.files.list_dir(path)
+        }
+        fn remove_file(&self, path: &str, pre: &Precondition) -> Result<(), FsError> {
+            self.files.remove_file(path, pre)
+        }
+        fn create_dir(&self, path: &str) -> Result<(), FsError> {
+            self.files.create_dir(path)
+        }
+        fn rename(
+            &self,
+            source: &str,
+            destination: &str,
+            pre: &Precondition,
+        ) -> Result<Metadata, FsError> {
+            self.files.rename(source, destination, pre)
+        }
+    };
+}
+
 /// Files where another writer changes `victim` just before a write to it
 /// lands: the second step of a patch fails on the host after the first
 /// step was written.
@@ -16,34 +46,12 @@ struct Interfering {
 }
 
 impl HostFs for Interfering {
-    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
-        self.files.stat(path)
-    }
-    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
-        self.files.read(path, offset, len)
-    }
-    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
-        self.files.list_dir(path)
-    }
+    files_but_writes!();
     fn write_file(&self, path: &str, data: &[u8], pre: &Precondition) -> Result<Metadata, FsError> {
         if path == self.victim && self.armed.replace(false) {
             self.files.add_file(path, b"someone else\n");
         }
         self.files.write_file(path, data, pre)
-    }
-    fn remove_file(&self, path: &str, pre: &Precondition) -> Result<(), FsError> {
-        self.files.remove_file(path, pre)
-    }
-    fn create_dir(&self, path: &str) -> Result<(), FsError> {
-        self.files.create_dir(path)
-    }
-    fn rename(
-        &self,
-        source: &str,
-        destination: &str,
-        pre: &Precondition,
-    ) -> Result<Metadata, FsError> {
-        self.files.rename(source, destination, pre)
     }
 }
 
@@ -523,15 +531,7 @@ impl Batching {
 }
 
 impl HostFs for Batching {
-    fn stat(&self, path: &str) -> Result<Metadata, FsError> {
-        self.files.stat(path)
-    }
-    fn read(&self, path: &str, offset: u64, len: u32) -> Result<Vec<u8>, FsError> {
-        self.files.read(path, offset, len)
-    }
-    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, FsError> {
-        self.files.list_dir(path)
-    }
+    files_but_writes!();
     fn write_file(&self, path: &str, data: &[u8], pre: &Precondition) -> Result<Metadata, FsError> {
         if let Some(held) = self.held.borrow_mut().as_mut() {
             if let Some(error) = &self.refuse_writes {
@@ -544,20 +544,6 @@ impl HostFs for Batching {
             });
         }
         self.files.write_file(path, data, pre)
-    }
-    fn remove_file(&self, path: &str, pre: &Precondition) -> Result<(), FsError> {
-        self.files.remove_file(path, pre)
-    }
-    fn create_dir(&self, path: &str) -> Result<(), FsError> {
-        self.files.create_dir(path)
-    }
-    fn rename(
-        &self,
-        source: &str,
-        destination: &str,
-        pre: &Precondition,
-    ) -> Result<Metadata, FsError> {
-        self.files.rename(source, destination, pre)
     }
     fn batch_begin(&self) -> bool {
         self.batches.set(self.batches.get() + 1);
