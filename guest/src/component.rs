@@ -208,6 +208,7 @@ impl From<&Precondition> for host_fs::Precondition {
                 size: stamp.size,
                 mtime_ns: stamp.mtime_ns,
                 sha256: stamp.sha256.clone(),
+                xxh3: stamp.xxh3.clone(),
             }),
         }
     }

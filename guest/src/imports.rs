@@ -27,9 +27,9 @@ use generated::filetools::core::code;
 use generated::filetools::core::code_types as wit;
 use generated::filetools::core::host_fs;
 
-/// The host's SHA-256 of `data`, when it offers one.
-pub(crate) fn host_sha256(data: &[u8]) -> Option<String> {
-    host_fs::sha256(data)
+/// The host's digests of `data`, when it offers them.
+pub(crate) fn host_digests(data: &[u8]) -> Option<host_fs::ContentDigests> {
+    host_fs::digests(data)
 }
 
 /// The outline of `text` in `grammar`, in file order, by the grammars'

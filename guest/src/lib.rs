@@ -83,9 +83,10 @@ pub use change::args::{
     WriteArgs,
 };
 pub use config::{Config, ToolSet};
+pub use fs::digests::{Digests, xxh3_hex};
 pub use fs::host::{
-    BatchFailure, DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata, Precondition, ScanFile,
-    ScanOutcome, ScanRequest,
+    BatchFailure, DigestKind, DirEntry, FileKind, FileStamp, FsError, HostFs, Metadata,
+    Precondition, ScanFile, ScanOutcome, ScanRequest,
 };
 pub use fs::memory::MemFs;
 pub use fs::sha256::{hex, sha256_hex};

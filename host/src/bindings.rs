@@ -99,6 +99,7 @@ impl From<host_fs::Precondition> for core::Precondition {
                 size: stamp.size,
                 mtime_ns: stamp.mtime_ns,
                 sha256: stamp.sha256,
+                xxh3: stamp.xxh3,
             }),
         }
     }

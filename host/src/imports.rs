@@ -139,7 +139,7 @@ mod tests {
     #[test]
     fn filesystem_and_sockets_are_refused_by_name() {
         let imports = vec![
-            "filetools:core/host-fs@0.6.0".to_owned(),
+            "filetools:core/host-fs@0.7.0".to_owned(),
             "wasi:filesystem/preopens@0.2.6".to_owned(),
             "wasi:sockets/tcp@0.2.6".to_owned(),
         ];
@@ -153,10 +153,10 @@ mod tests {
     #[test]
     fn the_grammars_reach_no_file() {
         assert!(check_code(&["wasi:clocks/monotonic-clock@0.2.6".to_owned()]).is_ok());
-        assert!(check_code(&["filetools:core/code-types@0.6.0".to_owned()]).is_ok());
+        assert!(check_code(&["filetools:core/code-types@0.7.0".to_owned()]).is_ok());
         for name in [
-            "filetools:core/host-fs@0.6.0",
-            "filetools:core/code@0.6.0",
+            "filetools:core/host-fs@0.7.0",
+            "filetools:core/code@0.7.0",
             "wasi:filesystem/types@0.2.6",
         ] {
             assert!(check_code(&[name.to_owned()]).is_err(), "{name}");
@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn the_contract_alone_passes() {
-        assert!(check(&["filetools:core/host-fs@0.6.0".to_owned()]).is_ok());
+        assert!(check(&["filetools:core/host-fs@0.7.0".to_owned()]).is_ok());
         assert!(check(&["wasi:io/streams@0.2.6".to_owned()]).is_err());
     }
 }

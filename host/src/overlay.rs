@@ -18,7 +18,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use filetools_core::sha256_hex;
 use filetools_core::{DirEntry, FileKind, FsError, HostFs, MemFs, Metadata, Precondition};
 
 /// Bytes read from the base per call when a whole file is needed.
@@ -126,8 +125,8 @@ impl Overlay {
             Err(FsError::NotFound) => None,
             Err(err) => return Err(err),
         };
-        let holds = precondition.holds(current, || {
-            self.content(upper, path).map(|data| sha256_hex(&data))
+        let holds = precondition.holds(current, |kind| {
+            self.content(upper, path).map(|data| kind.of(&data))
         })?;
         if holds {
             Ok(())

@@ -300,9 +300,15 @@ impl host_fs::Host for StoreState {
         landed
     }
 
-    fn sha256(&mut self, data: Vec<u8>) -> Option<String> {
-        // The native hash uses the CPU's SHA instructions where it has them.
-        self.host_sha256.then(|| core::sha256_hex(&data))
+    fn digests(&mut self, data: Vec<u8>) -> Option<host_fs::ContentDigests> {
+        // The native hashes use the CPU's SHA and vector instructions.
+        self.host_sha256.then(|| {
+            let both = core::Digests::of(&data);
+            host_fs::ContentDigests {
+                sha256: both.sha256,
+                xxh3: both.xxh3,
+            }
+        })
     }
 
     fn scan_start(

@@ -31,8 +31,14 @@ export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sh
   // and one without a batch scan or walk answers none (the guest scans
   // each file, and walks each directory, itself).
   const timed = (entries) => entries.map((entry) => (entry.mtimeNs === undefined ? { ...entry, mtimeNs: 0n } : entry));
+  // The host's SHA-256 goes to the component alone: JavaScript has no
+  // XXH3-128, so the component leaves it out of preconditions here.
+  const hostSha256 = hostFs.sha256 ?? sha256;
   const withDigest = Object.assign(Object.create(hostFs), {
-    sha256: hostFs.sha256 ?? sha256,
+    digests: (data) => {
+      const digest = hostSha256(data);
+      return digest === undefined ? undefined : { sha256: digest, xxh3: undefined };
+    },
     scanStart: (ownThreads(hostFs) && hostFs.scanStart) || noScan,
     scanResults: hostFs.scanResults ?? (() => []),
     walkStart: (ownThreads(hostFs) && hostFs.walkStart) || noScan,

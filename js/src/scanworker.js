@@ -22,7 +22,7 @@ const exports = await instantiate(
   {
     'filetools:core/host-fs': {
       ...fs.hostFs,
-      sha256: () => undefined,
+      digests: () => undefined,
       scanStart: () => undefined,
       scanResults: () => [],
       walkStart: () => undefined,

@@ -12,6 +12,7 @@ use crate::answers::tool::Tool;
 use crate::change::commit::{Commit, Replaced, remember};
 use crate::change::context::Ctx;
 use crate::change::intent::Intent;
+use crate::fs::digests::Digests;
 use crate::fs::host::{FileStamp, FsError, HostFs, Metadata, Precondition};
 use crate::fs::sha256::sha256_hex;
 use crate::memory::fingerprint::Fingerprint;
@@ -76,10 +77,12 @@ pub(crate) struct Step {
 
 /// The precondition that matches exactly `bytes`.
 pub(crate) fn holding(bytes: &[u8]) -> Precondition {
+    let Digests { sha256, xxh3 } = Digests::of(bytes);
     Precondition::Matches(FileStamp {
         size: bytes.len() as u64,
         mtime_ns: 0,
-        sha256: Some(sha256_hex(bytes)),
+        sha256: Some(sha256),
+        xxh3,
     })
 }
 

@@ -11,10 +11,11 @@ use sha2::{Digest, Sha256};
 use crate::answers::error::ToolError;
 use crate::answers::refusal::{Change, Refusal};
 use crate::answers::tool::Tool;
+use crate::fs::digests::Digests;
 use crate::fs::host::{FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
-use crate::fs::sha256::{hex, sha256_hex};
+use crate::fs::sha256::hex;
 use crate::memory::fingerprint::Fingerprint;
-use crate::memory::ledger::Record;
+use crate::memory::ledger::{Record, View};
 use crate::memory::seen::same_bytes;
 use crate::view::sniff::{Kind, SNIFF_BYTES, sniff};
 
@@ -31,6 +32,8 @@ pub(crate) struct Current {
     pub fingerprint: u64,
     /// Its SHA-256, lower-case hex.
     pub sha256: String,
+    /// Its XXH3-128, lower-case hex, when it was computed with the SHA-256.
+    pub xxh3: Option<String>,
     /// What its first bytes say it is.
     pub kind: Kind,
 }
@@ -42,6 +45,7 @@ impl Current {
             size: self.len,
             mtime_ns: self.meta.mtime_ns,
             sha256: Some(self.sha256.clone()),
+            xxh3: self.xxh3.clone(),
         })
     }
 
@@ -120,15 +124,15 @@ pub(crate) fn load<F: HostFs + ?Sized>(
 }
 
 /// [`load`], given bytes already hashed (the session's view of the file,
-/// with its SHA-256): content found equal to them takes their hash, and is
-/// not hashed again.
+/// with its digests): content found equal to them takes their digests, and
+/// is not hashed again.
 pub(crate) fn load_knowing<F: HostFs + ?Sized>(
     fs: &F,
     rel: &str,
     path: &str,
     meta: Metadata,
     (chunk, keep): (u32, u64),
-    known: Option<(&[u8], &str)>,
+    known: Option<(&[u8], &View)>,
 ) -> Result<Current, ToolError> {
     let mut fingerprint = Fingerprint::new();
     // Streamed only once the content is not kept; kept content is hashed
@@ -163,13 +167,19 @@ pub(crate) fn load_knowing<F: HostFs + ?Sized>(
             break;
         }
     }
-    let sha256 = match (sha, bytes.as_deref()) {
-        (Some(sha), _) => hex(&sha.finalize()),
+    let Digests { sha256, xxh3 } = match (sha, bytes.as_deref()) {
+        (Some(sha), _) => Digests {
+            sha256: hex(&sha.finalize()),
+            xxh3: None,
+        },
         (None, kept) => {
             let kept = kept.unwrap_or_default();
             match known {
-                Some((seen, digest)) if same_bytes(seen, kept) => digest.to_owned(),
-                _ => sha256_hex(kept),
+                Some((seen, view)) if same_bytes(seen, kept) => Digests {
+                    sha256: view.sha256.clone(),
+                    xxh3: view.xxh3.clone(),
+                },
+                _ => Digests::of(kept),
             }
         }
     };
@@ -179,6 +189,7 @@ pub(crate) fn load_knowing<F: HostFs + ?Sized>(
         bytes,
         fingerprint: fingerprint.finish(),
         sha256,
+        xxh3,
         kind: sniff(&head),
     })
 }
@@ -225,7 +236,9 @@ pub(crate) fn fresh<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fs::digests::xxh3_hex;
     use crate::fs::memory::MemFs;
+    use crate::fs::sha256::sha256_hex;
     use crate::memory::ledger::Coverage;
     use crate::text::textfile::Style;
 
@@ -324,6 +337,31 @@ mod tests {
         let kept = load(&fs, "grew", "grew", small, 64, 1000).unwrap();
         assert_eq!(kept.bytes.as_deref(), Some(&content[..]));
         assert_eq!(kept.sha256, sha256_hex(&content));
+        assert_eq!(kept.xxh3, Some(xxh3_hex(&content)));
+        assert_eq!(
+            kept.precondition(),
+            Precondition::Matches(FileStamp {
+                size: 500,
+                mtime_ns: small.mtime_ns,
+                sha256: Some(sha256_hex(&content)),
+                xxh3: Some(xxh3_hex(&content)),
+            })
+        );
+    }
+
+    #[test]
+    fn content_equal_to_the_sessions_view_takes_its_digests() {
+        let fs = MemFs::new();
+        fs.add_file("a", b"same");
+        let meta = fs.stat("a").unwrap();
+        let view = View {
+            sha256: "s".repeat(64),
+            xxh3: Some("x".repeat(32)),
+            at: 1,
+        };
+        let known = Some((&b"same"[..], &view));
+        let loaded = load_knowing(&fs, "a", "a", meta, (64, 100), known).unwrap();
+        assert_eq!((loaded.sha256, loaded.xxh3), (view.sha256, view.xxh3));
     }
 }
 

@@ -226,6 +226,7 @@ fn put_back<F: HostFs + ?Sized>(fs: &F, file: &Planned) -> Result<(), FsError> {
             size: after.size,
             mtime_ns: 0,
             sha256: Some(after.sha256.clone()),
+            xxh3: None,
         })
     };
     match (&file.before, &file.after) {

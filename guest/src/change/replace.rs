@@ -561,7 +561,7 @@ fn step<F: HostFs + ?Sized>(
         before: plan.current.bytes.clone(),
         precondition: plan.current.precondition(),
         after: After::Bytes {
-            bytes,
+            bytes: bytes.into_owned(),
             style,
             total_lines: line_count(&new_text),
             seen,

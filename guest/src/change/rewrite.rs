@@ -95,10 +95,7 @@ pub(crate) fn load<F: HostFs + ?Sized>(
         .ledger
         .get(rel)
         .and_then(|record| record.view.as_ref());
-    let known = view.and_then(|view| {
-        let bytes = ctx.state.history.view(&view.sha256)?;
-        Some((bytes, view.sha256.as_str()))
-    });
+    let known = view.and_then(|view| Some((ctx.state.history.view(&view.sha256)?, view)));
     let chunking = (ctx.config.chunk_bytes, max);
     let current = guard::load_knowing(ctx.fs, rel, path, meta, chunking, known)?;
     current.text_only(path)?;
@@ -221,7 +218,7 @@ impl Loaded {
             before: self.current.bytes.clone(),
             precondition: self.current.precondition(),
             after: After::Bytes {
-                bytes,
+                bytes: bytes.into_owned(),
                 style,
                 total_lines,
                 seen,

@@ -141,7 +141,7 @@ fn replace<F: HostFs + ?Sized>(
     let bytes = style
         .encode(&text)
         .map_err(|err| Refusal::unmappable(path, &err))?;
-    if current.bytes.as_deref() == Some(bytes.as_slice()) {
+    if current.bytes.as_deref() == Some(&*bytes) {
         let report = Report::Unchanged {
             path: path.to_owned(),
         };

@@ -142,6 +142,40 @@ pub struct FileStamp {
     /// Lower-case hex SHA-256 of the content; when present it decides instead
     /// of the mtime.
     pub sha256: Option<String>,
+    /// Lower-case hex XXH3-128 of the content; when present it decides
+    /// instead of the SHA-256, for a tenth of the work.
+    pub xxh3: Option<String>,
+}
+
+/// A content digest a precondition may be checked by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DigestKind {
+    /// SHA-256, 64 hex digits.
+    Sha256,
+    /// XXH3-128, 32 hex digits.
+    Xxh3,
+}
+
+impl DigestKind {
+    /// This digest of `bytes`, in lower-case hex.
+    pub fn of(self, bytes: &[u8]) -> String {
+        match self {
+            DigestKind::Sha256 => crate::fs::sha256::sha256_hex(bytes),
+            DigestKind::Xxh3 => crate::fs::digests::xxh3_hex(bytes),
+        }
+    }
+}
+
+impl FileStamp {
+    /// The digest that decides, when the stamp has one: the XXH3-128 before
+    /// the SHA-256.
+    pub fn deciding(&self) -> Option<(DigestKind, &str)> {
+        match (&self.xxh3, &self.sha256) {
+            (Some(xxh3), _) => Some((DigestKind::Xxh3, xxh3)),
+            (None, Some(sha256)) => Some((DigestKind::Sha256, sha256)),
+            (None, None) => None,
+        }
+    }
 }
 
 /// What [`HostFs::write_file`] requires of the current file.
@@ -157,20 +191,21 @@ pub enum Precondition {
 
 impl Precondition {
     /// Whether the precondition holds for the current file: `current` is its
-    /// `(size, mtime_ns)`, or `None` when it does not exist. `sha256` computes
-    /// the content hash and is called only when a stamp carries one; when it
-    /// does, the hash decides instead of the mtime (SPEC W2).
+    /// `(size, mtime_ns)`, or `None` when it does not exist. `digest`
+    /// computes the content's digest of the kind asked, and is called only
+    /// when a stamp carries one; when it does, the digest decides instead of
+    /// the mtime (SPEC W2).
     pub fn holds(
         &self,
         current: Option<(u64, u64)>,
-        sha256: impl FnOnce() -> Result<String, FsError>,
+        digest: impl FnOnce(DigestKind) -> Result<String, FsError>,
     ) -> Result<bool, FsError> {
         Ok(match (self, current) {
             (Precondition::Any, _) | (Precondition::Absent, None) => true,
             (Precondition::Matches(stamp), Some((size, mtime_ns))) => {
                 stamp.size == size
-                    && match &stamp.sha256 {
-                        Some(expected) => *expected == sha256()?,
+                    && match stamp.deciding() {
+                        Some((kind, expected)) => expected == digest(kind)?,
                         None => stamp.mtime_ns == mtime_ns,
                     }
             }
@@ -466,12 +501,13 @@ mod tests {
             size: 3,
             mtime_ns: 7,
             sha256: sha256.map(str::to_owned),
+            xxh3: None,
         })
     }
 
     #[test]
     fn the_hash_is_computed_only_when_a_stamp_carries_one() {
-        let never = || -> Result<String, FsError> { panic!("hash computed") };
+        let never = |_| -> Result<String, FsError> { panic!("hash computed") };
         assert_eq!(stamp(None).holds(Some((3, 7)), never), Ok(true));
         assert_eq!(stamp(None).holds(Some((3, 8)), never), Ok(false));
         assert_eq!(stamp(Some("ab")).holds(Some((4, 7)), never), Ok(false));
@@ -481,9 +517,33 @@ mod tests {
 
     #[test]
     fn with_a_hash_the_content_decides_not_the_mtime() {
-        let hash = || Ok("ab".to_owned());
+        let hash = |_| Ok("ab".to_owned());
         assert_eq!(stamp(Some("ab")).holds(Some((3, 999)), hash), Ok(true));
         assert_eq!(stamp(Some("cd")).holds(Some((3, 7)), hash), Ok(false));
         assert_eq!(stamp(Some("ab")).holds(None, hash), Ok(false));
+    }
+
+    #[test]
+    fn an_xxh3_decides_before_a_sha256() {
+        let Precondition::Matches(mut both) = stamp(Some("sha")) else {
+            unreachable!()
+        };
+        both.xxh3 = Some("x".to_owned());
+        let by = |kind| {
+            Ok(match kind {
+                DigestKind::Xxh3 => "x",
+                DigestKind::Sha256 => "other",
+            }
+            .to_owned())
+        };
+        assert_eq!(
+            Precondition::Matches(both.clone()).holds(Some((3, 7)), by),
+            Ok(true)
+        );
+        both.xxh3 = Some("y".to_owned());
+        assert_eq!(
+            Precondition::Matches(both).holds(Some((3, 7)), by),
+            Ok(false)
+        );
     }
 }

@@ -148,8 +148,8 @@ impl MemFs {
             Some(Node::Special(_)) => Some((0, 0)),
             None => None,
         };
-        let holds = precondition.holds(stamp, || match &current {
-            Some(Node::File { data, .. }) => Ok(crate::fs::sha256::sha256_hex(data)),
+        let holds = precondition.holds(stamp, |kind| match &current {
+            Some(Node::File { data, .. }) => Ok(kind.of(data)),
             _ => Ok(String::new()),
         })?;
         if holds {
@@ -451,6 +451,7 @@ mod tests {
             size: seen.size,
             mtime_ns: seen.mtime_ns - 1,
             sha256: None,
+            xxh3: None,
         };
         assert_eq!(
             fs.write_file("a", b"new", &Precondition::Matches(stale)),
@@ -461,6 +462,7 @@ mod tests {
             size: 3,
             mtime_ns: 0,
             sha256: Some(crate::fs::sha256::sha256_hex(b"old")),
+            xxh3: None,
         };
         fs.write_file("a", b"new", &Precondition::Matches(by_hash))
             .unwrap();

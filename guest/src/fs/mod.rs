@@ -4,6 +4,7 @@
 //! the writes of another) and the [`sha256`] of contents, which a host may
 //! compute faster.
 
+pub mod digests;
 pub mod host;
 pub mod memory;
 pub mod recording;

@@ -29,12 +29,9 @@ pub fn sha256_hex(data: &[u8]) -> String {
 /// The host's SHA-256 of `data`, when it gives a well-formed one.
 #[cfg(target_family = "wasm")]
 fn host_sha256(data: &[u8]) -> Option<String> {
-    crate::imports::host_sha256(data).filter(|digest| {
-        digest.len() == 64
-            && digest
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    })
+    crate::imports::host_digests(data)
+        .map(|both| both.sha256)
+        .filter(|digest| crate::fs::digests::well_formed(digest, 64))
 }
 
 /// Natively the software hash uses the CPU's instructions itself.

@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::fs::digests::Digests;
 use crate::fs::sha256::sha256_hex;
 use crate::memory::ledger::Record;
 use crate::memory::stamps::Stamps;
@@ -330,10 +331,10 @@ impl History {
     /// Keeps `data` as the view of a ledger record and names it by its
     /// SHA-256; views do not count against the history's budget (the
     /// session bounds them on its own).
-    pub(crate) fn hold_view(&mut self, data: &[u8]) -> String {
-        let sha256 = sha256_hex(data);
-        self.hold_hashed(data, &sha256);
-        sha256
+    pub(crate) fn hold_view(&mut self, data: &[u8]) -> Digests {
+        let digests = Digests::of(data);
+        self.hold_hashed(data, &digests.sha256);
+        digests
     }
 
     /// [`hold_view`](Self::hold_view) of `data` whose SHA-256 is known.

@@ -273,6 +273,10 @@ pub struct Record {
 pub struct View {
     /// The SHA-256 the history keeps it under.
     pub sha256: String,
+    /// Its XXH3-128, when it was computed with the SHA-256: a change of the
+    /// file gives it to the host to check instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xxh3: Option<String>,
     /// The call that kept it: the oldest goes first.
     pub at: u64,
 }

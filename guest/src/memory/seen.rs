@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 
 use crate::config::Config;
+use crate::fs::digests::Digests;
 use crate::memory::ledger::View;
 use crate::memory::state::State;
 
@@ -65,10 +66,10 @@ impl State {
         if size > budget || size > config.max_edit_bytes {
             return;
         }
-        let sha256 = self.history.hold_view(text);
+        let Digests { sha256, xxh3 } = self.history.hold_view(text);
         let at = self.calls;
         if let Some(record) = self.ledger.get_mut(path) {
-            record.view = Some(View { sha256, at });
+            record.view = Some(View { sha256, xxh3, at });
         }
         self.views.order.insert((at, path.to_owned()));
         self.views.bytes += size;

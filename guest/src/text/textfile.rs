@@ -9,8 +9,10 @@
 //! assert_eq!(file.text, "a\r\nb\r\n");
 //! assert!(file.style.bom);
 //! assert_eq!(file.style.line_ending, LineEnding::Crlf);
-//! assert_eq!(file.style.encode("x\r\n").unwrap(), b"\xEF\xBB\xBFx\r\n");
+//! assert_eq!(file.style.encode("x\r\n").unwrap().as_ref(), b"\xEF\xBB\xBFx\r\n");
 //! ```
+
+use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
@@ -135,8 +137,12 @@ impl Style {
     }
 
     /// `text` as bytes in this style's encoding, with its BOM; refuses text
-    /// the encoding cannot represent.
-    pub fn encode(&self, text: &str) -> Result<Vec<u8>, Unmappable> {
+    /// the encoding cannot represent. UTF-8 without a BOM is `text` itself,
+    /// not a copy.
+    pub fn encode<'a>(&self, text: &'a str) -> Result<Cow<'a, [u8]>, Unmappable> {
+        if self.encoding == Encoding::Utf8 && !self.bom {
+            return Ok(Cow::Borrowed(text.as_bytes()));
+        }
         let bom: &[u8] = match self.encoding {
             Encoding::Utf8 if self.bom => &[0xEF, 0xBB, 0xBF],
             Encoding::Utf16Le => &[0xFF, 0xFE],
@@ -150,7 +156,7 @@ impl Style {
             Encoding::Utf8 => out.extend_from_slice(text.as_bytes()),
             other => out.extend_from_slice(&other.encode(text)?),
         }
-        Ok(out)
+        Ok(Cow::Owned(out))
     }
 }
 

@@ -53,6 +53,16 @@ impl Precondition {
         }
     }
 
+    /// The content's lower-case hex XXH3-128 (32 digits), when known: `holds`
+    /// checks it instead of `sha256`, for a tenth of the work.
+    #[getter]
+    fn xxh3(&self) -> Option<&str> {
+        match &self.inner {
+            Core::Matches(stamp) => stamp.xxh3.as_deref(),
+            _ => None,
+        }
+    }
+
     /// Whether it holds for the current file: `size` and `mtime_ns` are
     /// the file's, `size=None` when there is none; `content` is its bytes
     /// (or a function giving them), read only when a hash decides.
@@ -65,7 +75,7 @@ impl Precondition {
     ) -> PyResult<bool> {
         let mut failure = None;
         let current = size.map(|size| (size, mtime_ns));
-        let verdict = self.inner.holds(current, || {
+        let verdict = self.inner.holds(current, |kind| {
             let Some(content) = content else {
                 return Err(FsError::Io(
                     "the content is needed to check its hash".into(),
@@ -77,7 +87,7 @@ impl Precondition {
                 Ok(content.clone())
             };
             match bytes.and_then(|b| crate::fs_values::bytes_of(&b)) {
-                Ok(bytes) => Ok(filetools_core::sha256_hex(&bytes)),
+                Ok(bytes) => Ok(kind.of(&bytes)),
                 Err(err) => {
                     failure = Some(err);
                     Err(FsError::Io(String::new()))

@@ -311,6 +311,7 @@ mod tests {
             size: bytes.len() as u64,
             mtime_ns: 0,
             sha256: Some(sha256_hex(bytes)),
+            xxh3: None,
         })
     }
 

@@ -17,9 +17,10 @@ use std::os::fd::AsFd;
 use std::os::unix::fs::{FileExt as _, MetadataExt};
 
 use cap_std::fs::{Dir, MetadataExt as _};
-use filetools_core::{FileKind, FsError, Precondition};
+use filetools_core::{DigestKind, FileKind, FsError, Precondition};
 use rustix::fs::{Mode, OFlags};
 use sha2::{Digest as _, Sha256};
+use xxhash_rust::xxh3::Xxh3;
 
 use super::fs_error;
 use crate::limits::Deadline;
@@ -86,11 +87,13 @@ pub(super) fn check(
     deadline: Deadline,
 ) -> Result<(), FsError> {
     let holds = match node {
-        Node::Missing => precondition.holds(None, || Err(FsError::NotFound))?,
+        Node::Missing => precondition.holds(None, |_| Err(FsError::NotFound))?,
         Node::Regular(file) => {
             let meta = file.metadata().map_err(fs_error)?;
             let stamp = (meta.len(), mtime_ns(&meta));
-            precondition.holds(Some(stamp), || sha256_upto(file, meta.len(), deadline))?
+            precondition.holds(Some(stamp), |kind| {
+                digest_upto(file, meta.len(), kind, deadline)
+            })?
         }
         Node::Other(kind) => match precondition {
             Precondition::Any if *kind == FileKind::Directory => {
@@ -112,12 +115,18 @@ pub(super) fn check(
     }
 }
 
-/// The SHA-256 of `file`'s content, reading at most `size` + 1 bytes: a
-/// file longer than it claimed hashes differently from any `size`-byte
+/// The `kind` digest of `file`'s content, reading at most `size` + 1 bytes:
+/// a file longer than it claimed hashes differently from any `size`-byte
 /// content, and one that never ends is not read to its end.
-fn sha256_upto(file: &File, size: u64, deadline: Deadline) -> Result<String, FsError> {
+fn digest_upto(
+    file: &File,
+    size: u64,
+    kind: DigestKind,
+    deadline: Deadline,
+) -> Result<String, FsError> {
     let limit = size.saturating_add(1);
-    let mut hasher = Sha256::new();
+    let mut sha256 = Sha256::new();
+    let mut xxh3 = Xxh3::new();
     let mut buf = vec![0; HASH_PIECE_BYTES];
     let mut offset = 0u64;
     while offset < limit {
@@ -129,10 +138,16 @@ fn sha256_upto(file: &File, size: u64, deadline: Deadline) -> Result<String, FsE
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
             Err(err) => return Err(fs_error(err)),
         };
-        hasher.update(&buf[..n]);
+        match kind {
+            DigestKind::Sha256 => sha256.update(&buf[..n]),
+            DigestKind::Xxh3 => xxh3.update(&buf[..n]),
+        }
         offset += n as u64;
     }
-    Ok(filetools_core::hex(&hasher.finalize()))
+    Ok(match kind {
+        DigestKind::Sha256 => filetools_core::hex(&sha256.finalize()),
+        DigestKind::Xxh3 => filetools_core::hex(&xxh3.digest128().to_be_bytes()),
+    })
 }
 
 /// A node and its state: equal identities mean the same inode, with the
@@ -295,6 +310,7 @@ mod tests {
             size,
             mtime_ns: 0,
             sha256: Some(sha256.to_owned()),
+            xxh3: None,
         })
     }
 
@@ -305,8 +321,13 @@ mod tests {
         let Node::Regular(file) = look(&dir, OsStr::new("f")).unwrap() else {
             panic!("not regular");
         };
-        let hash = sha256_upto(&file, 3, Deadline::NEVER).unwrap();
+        let hash = digest_upto(&file, 3, DigestKind::Sha256, Deadline::NEVER).unwrap();
         assert_eq!(hash, filetools_core::sha256_hex(b"xxxx"));
+        let xxh3 = digest_upto(&file, 3, DigestKind::Xxh3, Deadline::NEVER).unwrap();
+        assert_eq!(xxh3, filetools_core::xxh3_hex(b"xxxx"));
+        // Streamed in pieces, the whole file hashes as in one go.
+        let whole = digest_upto(&file, 1 << 20, DigestKind::Xxh3, Deadline::NEVER).unwrap();
+        assert_eq!(whole, filetools_core::xxh3_hex(&vec![b'x'; 1 << 20]));
         std::fs::remove_dir_all(path).unwrap();
     }
 

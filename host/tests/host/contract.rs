@@ -197,7 +197,7 @@ const IMPORTED: [(&str, &[&str]); 2] = [
             "end-change",
             "batch-begin",
             "batch-end",
-            "sha256",
+            "digests",
             "claim-unfinished",
             "scan-start",
             "scan-results",

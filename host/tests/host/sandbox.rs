@@ -140,6 +140,7 @@ fn writes_are_atomic_checked_and_keep_permissions() {
         size: seen.size,
         mtime_ns: seen.mtime_ns + 1,
         sha256: None,
+        xxh3: None,
     };
     assert_eq!(
         sandbox.write_file("new/dir/f.txt", b"two", &Precondition::Matches(stale)),
@@ -151,15 +152,34 @@ fn writes_are_atomic_checked_and_keep_permissions() {
         size: 3,
         mtime_ns: 0,
         sha256: Some("0".repeat(64)),
+        xxh3: None,
     };
     assert_eq!(
         sandbox.write_file("new/dir/f.txt", b"two", &Precondition::Matches(wrong_hash)),
         Err(FsError::Conflict)
     );
+    // An XXH3-128 decides before the SHA-256: a wrong one is a conflict
+    // even beside the right SHA-256.
+    let by_xxh3 = |xxh3: String| Stamp {
+        size: 3,
+        mtime_ns: 0,
+        sha256: Some(filetools_core::sha256_hex(b"one")),
+        xxh3: Some(xxh3),
+    };
+    assert_eq!(
+        sandbox.write_file(
+            "new/dir/f.txt",
+            b"two",
+            &Precondition::Matches(by_xxh3(filetools_core::xxh3_hex(b"two")))
+        ),
+        Err(FsError::Conflict)
+    );
+    assert_eq!(std::fs::read(root.join("new/dir/f.txt")).unwrap(), b"one");
     let exact = Stamp {
         size: seen.size,
         mtime_ns: seen.mtime_ns,
         sha256: None,
+        xxh3: None,
     };
     sandbox
         .write_file("new/dir/f.txt", b"two", &Precondition::Matches(exact))
@@ -170,6 +190,14 @@ fn writes_are_atomic_checked_and_keep_permissions() {
         .permissions()
         .mode();
     assert_eq!(mode & 0o777, 0o640);
+    // The right XXH3-128 lets a write in beside a SHA-256 that is not.
+    sandbox
+        .write_file(
+            "new/dir/f.txt",
+            b"TWO",
+            &Precondition::Matches(by_xxh3(filetools_core::xxh3_hex(b"two"))),
+        )
+        .unwrap();
     let leftovers: Vec<_> = std::fs::read_dir(root.join("new/dir")).unwrap().collect();
     assert_eq!(leftovers.len(), 1, "no temporary files remain");
 }
@@ -242,6 +270,7 @@ fn seen(sandbox: &Sandbox, path: &str, content: &[u8]) -> Precondition {
         size: meta.size,
         mtime_ns: meta.mtime_ns,
         sha256: Some(filetools_core::sha256_hex(content)),
+        xxh3: None,
     })
 }
 

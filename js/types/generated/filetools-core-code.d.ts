@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/code@0.6.0 **/
+/** @module Interface filetools:core/code@0.7.0 **/
 export function outline(grammar: Grammar, text: string): Array<OutlineEntry> | undefined;
 export function syntaxErrors(grammar: Grammar, text: string, max: number): Array<SyntaxError> | undefined;
 export type Grammar = import('./filetools-core-code-types.js').Grammar;

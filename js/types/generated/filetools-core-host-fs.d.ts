@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/host-fs@0.6.0 **/
+/** @module Interface filetools:core/host-fs@0.7.0 **/
 export function stat(path: string): Metadata;
 export function read(path: string, offset: bigint, len: number): Uint8Array;
 export function listDir(path: string): Array<DirEntry>;
@@ -11,7 +11,7 @@ export function beginChange(intent: Uint8Array): void;
 export function endChange(): void;
 export function batchBegin(): boolean;
 export function batchEnd(commit: boolean): void;
-export function sha256(data: Uint8Array): string | undefined;
+export function digests(data: Uint8Array): ContentDigests | undefined;
 export function claimUnfinished(): Uint8Array | undefined;
 export function scanStart(files: Array<ScanFile>, request: ScanRequest): bigint | undefined;
 export function scanResults(ticket: bigint): Array<Result<ScanOutcome, FsError>>;
@@ -19,6 +19,10 @@ export function walkStart(dirs: Array<string>, request: string): bigint | undefi
 export function walkResults(ticket: bigint): Array<string>;
 export type Metadata = import('./filetools-core-types.js').Metadata;
 export type FsError = import('./filetools-core-types.js').FsError;
+export interface ContentDigests {
+  sha256: string,
+  xxh3?: string,
+}
 export interface BatchFailure {
   index: number,
   error: FsError,
@@ -40,6 +44,7 @@ export interface FileStamp {
   size: bigint,
   mtimeNs: bigint,
   sha256?: string,
+  xxh3?: string,
 }
 export type Precondition = PreconditionAny | PreconditionAbsent | PreconditionMatches;
 export interface PreconditionAny {

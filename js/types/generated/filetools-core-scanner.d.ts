@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/scanner@0.6.0 **/
+/** @module Interface filetools:core/scanner@0.7.0 **/
 export function scan(files: Array<ScanFile>, request: ScanRequest): Array<Result<ScanOutcome, FsError>>;
 export function walk(dirs: Array<string>, request: string): Array<string>;
 export type FsError = import('./filetools-core-types.js').FsError;

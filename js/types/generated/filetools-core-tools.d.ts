@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/tools@0.6.0 **/
+/** @module Interface filetools:core/tools@0.7.0 **/
 export function definitions(): Array<ToolDefinition>;
 export function trapped(tool: string, arguments: string, cause: TrapCause, memoryKept: boolean): ToolResult;
 export interface Image {

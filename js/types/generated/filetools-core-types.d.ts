@@ -1,4 +1,4 @@
-/** @module Interface filetools:core/types@0.6.0 **/
+/** @module Interface filetools:core/types@0.7.0 **/
 /**
  * # Variants
  * 

@@ -370,6 +370,7 @@ pub fn sandbox(
             size: meta.size,
             mtime_ns: meta.mtime_ns,
             sha256: Some(filetools_core::sha256_hex(content)),
+            xxh3: None,
         }))
     };
     let window = calibrate(|trial| {

@@ -96,13 +96,13 @@ pub(crate) fn run<F: HostFs + ?Sized>(
                 }
                 .into());
             }
-            (first.new_string.clone(), rest, 1)
+            (first.new_string.as_str(), rest, 1)
         }
-        _ => (file.text.clone(), ops.as_slice(), 0),
+        _ => (file.text.as_str(), ops.as_slice(), 0),
     };
     let done = At { index: done, count };
     let applied = apply(
-        &start_text,
+        start_text,
         file.style.crlf_dominant,
         ops_left,
         done,
@@ -137,13 +137,14 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         }
         .into());
     }
-    let merged = loaded.land(ctx, &applied.view.file_text(), Tool::Edit)?;
+    let new_text = applied.view.file_text();
+    let merged = loaded.land(ctx, &new_text, Tool::Edit)?;
     let full = record.as_ref().is_some_and(Record::full);
     let result = save(
         ctx,
         &rel,
         path,
-        (current, file),
+        (current, file, &new_text),
         (full, merged.as_ref()),
         &applied,
         &ops,
@@ -248,22 +249,21 @@ fn save<F: HostFs + ?Sized>(
     ctx: &mut Ctx<'_, F>,
     rel: &str,
     path: &str,
-    (current, old): (&Current, &TextFile),
+    (current, old, new_text): (&Current, &TextFile, &str),
     (full, merged): (bool, Option<&Merged>),
     applied: &Applied,
     ops: &[EditOp],
     describe: Describe<'_>,
 ) -> Result<ToolResult, ToolError> {
-    let new_text = applied.view.file_text();
-    let syntax = syntax_check::check(ctx.config, rel, &old.text, &new_text);
+    let syntax = syntax_check::check(ctx.config, rel, &old.text, new_text);
     refuse_broken(ctx.config, path, syntax.as_ref())?;
     // One count of the line ends gives the style and the lines.
-    let (lf, crlf) = count_endings(&new_text);
+    let (lf, crlf) = count_endings(new_text);
     let style = Style::of_counts((lf, crlf), old.style.encoding, old.style.bom);
     let new_bytes = style
-        .encode(&new_text)
+        .encode(new_text)
         .map_err(|err| Refusal::unmappable(path, &err))?;
-    let lines = lines_after(&new_text, lf + crlf);
+    let lines = lines_after(new_text, lf + crlf);
     let seen = match merged {
         Some(merged) => merged.seen.clone(),
         None if full => Coverage::all(lines),

@@ -114,14 +114,15 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         seen,
         already: Vec::new(),
     };
-    let merged = loaded.land(ctx, &applied.view.file_text(), Tool::Edit)?;
+    let new_text = applied.view.file_text();
+    let merged = loaded.land(ctx, &new_text, Tool::Edit)?;
     let full = record.as_ref().is_some_and(Record::full);
     let now = (change.added > 0).then_some((change.first, change.added));
     let result = save(
         ctx,
         rel,
         path,
-        (current, file),
+        (current, file, &new_text),
         (full, merged.as_ref()),
         &applied,
         &[op],

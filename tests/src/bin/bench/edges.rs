@@ -54,6 +54,40 @@ pub(crate) fn rows(dir: &Path) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
+/// The edit rows and the patch row, on their own.
+pub(crate) fn change_rows(dir: &Path) -> Result<Vec<Row>> {
+    let root = dir.join("edges");
+    fs::create_dir_all(&root)?;
+    let mut rows = edit_rows(&root)?;
+    rows.push(patch_row(&root)?);
+    Ok(rows)
+}
+
+/// MB hashed per timing of [`digest_costs`], and timings.
+const DIGEST_MB: usize = 64;
+const DIGEST_ROUNDS: usize = 7;
+
+/// Prints what SHA-256 and XXH3-128 cost per MB natively (the host's
+/// hashes), median of [`DIGEST_ROUNDS`] with the range.
+pub(crate) fn digest_costs() -> Result<()> {
+    let data: Vec<u8> = (0..DIGEST_MB << 20).map(|i| (i * 31 % 251) as u8).collect();
+    let per_mb = |hash: &dyn Fn(&[u8]) -> String| {
+        Samples::collect(DIGEST_ROUNDS, || {
+            let start = Instant::now();
+            black_box(hash(black_box(&data)));
+            Ok(start.elapsed() / DIGEST_MB as u32)
+        })
+    };
+    let sha256 = per_mb(&|d| filetools_core::sha256_hex(d))?;
+    let xxh3 = per_mb(&|d| filetools_core::xxh3_hex(d))?;
+    println!(
+        "per MB: SHA-256 {}, XXH3-128 {}",
+        sha256.show(),
+        xxh3.show()
+    );
+    Ok(())
+}
+
 /// Sessions of one `loadTools` in one Node process.
 fn node_session_rows() -> Result<Vec<Row>> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../js/scripts/sessions.mjs");

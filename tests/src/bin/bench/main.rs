@@ -75,6 +75,11 @@ fn part_alone(flag: &str) -> Option<Result<()>> {
             targets::print(&edges::rows(dir)?);
             Ok(())
         }),
+        // The edit and patch rows alone.
+        "--changes" => in_dir(|dir| {
+            targets::print(&edges::change_rows(dir)?);
+            Ok(())
+        }),
         // The new-file row.
         "--new-file" => in_dir(|dir| {
             targets::print(&new_file::rows(dir)?);
@@ -89,6 +94,8 @@ fn part_alone(flag: &str) -> Option<Result<()>> {
         "--search" => search::rows().map(|rows| targets::print(&rows)),
         // The Python package.
         "--python" => in_dir(python::run),
+        // What the two precondition digests cost per MB.
+        "--digests" => edges::digest_costs(),
         _ => return None,
     })
 }
