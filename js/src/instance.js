@@ -37,7 +37,7 @@ export function sharedInstance({ fs, getCoreModule, getCodeModule, codeAhead, sh
   const withDigest = Object.assign(Object.create(hostFs), {
     digests: (data) => {
       const digest = hostSha256(data);
-      return digest === undefined ? undefined : { sha256: digest, xxh3: undefined };
+      return digest == null ? undefined : { sha256: digest, xxh3: undefined };
     },
     scanStart: (ownThreads(hostFs) && hostFs.scanStart) || noScan,
     scanResults: hostFs.scanResults ?? (() => []),
