@@ -141,12 +141,18 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         .map(str::len)
         .sum();
     let span: usize = added.iter().map(|l| l.len() + 1).sum::<usize>() - 1;
+    let total = line_count(&new_text);
     let report = Inserted {
         path: path.to_owned(),
         lines: added.len() as u64,
         after,
-        total: line_count(&new_text),
-        snippet: snippet::render(&lf, &[(start, start + span)], ctx.config.max_line_chars),
+        total,
+        snippet: snippet::render(
+            &lf,
+            total,
+            &[(start, start + span)],
+            ctx.config.max_line_chars,
+        ),
     };
     let text = report.to_string();
     let tokens = ctx.config.estimate_tokens(text.len() as u64);

@@ -302,8 +302,10 @@ fn save<F: HostFs + ?Sized>(
         ops: op_keys(ops),
         line: first_line,
     });
+    // The view has the new text's lines: only its CRLFs are LFs.
     let snippet = snippet::render(
         &applied.view.text,
+        lines,
         &applied.regions,
         ctx.config.max_line_chars,
     );
