@@ -434,7 +434,7 @@ pub(crate) fn cli() -> Result<PathBuf> {
 }
 
 /// `filetools read` of a 200-line file in a fresh process against `cat`.
-fn one_shot_row(root: &Path) -> Result<Row> {
+pub(crate) fn one_shot_row(root: &Path) -> Result<Row> {
     let dir = root.join("one-shot");
     patch_files(&dir)?;
     let bin = cli()?;

@@ -80,6 +80,13 @@ fn part_alone(flag: &str) -> Option<Result<()>> {
             targets::print(&edges::change_rows(dir)?);
             Ok(())
         }),
+        // The one-shot read's row alone.
+        "--one-shot" => in_dir(|dir| {
+            let root = dir.join("edges");
+            fs::create_dir_all(&root)?;
+            targets::print(&[edges::one_shot_row(&root)?]);
+            Ok(())
+        }),
         // The new-file row.
         "--new-file" => in_dir(|dir| {
             targets::print(&new_file::rows(dir)?);
