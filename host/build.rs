@@ -177,7 +177,7 @@ fn build_guest() -> (PathBuf, PathBuf) {
 /// Asks the linker to pack the command's relative relocations (`DT_RELR`)
 /// on GNU/Linux: the 1.2 MB table of 50,000 relocations the dynamic loader
 /// reads at every start becomes 14 KB, and a one-shot `filetools read`
-/// starts about 0.3 ms sooner, with address randomisation kept. The loader
+/// starts 0.2–0.6 ms sooner, with address randomisation kept. The loader
 /// still places every pointer. A linker that predates the option ignores
 /// it with a warning, and one whose C library cannot load packed
 /// relocations (glibc before 2.36) leaves them unpacked.

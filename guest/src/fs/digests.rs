@@ -61,7 +61,7 @@ pub(crate) fn well_formed(digest: &str, digits: usize) -> bool {
 /// The host's digests of `data`, when it gives a well-formed SHA-256; an
 /// XXH3-128 that is not well formed is left out.
 #[cfg(target_family = "wasm")]
-fn host_digests(data: &[u8]) -> Option<Digests> {
+pub(crate) fn host_digests(data: &[u8]) -> Option<Digests> {
     let both = crate::imports::host_digests(data)?;
     well_formed(&both.sha256, 64).then(|| Digests {
         xxh3: both.xxh3.filter(|x| well_formed(x, XXH3_HEX_DIGITS)),
@@ -71,7 +71,7 @@ fn host_digests(data: &[u8]) -> Option<Digests> {
 
 /// Natively both are computed here, with the CPU's instructions.
 #[cfg(not(target_family = "wasm"))]
-fn host_digests(_: &[u8]) -> Option<Digests> {
+pub(crate) fn host_digests(_: &[u8]) -> Option<Digests> {
     None
 }
 

@@ -19,25 +19,11 @@ pub const HOST_SHA256_MIN_BYTES: usize = 1024;
 /// instructions are about ten times faster than the software hash).
 pub fn sha256_hex(data: &[u8]) -> String {
     if data.len() >= HOST_SHA256_MIN_BYTES
-        && let Some(digest) = host_sha256(data)
+        && let Some(both) = crate::fs::digests::host_digests(data)
     {
-        return digest;
+        return both.sha256;
     }
     hex(&Sha256::digest(data))
-}
-
-/// The host's SHA-256 of `data`, when it gives a well-formed one.
-#[cfg(target_family = "wasm")]
-fn host_sha256(data: &[u8]) -> Option<String> {
-    crate::imports::host_digests(data)
-        .map(|both| both.sha256)
-        .filter(|digest| crate::fs::digests::well_formed(digest, 64))
-}
-
-/// Natively the software hash uses the CPU's instructions itself.
-#[cfg(not(target_family = "wasm"))]
-fn host_sha256(_: &[u8]) -> Option<String> {
-    None
 }
 
 /// `bytes` as lower-case hex, two digits each.

@@ -43,8 +43,7 @@ const LEVER_READS: usize = 500;
 
 /// Every row.
 pub(crate) fn rows(dir: &Path) -> Result<Vec<Row>> {
-    let root = dir.join("edges");
-    fs::create_dir_all(&root)?;
+    let root = root_in(dir)?;
     let mut rows = node_session_rows()?;
     rows.extend(edit_rows(&root)?);
     rows.push(patch_row(&root)?);
@@ -56,11 +55,22 @@ pub(crate) fn rows(dir: &Path) -> Result<Vec<Row>> {
 
 /// The edit rows and the patch row, on their own.
 pub(crate) fn change_rows(dir: &Path) -> Result<Vec<Row>> {
-    let root = dir.join("edges");
-    fs::create_dir_all(&root)?;
+    let root = root_in(dir)?;
     let mut rows = edit_rows(&root)?;
     rows.push(patch_row(&root)?);
     Ok(rows)
+}
+
+/// The one-shot read's row, on its own.
+pub(crate) fn one_shot_alone(dir: &Path) -> Result<Vec<Row>> {
+    Ok(vec![one_shot_row(&root_in(dir)?)?])
+}
+
+/// The directory of these rows' files, under the benchmark's `dir`.
+fn root_in(dir: &Path) -> Result<PathBuf> {
+    let root = dir.join("edges");
+    fs::create_dir_all(&root)?;
+    Ok(root)
 }
 
 /// MB hashed per timing of [`digest_costs`], and timings.
@@ -434,7 +444,7 @@ pub(crate) fn cli() -> Result<PathBuf> {
 }
 
 /// `filetools read` of a 200-line file in a fresh process against `cat`.
-pub(crate) fn one_shot_row(root: &Path) -> Result<Row> {
+fn one_shot_row(root: &Path) -> Result<Row> {
     let dir = root.join("one-shot");
     patch_files(&dir)?;
     let bin = cli()?;

@@ -82,9 +82,7 @@ fn part_alone(flag: &str) -> Option<Result<()>> {
         }),
         // The one-shot read's row alone.
         "--one-shot" => in_dir(|dir| {
-            let root = dir.join("edges");
-            fs::create_dir_all(&root)?;
-            targets::print(&[edges::one_shot_row(&root)?]);
+            targets::print(&edges::one_shot_alone(dir)?);
             Ok(())
         }),
         // The new-file row.
