@@ -19,6 +19,7 @@
 
 mod batch;
 mod dirlock;
+mod flush;
 mod listing;
 mod names;
 mod node;
@@ -41,7 +42,7 @@ use filetools_core::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition
 
 use crate::limits::Deadline;
 
-pub(crate) use batch::{Batch, Failure as BatchFailure};
+pub(crate) use batch::{Batch, Failure as BatchFailure, Record as BatchRecord};
 
 /// Maps an I/O error onto the `host-fs` error it means.
 #[expect(
@@ -537,10 +538,15 @@ impl Bounded<'_> {
         batch::stage(sandbox, batch, target, data, precondition, self.deadline)
     }
 
-    /// Lands every write of `batch`, or none.
-    pub(crate) fn commit(&self, batch: Batch) -> Result<(), BatchFailure> {
+    /// Lands every write of `batch`, or none, the change's `record` made
+    /// durable with them first.
+    pub(crate) fn commit(
+        &self,
+        batch: Batch,
+        record: Option<BatchRecord<'_>>,
+    ) -> Result<(), BatchFailure> {
         self.changing();
-        batch::commit(self.sandbox, batch, self.deadline)
+        batch::commit(self.sandbox, batch, record, self.deadline)
     }
 }
 
