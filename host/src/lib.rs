@@ -29,6 +29,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod ahead;
 mod backend;
 mod bindings;
 pub mod cache;

@@ -11,6 +11,7 @@ use filetools_core::{self as core, HostFs as _};
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
+use crate::ahead::Ahead;
 use crate::backend::{Backend, ForCall};
 use crate::bindings::filetools::core::code_types::{Grammar, OutlineEntry, Stopped, SyntaxError};
 use crate::bindings::filetools::core::types::{self as wit_types, DirEntry, FsError, Metadata};
@@ -55,6 +56,8 @@ pub(crate) struct StoreState {
     /// The current call's batch of writes, between `batch-begin` and
     /// `batch-end`.
     pub batch: Option<Batch>,
+    /// The digests of the call's last large write, hashed beside its sync.
+    pub ahead: Ahead,
 }
 
 impl StoreState {
@@ -103,6 +106,7 @@ impl StoreState {
         self.scans.abandon();
         // New versions of a batch never ended go.
         self.batch = None;
+        self.ahead.clear();
         self.change = None;
         self.call.changing = false;
     }
@@ -191,16 +195,19 @@ impl host_fs::Host for StoreState {
     ) -> Result<Metadata, FsError> {
         let precondition = precondition.into();
         let deadline = self.deadline();
-        let outcome = match (
+        let (batch, fs) = (
             self.batch.as_mut(),
             self.backend.for_call(deadline, &self.kept),
-        ) {
-            // Only a sandbox begins a batch.
-            (Some(batch), ForCall::Sandbox(bounded)) => {
-                bounded.stage(batch, &path, &data, &precondition)
-            }
-            (_, fs) => fs.write_file(&path, &data, &precondition),
-        };
+        );
+        let outcome = self
+            .ahead
+            .write(data, self.host_sha256, |data| match (batch, fs) {
+                // Only a sandbox begins a batch.
+                (Some(batch), ForCall::Sandbox(bounded)) => {
+                    bounded.stage(batch, &path, data, &precondition)
+                }
+                (_, fs) => fs.write_file(&path, data, &precondition),
+            });
         self.changed(outcome).map(Into::into)
     }
 
@@ -307,7 +314,7 @@ impl host_fs::Host for StoreState {
     fn digests(&mut self, data: Vec<u8>) -> Option<host_fs::ContentDigests> {
         // The native hashes use the CPU's SHA and vector instructions.
         self.host_sha256.then(|| {
-            let both = core::Digests::of(&data);
+            let both = (self.ahead.take_for(&data)).unwrap_or_else(|| core::Digests::of(&data));
             host_fs::ContentDigests {
                 sha256: both.sha256,
                 xxh3: both.xxh3,

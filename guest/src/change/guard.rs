@@ -19,6 +19,11 @@ use crate::memory::ledger::{Record, View};
 use crate::memory::seen::same_bytes;
 use crate::view::sniff::{Kind, SNIFF_BYTES, sniff};
 
+/// The largest read of content that is kept whole: the most one read of the
+/// Rust host returns (`MAX_READ_BYTES` there), so that a shorter piece still
+/// means the end of the file.
+pub const KEPT_READ_BYTES: u32 = 16 * 1024 * 1024;
+
 /// The file as it is now.
 #[derive(Debug, Clone)]
 pub(crate) struct Current {
@@ -139,6 +144,14 @@ pub(crate) fn load_knowing<F: HostFs + ?Sized>(
     // whole at the end, where the host may hash it.
     let mut sha = (meta.size > keep).then(Sha256::new);
     let mut bytes = (meta.size <= keep).then(Vec::new);
+    // Content kept is read in one piece when it fits one (its size and a
+    // byte more, to see it end), instead of many of `chunk`.
+    let chunk = match bytes {
+        Some(_) => u32::try_from(meta.size.saturating_add(1))
+            .unwrap_or(u32::MAX)
+            .clamp(chunk, KEPT_READ_BYTES.max(chunk)),
+        None => chunk,
+    };
     let mut head = Vec::new();
     let mut len = 0u64;
     loop {
@@ -156,6 +169,13 @@ pub(crate) fn load_knowing<F: HostFs + ?Sized>(
                 streamed.update(&*kept);
                 sha = Some(streamed);
                 bytes = None;
+            } else if kept.is_empty() {
+                // The first piece is kept as it came, not copied.
+                *kept = piece;
+                if kept.len() < chunk as usize {
+                    break;
+                }
+                continue;
             } else {
                 kept.extend_from_slice(&piece);
             }

@@ -30,6 +30,7 @@ use crate::answers::tool::Tool;
 use crate::change::batch;
 use crate::change::context::Ctx;
 use crate::change::edit::snippet;
+use crate::change::edit::view::LineIndex;
 use crate::change::rewrite;
 use crate::change::since::Since;
 use crate::change::syntax_check;
@@ -148,7 +149,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         after,
         total,
         snippet: snippet::render(
-            &lf,
+            (&lf, &LineIndex::new(&lf)),
             total,
             &[(start, start + span)],
             ctx.config.max_line_chars,

@@ -225,6 +225,8 @@ pub struct TextFile {
     pub style: Style,
     /// The text without BOM, line endings as in the file.
     pub text: String,
+    /// The `\n` bytes of `text` (a `\r\n` counted once).
+    pub newlines: u64,
 }
 
 impl TextFile {
@@ -255,7 +257,8 @@ impl TextFile {
                 offset: first_invalid(bytes, encoding, bom),
             });
         }
-        let style = Style::of_text(&text, encoding, bom);
+        let (lf, crlf) = count_endings(&text);
+        let style = Style::of_counts((lf, crlf), encoding, bom);
         if encoding.is_legacy() {
             let back = style.encode(&text).unwrap_or_default();
             if back != bytes {
@@ -266,7 +269,11 @@ impl TextFile {
                 });
             }
         }
-        Ok(Self { style, text })
+        Ok(Self {
+            style,
+            text,
+            newlines: lf + crlf,
+        })
     }
 }
 

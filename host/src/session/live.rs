@@ -11,6 +11,7 @@ use wasmtime::Store;
 use wasmtime::component::{ResourceAny, ResourceTable};
 use wasmtime_wasi::WasiCtx;
 
+use crate::ahead::Ahead;
 use crate::bindings::Filetools;
 use crate::limits::{CallLimits, Deadline, MemoryCap, tick};
 use crate::prefetch::Prefetch;
@@ -43,6 +44,7 @@ impl Live {
             scans: Scans::default(),
             prefetch: Prefetch::new(shared.backend.clone()),
             batch: None,
+            ahead: Ahead::default(),
         };
         let mut store = Store::new(&shared.engine.engine, state);
         store.limiter(|s| &mut s.limits);

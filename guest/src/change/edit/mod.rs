@@ -46,7 +46,9 @@ use crate::memory::state::RecentEdit;
 use crate::memory::version::Version;
 use crate::paths::repair::Target;
 use crate::text::encoding::Encoding;
-use crate::text::textfile::{Style, TextFile, count_endings, line_count, line_of, lines_after};
+use crate::text::textfile::{
+    Style, TextFile, count_endings, line_count, line_of, lines_after, newlines,
+};
 use find::Miss;
 use view::{LineIndex, View};
 
@@ -87,7 +89,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         ));
     }
     // An empty old_string fills an empty file, then the rest apply.
-    let (start_text, ops_left, done) = match ops.split_first() {
+    let ((start_text, newlines), ops_left, done) = match ops.split_first() {
         Some((first, rest)) if first.old_string.is_empty() => {
             if !file.text.is_empty() {
                 return Err(Refusal::FileNotEmpty {
@@ -96,13 +98,13 @@ pub(crate) fn run<F: HostFs + ?Sized>(
                 }
                 .into());
             }
-            (first.new_string.as_str(), rest, 1)
+            ((first.new_string.as_str(), None), rest, 1)
         }
-        _ => (file.text.as_str(), ops.as_slice(), 0),
+        _ => ((file.text.as_str(), Some(file.newlines)), ops.as_slice(), 0),
     };
     let done = At { index: done, count };
     let applied = apply(
-        start_text,
+        (start_text, newlines),
         file.style.crlf_dominant,
         ops_left,
         done,
@@ -180,7 +182,7 @@ fn create_missing<F: HostFs + ?Sized>(
     };
     let count = ops.len();
     let applied = apply(
-        &first.new_string,
+        (&first.new_string, None),
         false,
         rest,
         At { index: 1, count },
@@ -257,8 +259,12 @@ fn save<F: HostFs + ?Sized>(
 ) -> Result<ToolResult, ToolError> {
     let syntax = syntax_check::check(ctx.config, rel, &old.text, new_text);
     refuse_broken(ctx.config, path, syntax.as_ref())?;
-    // One count of the line ends gives the style and the lines.
-    let (lf, crlf) = count_endings(new_text);
+    // One count of the line ends gives the style and the lines; the view
+    // kept it through the edits.
+    let (lf, crlf) = applied
+        .view
+        .endings()
+        .unwrap_or_else(|| count_endings(new_text));
     let style = Style::of_counts((lf, crlf), old.style.encoding, old.style.bom);
     let new_bytes = style
         .encode(new_text)
@@ -286,10 +292,12 @@ fn save<F: HostFs + ?Sized>(
             style,
         },
     )?;
+    // The view has the new text's lines: only its CRLFs are LFs.
+    let index = LineIndex::new(&applied.view.text);
     let first_line = applied
         .regions
         .first()
-        .map_or(1, |&(start, _)| line_of(&applied.view.text, start));
+        .map_or(1, |&(start, _)| index.line_of(start));
     // The commit fingerprinted the new content for the ledger.
     let after = ctx
         .state
@@ -302,9 +310,8 @@ fn save<F: HostFs + ?Sized>(
         ops: op_keys(ops),
         line: first_line,
     });
-    // The view has the new text's lines: only its CRLFs are LFs.
     let snippet = snippet::render(
-        &applied.view.text,
+        (&applied.view.text, &index),
         lines,
         &applied.regions,
         ctx.config.max_line_chars,
@@ -366,13 +373,22 @@ impl<'t> Lines<'t> {
             Self::Indexed(index) => index.line_of(at),
         }
     }
+
+    /// The lines from the one of `from` to the one of `to`, counted from
+    /// `first`, the line of `from`.
+    fn last_of(&self, first: u64, (from, to): (usize, usize)) -> u64 {
+        match self {
+            Self::Counted(text) => first + newlines(&text.as_bytes()[from..to]),
+            Self::Indexed(index) => index.line_of(to),
+        }
+    }
 }
 
 /// Applies `ops` to `text` in order, numbering them after the `done.index`
 /// edits of `done.count` already made; the first that cannot apply refuses
 /// the whole list.
 fn apply(
-    text: &str,
+    (text, newlines): (&str, Option<u64>),
     crlf: bool,
     ops: &[EditOp],
     done: At,
@@ -380,7 +396,10 @@ fn apply(
     seen: Coverage,
 ) -> Result<Applied, Refusal> {
     let mut applied = Applied {
-        view: View::new(text),
+        view: match newlines {
+            Some(newlines) => View::counted(text, newlines),
+            None => View::new(text),
+        },
         regions: if done.index > 0 {
             vec![(0, text.len())]
         } else {
@@ -407,7 +426,7 @@ fn apply(
                 let lines = Lines::of(&applied.view.text, found.spans.len());
                 for (span, with) in found.spans.iter().zip(&found.with).rev() {
                     let first = lines.line_of(span.0);
-                    let removed = lines.line_of(span.1) - first + 1;
+                    let removed = lines.last_of(first, *span) - first + 1;
                     let added = with.matches('\n').count() as u64 + 1;
                     applied.seen.replace(first, removed, added);
                 }

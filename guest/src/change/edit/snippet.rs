@@ -16,14 +16,19 @@ pub const CONTEXT_LINES: u64 = 3;
 /// Lines shown in all.
 pub const MAX_SNIPPET_LINES: u64 = 60;
 
-/// Renders `regions` (byte spans of `text`, which has `total` lines as
-/// [`line_count`](crate::text::textfile::line_count) counts them, in order)
-/// with line numbers; long lines are cut at `max_chars` like read cuts them.
-pub(crate) fn render(text: &str, total: u64, regions: &[(usize, usize)], max_chars: u64) -> String {
+/// Renders `regions` (byte spans of `text`, indexed by `index`, which has
+/// `total` lines as [`line_count`](crate::text::textfile::line_count)
+/// counts them, in order) with line numbers; long lines are cut at
+/// `max_chars` like read cuts them.
+pub(crate) fn render(
+    (text, index): (&str, &LineIndex),
+    total: u64,
+    regions: &[(usize, usize)],
+    max_chars: u64,
+) -> String {
     if total == 0 {
         return "[the file is now empty]".to_owned();
     }
-    let index = LineIndex::new(text);
     let mut ranges: Vec<(u64, u64)> = Vec::new();
     for &(start, end) in regions {
         let first = index.line_of(start);
@@ -95,7 +100,12 @@ mod tests {
     fn a_change_is_shown_with_context() {
         let text: String = (1..=20).map(|n| format!("line {n}\n")).collect();
         let at = text.find("line 10").unwrap();
-        let out = render(&text, line_count(&text), &[(at, at + 7)], 2000);
+        let out = render(
+            (&text, &LineIndex::new(&text)),
+            line_count(&text),
+            &[(at, at + 7)],
+            2000,
+        );
         assert_eq!(
             out,
             "7\tline 7\n8\tline 8\n9\tline 9\n10\tline 10\n11\tline 11\n12\tline 12\n13\tline 13"
@@ -110,7 +120,7 @@ mod tests {
             (at, at + line.len())
         };
         let out = render(
-            &text,
+            (&text, &LineIndex::new(&text)),
             line_count(&text),
             &[span("l2"), span("l5"), span("l30")],
             2000,
@@ -123,7 +133,12 @@ mod tests {
     #[test]
     fn the_rest_is_named_when_over_the_cap() {
         let text: String = (1..=200).map(|n| format!("l{n}\n")).collect();
-        let out = render(&text, line_count(&text), &[(0, text.len())], 2000);
+        let out = render(
+            (&text, &LineIndex::new(&text)),
+            line_count(&text),
+            &[(0, text.len())],
+            2000,
+        );
         assert!(
             out.ends_with("[more changes below line 60; read offset=61 to see them]"),
             "{out}"
@@ -132,6 +147,9 @@ mod tests {
 
     #[test]
     fn an_emptied_file_says_so() {
-        assert_eq!(render("", 0, &[(0, 0)], 2000), "[the file is now empty]");
+        assert_eq!(
+            render(("", &LineIndex::new("")), 0, &[(0, 0)], 2000),
+            "[the file is now empty]"
+        );
     }
 }

@@ -6,6 +6,8 @@
 
 use std::borrow::Cow;
 
+use crate::text::textfile::newlines;
+
 /// The LF view of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct View {
@@ -13,17 +15,29 @@ pub(crate) struct View {
     pub text: String,
     /// Byte positions in `text` of newlines that are `\r\n` in the file.
     crlf: Vec<usize>,
+    /// The newlines of `text`.
+    newlines: u64,
+    /// Whether `text` may hold a carriage return (one not before a newline
+    /// of the file, or one a replacement brought).
+    cr: bool,
 }
 
 impl View {
     /// The view of `file_text` (line endings as in the file).
     pub fn new(file_text: &str) -> Self {
+        Self::counted(file_text, newlines(file_text.as_bytes()))
+    }
+
+    /// The view of `file_text`, which has `newlines` `\n` bytes.
+    pub fn counted(file_text: &str, newlines: u64) -> Self {
         // Most text has no carriage return, and one byte is looked for
         // faster than two.
         if memchr::memchr(b'\r', file_text.as_bytes()).is_none() {
             return Self {
                 text: file_text.to_owned(),
                 crlf: Vec::new(),
+                newlines,
+                cr: false,
             };
         }
         let mut text = String::with_capacity(file_text.len());
@@ -38,7 +52,20 @@ impl View {
             from = at + 2;
         }
         text.push_str(&file_text[from..]);
-        Self { text, crlf }
+        let cr = memchr::memchr(b'\r', text.as_bytes()).is_some();
+        Self {
+            text,
+            crlf,
+            newlines,
+            cr,
+        }
+    }
+
+    /// The `(bare \n, \r\n)` counts of [`View::file_text`], known without a
+    /// count while the text holds no carriage return of its own.
+    pub fn endings(&self) -> Option<(u64, u64)> {
+        let crlf = self.crlf.len() as u64;
+        (!self.cr).then(|| (self.newlines - crlf, crlf))
     }
 
     /// The text as the file should hold it.
@@ -85,6 +112,9 @@ impl View {
                 flags.next();
             }
             text.push_str(&self.text[from..start]);
+            self.newlines = self.newlines - newlines(&self.text.as_bytes()[start..end])
+                + newlines(new.as_bytes());
+            self.cr |= memchr::memchr(b'\r', new.as_bytes()).is_some();
             let begin = text.len();
             if crlf_new {
                 crlf.extend(memchr::memchr_iter(b'\n', new.as_bytes()).map(|at| begin + at));
@@ -188,6 +218,21 @@ mod tests {
         let placed = lf.replace(&[(2, 3)], &["B".into()], false, &mut []);
         assert_eq!(placed, vec![(2, 3)]);
         assert_eq!(lf.file_text(), "a\r\nB\nc\r\n");
+    }
+
+    #[test]
+    fn the_line_ends_are_known_without_a_count_until_a_carriage_return_is_alone() {
+        use crate::text::textfile::count_endings;
+        let mut view = View::new("a\r\nb\nc\r\nd");
+        assert_eq!(view.endings(), Some(count_endings("a\r\nb\nc\r\nd")));
+        let at = view.text.find("b\nc").unwrap();
+        view.replace(&[(at, at + 3)], &["B\nC\nX".into()], true, &mut []);
+        assert_eq!(view.endings(), Some(count_endings(&view.file_text())));
+        view.replace(&[(0, 1)], &["A\n\n".into()], false, &mut []);
+        assert_eq!(view.endings(), Some(count_endings(&view.file_text())));
+        view.replace(&[(0, 1)], &["a\r".into()], false, &mut []);
+        assert_eq!(view.endings(), None);
+        assert_eq!(View::new("lone\r here\n").endings(), None);
     }
 
     #[test]

@@ -362,6 +362,7 @@ fn loaded_bytes<F: HostFs + ?Sized>(
                 false,
             ),
             text: String::new(),
+            newlines: 0,
         },
         record: None,
         behind: None,
