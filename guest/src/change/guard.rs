@@ -41,6 +41,8 @@ pub(crate) struct Current {
     pub xxh3: Option<String>,
     /// What its first bytes say it is.
     pub kind: Kind,
+    /// Whether it is the content the session knew ([`Known`]).
+    pub known: bool,
 }
 
 impl Current {
@@ -128,17 +130,27 @@ pub(crate) fn load<F: HostFs + ?Sized>(
     load_knowing(fs, rel, path, meta, (chunk, keep), None)
 }
 
-/// [`load`], given bytes already hashed (the session's view of the file,
-/// with its digests): content found equal to them takes their digests, and
-/// is not hashed again.
+/// Content the session knows already: its view of a file, with the view's
+/// digests and the fingerprint of the version its record describes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Known<'a> {
+    pub bytes: &'a [u8],
+    pub view: &'a View,
+    pub fingerprint: Option<u64>,
+}
+
+/// [`load`], given content the session knows ([`Known`]): content found
+/// equal to it takes its digests and fingerprint, and is not hashed again.
 pub(crate) fn load_knowing<F: HostFs + ?Sized>(
     fs: &F,
     rel: &str,
     path: &str,
     meta: Metadata,
     (chunk, keep): (u32, u64),
-    known: Option<(&[u8], &View)>,
+    known: Option<Known<'_>>,
 ) -> Result<Current, ToolError> {
+    // Streamed content is fingerprinted as it comes; kept content at the
+    // end, unless it is the content known.
     let mut fingerprint = Fingerprint::new();
     // Streamed only once the content is not kept; kept content is hashed
     // whole at the end, where the host may hash it.
@@ -160,13 +172,13 @@ pub(crate) fn load_knowing<F: HostFs + ?Sized>(
             .map_err(|err| ToolError::from_fs(path, err))?;
         let room = (SNIFF_BYTES as usize).saturating_sub(head.len());
         head.extend_from_slice(&piece[..piece.len().min(room)]);
-        fingerprint.update(&piece);
         len += piece.len() as u64;
         if let Some(kept) = bytes.as_mut() {
             if len > keep {
                 // It grew past what is kept since its size was taken.
                 let mut streamed = Sha256::new();
                 streamed.update(&*kept);
+                fingerprint.update(kept);
                 sha = Some(streamed);
                 bytes = None;
             } else if kept.is_empty() {
@@ -182,32 +194,47 @@ pub(crate) fn load_knowing<F: HostFs + ?Sized>(
         }
         if let Some(sha) = sha.as_mut() {
             sha.update(&piece);
+            fingerprint.update(&piece);
         }
         if piece.len() < chunk as usize {
             break;
         }
     }
-    let Digests { sha256, xxh3 } = match (sha, bytes.as_deref()) {
-        (Some(sha), _) => Digests {
-            sha256: hex(&sha.finalize()),
-            xxh3: None,
-        },
-        (None, kept) => {
+    let kept = bytes.as_deref();
+    let known =
+        known.filter(|known| sha.is_none() && same_bytes(known.bytes, kept.unwrap_or_default()));
+    let (Digests { sha256, xxh3 }, fingerprint) = match (sha, kept, known) {
+        (Some(sha), _, _) => {
+            let sha256 = hex(&sha.finalize());
+            (Digests { sha256, xxh3: None }, fingerprint.finish())
+        }
+        (None, kept, Some(known)) => {
+            let digests = Digests {
+                sha256: known.view.sha256.clone(),
+                xxh3: known.view.xxh3.clone(),
+            };
             let kept = kept.unwrap_or_default();
-            match known {
-                Some((seen, view)) if same_bytes(seen, kept) => Digests {
-                    sha256: view.sha256.clone(),
-                    xxh3: view.xxh3.clone(),
+            let fingerprint = known.fingerprint.map_or_else(
+                || Fingerprint::of(kept),
+                |fingerprint| {
+                    // The record describes the version its view holds.
+                    debug_assert_eq!(fingerprint, Fingerprint::of(kept));
+                    fingerprint
                 },
-                _ => Digests::of(kept),
-            }
+            );
+            (digests, fingerprint)
+        }
+        (None, kept, None) => {
+            let kept = kept.unwrap_or_default();
+            (Digests::of(kept), Fingerprint::of(kept))
         }
     };
     Ok(Current {
         meta,
         len,
+        known: known.is_some(),
         bytes,
-        fingerprint: fingerprint.finish(),
+        fingerprint,
         sha256,
         xxh3,
         kind: sniff(&head),
@@ -379,9 +406,27 @@ mod tests {
             xxh3: Some("x".repeat(32)),
             at: 1,
         };
-        let known = Some((&b"same"[..], &view));
+        let fingerprint = Fingerprint::of(b"same");
+        let known = Some(Known {
+            bytes: b"same",
+            view: &view,
+            fingerprint: Some(fingerprint),
+        });
         let loaded = load_knowing(&fs, "a", "a", meta, (64, 100), known).unwrap();
-        assert_eq!((loaded.sha256, loaded.xxh3), (view.sha256, view.xxh3));
+        assert_eq!(
+            (loaded.sha256, loaded.xxh3),
+            (view.sha256.clone(), view.xxh3.clone())
+        );
+        assert_eq!(loaded.fingerprint, fingerprint);
+        // Other content is hashed and fingerprinted as it is.
+        let other = Some(Known {
+            bytes: b"else",
+            view: &view,
+            fingerprint: Some(fingerprint),
+        });
+        let loaded = load_knowing(&fs, "a", "a", meta, (64, 100), other).unwrap();
+        assert_eq!(loaded.sha256, sha256_hex(b"same"));
+        assert_eq!(loaded.fingerprint, Fingerprint::of(b"same"));
     }
 }
 

@@ -58,7 +58,7 @@ struct Planned {
     rel: String,
     current: Current,
     file: TextFile,
-    view: View,
+    view: View<'static>,
     places: Vec<Place>,
 }
 
@@ -220,7 +220,7 @@ fn found_in<F: HostFs + ?Sized>(
     else {
         return Found::Unread;
     };
-    let view = View::new(&file.text);
+    let view = View::new(&file.text).into_owned();
     let places: Vec<Place> = pattern
         .captures_iter(&view.text)
         .filter_map(|caps| {

@@ -90,12 +90,15 @@ pub(crate) fn load<F: HostFs + ?Sized>(
         return Err(too_large(meta.size));
     }
     // The session's view of the file, when it kept one, is hashed already.
-    let view = ctx
-        .state
-        .ledger
-        .get(rel)
-        .and_then(|record| record.view.as_ref());
-    let known = view.and_then(|view| Some((ctx.state.history.view(&view.sha256)?, view)));
+    let record = ctx.state.ledger.get(rel);
+    let known = record.and_then(|record| {
+        let view = record.view.as_ref()?;
+        Some(guard::Known {
+            bytes: ctx.state.history.view(&view.sha256)?,
+            view,
+            fingerprint: record.fingerprint,
+        })
+    });
     let chunking = (ctx.config.chunk_bytes, max);
     let current = guard::load_knowing(ctx.fs, rel, path, meta, chunking, known)?;
     current.text_only(path)?;
@@ -103,8 +106,12 @@ pub(crate) fn load<F: HostFs + ?Sized>(
         .bytes
         .as_deref()
         .ok_or_else(|| too_large(current.len))?;
-    let file =
-        TextFile::decode_as(bytes, ctx.encoding).map_err(|err| Refusal::not_text(path, err))?;
+    // Content the session knew has the style and lines its record gives.
+    let styled = record
+        .filter(|_| current.known)
+        .and_then(|record| Some((record.style, record.total_lines?)));
+    let file = TextFile::decode_known(bytes, ctx.encoding, styled)
+        .map_err(|err| Refusal::not_text(path, err))?;
     let required = seen == Seen::Required;
     let (record, behind) = match basis::basis(
         ctx,

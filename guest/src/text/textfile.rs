@@ -242,6 +242,18 @@ impl TextFile {
     /// encodes back to exactly `bytes`, so that an edit changes no byte
     /// outside its span.
     pub fn decode_as(bytes: &[u8], given: Option<Encoding>) -> Result<Self, NotText> {
+        Self::decode_known(bytes, given, None)
+    }
+
+    /// [`TextFile::decode_as`], given the `(style, lines)` of these very
+    /// bytes when known (the session's record of the version it read): a
+    /// text decoded in that style's encoding takes them instead of a count
+    /// of its line ends.
+    pub fn decode_known(
+        bytes: &[u8],
+        given: Option<Encoding>,
+        known: Option<(Style, u64)>,
+    ) -> Result<Self, NotText> {
         let (mut decoder, found) = Decoder::for_file(bytes, true, given);
         if let Some(found) = found.filter(|found| !found.confident) {
             return Err(NotText::Unsure(found));
@@ -257,8 +269,25 @@ impl TextFile {
                 offset: first_invalid(bytes, encoding, bom),
             });
         }
-        let (lf, crlf) = count_endings(&text);
-        let style = Style::of_counts((lf, crlf), encoding, bom);
+        let (style, newlines) = match known {
+            Some((style, lines)) if (style.encoding, style.bom) == (encoding, bom) => {
+                let newlines =
+                    lines.saturating_sub(u64::from(!text.is_empty() && !text.ends_with('\n')));
+                debug_assert_eq!(
+                    (style, newlines),
+                    {
+                        let (lf, crlf) = count_endings(&text);
+                        (Style::of_counts((lf, crlf), encoding, bom), lf + crlf)
+                    },
+                    "the record describes the version read"
+                );
+                (style, newlines)
+            }
+            _ => {
+                let (lf, crlf) = count_endings(&text);
+                (Style::of_counts((lf, crlf), encoding, bom), lf + crlf)
+            }
+        };
         if encoding.is_legacy() {
             let back = style.encode(&text).unwrap_or_default();
             if back != bytes {
@@ -272,7 +301,7 @@ impl TextFile {
         Ok(Self {
             style,
             text,
-            newlines: lf + crlf,
+            newlines,
         })
     }
 }

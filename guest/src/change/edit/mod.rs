@@ -337,8 +337,8 @@ fn lf_op(op: &EditOp) -> EditOp {
 }
 
 /// The outcome of applying a list of edits to a text.
-struct Applied {
-    view: View,
+struct Applied<'t> {
+    view: View<'t>,
     regions: Vec<(usize, usize)>,
     notes: Vec<Tolerance>,
     replacements: usize,
@@ -387,14 +387,14 @@ impl<'t> Lines<'t> {
 /// Applies `ops` to `text` in order, numbering them after the `done.index`
 /// edits of `done.count` already made; the first that cannot apply refuses
 /// the whole list.
-fn apply(
-    (text, newlines): (&str, Option<u64>),
+fn apply<'t>(
+    (text, newlines): (&'t str, Option<u64>),
     crlf: bool,
     ops: &[EditOp],
     done: At,
     path: &str,
     seen: Coverage,
-) -> Result<Applied, Refusal> {
+) -> Result<Applied<'t>, Refusal> {
     let mut applied = Applied {
         view: match newlines {
             Some(newlines) => View::counted(text, newlines),

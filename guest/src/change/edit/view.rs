@@ -10,9 +10,10 @@ use crate::text::textfile::newlines;
 
 /// The LF view of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct View {
-    /// The text with `\r\n` as `\n`.
-    pub text: String,
+pub(crate) struct View<'t> {
+    /// The text with `\r\n` as `\n`: the file's own text, not copied,
+    /// while it has no CRLF and no replacement was made.
+    pub text: Cow<'t, str>,
     /// Byte positions in `text` of newlines that are `\r\n` in the file.
     crlf: Vec<usize>,
     /// The newlines of `text`.
@@ -22,19 +23,19 @@ pub(crate) struct View {
     cr: bool,
 }
 
-impl View {
+impl<'t> View<'t> {
     /// The view of `file_text` (line endings as in the file).
-    pub fn new(file_text: &str) -> Self {
+    pub fn new(file_text: &'t str) -> Self {
         Self::counted(file_text, newlines(file_text.as_bytes()))
     }
 
     /// The view of `file_text`, which has `newlines` `\n` bytes.
-    pub fn counted(file_text: &str, newlines: u64) -> Self {
+    pub fn counted(file_text: &'t str, newlines: u64) -> Self {
         // Most text has no carriage return, and one byte is looked for
         // faster than two.
         if memchr::memchr(b'\r', file_text.as_bytes()).is_none() {
             return Self {
-                text: file_text.to_owned(),
+                text: Cow::Borrowed(file_text),
                 crlf: Vec::new(),
                 newlines,
                 cr: false,
@@ -54,10 +55,20 @@ impl View {
         text.push_str(&file_text[from..]);
         let cr = memchr::memchr(b'\r', text.as_bytes()).is_some();
         Self {
-            text,
+            text: Cow::Owned(text),
             crlf,
             newlines,
             cr,
+        }
+    }
+
+    /// The view with its own copy of the text.
+    pub fn into_owned(self) -> View<'static> {
+        View {
+            text: Cow::Owned(self.text.into_owned()),
+            crlf: self.crlf,
+            newlines: self.newlines,
+            cr: self.cr,
         }
     }
 
@@ -71,7 +82,7 @@ impl View {
     /// The text as the file should hold it.
     pub fn file_text(&self) -> Cow<'_, str> {
         if self.crlf.is_empty() {
-            return Cow::Borrowed(&self.text);
+            return Cow::Borrowed(&*self.text);
         }
         let mut out = String::with_capacity(self.text.len() + self.crlf.len());
         let mut from = 0;
@@ -132,7 +143,7 @@ impl View {
                 moved(region.1, spans, &placed, true),
             );
         }
-        self.text = text;
+        self.text = Cow::Owned(text);
         self.crlf = crlf;
         placed
     }
