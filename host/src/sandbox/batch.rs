@@ -32,7 +32,7 @@ use rustix::io::Errno;
 
 use super::flush::{self, Unsynced};
 use super::node::{self, Identity, Node};
-use super::replace::{discard, metadata_of, put_back, swap};
+use super::replace::{discard, metadata_from, put_back, swap};
 use super::resolve::Target;
 use super::temp::{self, Perms, Plan};
 use super::{Sandbox, dirlock, fs_error};
@@ -122,13 +122,13 @@ pub(super) fn stage(
     let before = node::look(&target.parent, name)?;
     node::check_quickly(&before, precondition)?;
     let like = match &before {
-        Node::Regular(file) => Some(file.metadata().map_err(fs_error)?),
+        Node::Regular(_, meta) => Some(&**meta),
         Node::Missing => None,
         Node::Other(_) => return Err(FsError::Conflict),
     };
     let plan = Plan {
         target: name,
-        perms: like.as_ref().map_or(Perms::New, Perms::Like),
+        perms: like.map_or(Perms::New, Perms::Like),
         named: true,
         synced: false,
     };
@@ -136,11 +136,11 @@ pub(super) fn stage(
     let Some(temp_name) = temp.name else {
         return Err(FsError::Io("the new file has no name".to_owned()));
     };
-    let staged = (|| {
-        let ours = Identity::of(&temp.file.metadata().map_err(fs_error)?);
-        let meta = metadata_of(sandbox, &temp.file)?;
-        Ok((ours, meta))
-    })();
+    let staged = temp
+        .file
+        .metadata()
+        .map_err(fs_error)
+        .map(|written| (Identity::of(&written), metadata_from(sandbox, &written)));
     let (ours, meta) = match staged {
         Ok(found) => found,
         Err(err) => {

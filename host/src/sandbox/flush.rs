@@ -36,8 +36,18 @@ pub(crate) fn durable(files: &[(&File, u64)], dirs: &[BorrowedFd<'_>]) -> Result
     // The last file written out on each device, whose full sync flushes the
     // others of its device with it.
     let mut flush: Vec<(u64, usize)> = Vec::new();
+    // Whether each device's file system orders its writes, asked once.
+    let mut ordered: Vec<(u64, bool)> = Vec::new();
     for (index, &(file, dev)) in files.iter().enumerate() {
-        if orders_writes(file) && write_out(file).map_err(|err| Unsynced::File(index, err))? {
+        let orders = match ordered.iter().find(|(d, _)| *d == dev) {
+            Some(&(_, orders)) => orders,
+            None => {
+                let orders = orders_writes(file, dev);
+                ordered.push((dev, orders));
+                orders
+            }
+        };
+        if orders && write_out(file).map_err(|err| Unsynced::File(index, err))? {
             match flush.iter_mut().find(|(d, _)| *d == dev) {
                 Some(last) => last.1 = index,
                 None => flush.push((dev, index)),
@@ -54,7 +64,7 @@ pub(crate) fn durable(files: &[(&File, u64)], dirs: &[BorrowedFd<'_>]) -> Result
     }
     for dir in dirs {
         let covered = rustix::fs::fstat(dir).is_ok_and(|stat| {
-            flush.iter().any(|&(dev, _)| dev == stat.st_dev) && orders_writes(dir)
+            flush.iter().any(|&(dev, _)| dev == stat.st_dev) && orders_writes(dir, stat.st_dev)
         });
         if !covered {
             rustix::fs::fsync(dir).map_err(|err| Unsynced::Dir(err.into()))?;
@@ -90,18 +100,19 @@ fn write_out(_file: &File) -> io::Result<bool> {
     Ok(false)
 }
 
-/// Whether `file` lies on a file system whose journal commits in order: XFS,
-/// or ext4 with a journal (the kernel lists each journal it runs under
-/// `/proc/fs/jbd2`, by the block device's name). An ext4 without one
-/// (some virtual machines' disks) syncs only the file it is asked to.
+/// Whether `file` (on device `dev`) lies on a file system whose journal
+/// commits in order: XFS, or ext4 with a journal (the kernel lists each
+/// journal it runs under `/proc/fs/jbd2`, by the block device's name). An
+/// ext4 without one (some virtual machines' disks) syncs only the file it
+/// is asked to.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn orders_writes(file: impl AsFd) -> bool {
+fn orders_writes(file: impl AsFd, dev: u64) -> bool {
     let Ok(fs) = rustix::fs::fstatfs(&file) else {
         return false;
     };
     match i128::from(fs.f_type) {
         XFS_MAGIC => true,
-        EXT_MAGIC => rustix::fs::fstat(&file).is_ok_and(|stat| journalled(stat.st_dev)),
+        EXT_MAGIC => journalled(dev),
         _ => false,
     }
 }
@@ -145,7 +156,7 @@ fn journal_listed(dev: u64) -> bool {
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn orders_writes(_file: impl AsFd) -> bool {
+fn orders_writes(_file: impl AsFd, _dev: u64) -> bool {
     false
 }
 

@@ -39,18 +39,26 @@ pub(super) fn read_flags() -> i32 {
 pub(super) enum Node {
     /// Nothing.
     Missing,
-    /// A regular file, opened for reading.
-    Regular(File),
+    /// A regular file, opened for reading, and its metadata when opened.
+    Regular(File, Box<std::fs::Metadata>),
     /// Anything else, never opened (or opened and found not to be a file).
     Other(FileKind),
 }
 
 impl Node {
-    /// The regular file's identity, if it is one.
+    /// The regular file's identity now, if it is one.
     pub fn identity(&self) -> Result<Option<Identity>, FsError> {
         match self {
-            Node::Regular(file) => Ok(Some(Identity::of(&file.metadata().map_err(fs_error)?))),
+            Node::Regular(file, _) => Ok(Some(Identity::of(&file.metadata().map_err(fs_error)?))),
             _ => Ok(None),
+        }
+    }
+
+    /// The regular file's identity when it was opened, if it is one.
+    pub fn opened_identity(&self) -> Option<Identity> {
+        match self {
+            Node::Regular(_, meta) => Some(Identity::of(&**meta)),
+            _ => None,
         }
     }
 }
@@ -72,7 +80,7 @@ pub(super) fn look(dir: &Dir, name: &OsStr) -> Result<Node, FsError> {
     };
     let meta = file.metadata().map_err(fs_error)?;
     if meta.is_file() {
-        Ok(Node::Regular(file))
+        Ok(Node::Regular(file, Box::new(meta)))
     } else {
         Ok(Node::Other(kind_of_mode(meta.mode())))
     }
@@ -88,9 +96,8 @@ pub(super) fn check(
 ) -> Result<(), FsError> {
     let holds = match node {
         Node::Missing => precondition.holds(None, |_| Err(FsError::NotFound))?,
-        Node::Regular(file) => {
-            let meta = file.metadata().map_err(fs_error)?;
-            let stamp = (meta.len(), mtime_ns(&meta));
+        Node::Regular(file, meta) => {
+            let stamp = (meta.len(), mtime_ns(&**meta));
             precondition.holds(Some(stamp), |kind| {
                 digest_upto(file, meta.len(), kind, deadline)
             })?
@@ -208,7 +215,9 @@ pub(super) fn verify(
     deadline: Deadline,
 ) -> Result<Option<Identity>, FsError> {
     let node = look(dir, name)?;
-    let before = node.identity()?;
+    // As opened: a write between the opening and the check's end shows in
+    // the identity taken after it.
+    let before = node.opened_identity();
     check(&node, precondition, deadline)?;
     let after = node.identity()?;
     if before == after {
@@ -223,19 +232,18 @@ pub(super) fn verify(
 /// later, on the version actually displaced.
 pub(super) fn check_quickly(node: &Node, precondition: &Precondition) -> Result<(), FsError> {
     match (node, precondition) {
-        (Node::Regular(file), Precondition::Matches(stamp)) => {
-            let meta = file.metadata().map_err(fs_error)?;
+        (Node::Regular(_, meta), Precondition::Matches(stamp)) => {
             if meta.len() == stamp.size {
                 Ok(())
             } else {
                 Err(FsError::Conflict)
             }
         }
-        (Node::Missing, Precondition::Matches(_)) | (Node::Regular(_), Precondition::Absent) => {
+        (Node::Missing, Precondition::Matches(_)) | (Node::Regular(..), Precondition::Absent) => {
             Err(FsError::Conflict)
         }
         (Node::Other(_), _) => check(node, precondition, Deadline::NEVER),
-        (Node::Missing, _) | (Node::Regular(_), Precondition::Any) => Ok(()),
+        (Node::Missing, _) | (Node::Regular(..), Precondition::Any) => Ok(()),
     }
 }
 
@@ -318,7 +326,7 @@ mod tests {
     fn a_file_longer_than_claimed_is_read_only_one_byte_past_the_claim() {
         let (path, dir) = scratch("longer");
         std::fs::write(path.join("f"), vec![b'x'; 1 << 20]).unwrap();
-        let Node::Regular(file) = look(&dir, OsStr::new("f")).unwrap() else {
+        let Node::Regular(file, _) = look(&dir, OsStr::new("f")).unwrap() else {
             panic!("not regular");
         };
         let hash = digest_upto(&file, 3, DigestKind::Sha256, Deadline::NEVER).unwrap();
@@ -339,7 +347,7 @@ mod tests {
         let kind = |name: &str| match look(&dir, OsStr::new(name)).unwrap() {
             Node::Other(kind) => Some(kind),
             Node::Missing => None,
-            Node::Regular(_) => Some(FileKind::File),
+            Node::Regular(..) => Some(FileKind::File),
         };
         assert_eq!(kind("zero"), Some(FileKind::Symlink));
         assert_eq!(kind("d"), Some(FileKind::Directory));

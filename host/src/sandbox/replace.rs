@@ -54,11 +54,10 @@ pub(super) fn write(
     let before = node::look(dir, name)?;
     node::check_quickly(&before, precondition)?;
     let written = match &before {
-        Node::Regular(file) => {
-            let like = file.metadata().map_err(fs_error)?;
+        Node::Regular(_, like) => {
             let plan = Plan {
                 target: name,
-                perms: Perms::Like(&like),
+                perms: Perms::Like(like),
                 named: true,
                 synced: true,
             };
@@ -124,9 +123,9 @@ pub(super) fn rename(
         (Node::Missing, _) => return Err(FsError::NotFound),
         (Node::Other(FileKind::Directory), Precondition::Any) => {}
         (Node::Other(_), _) => return Err(FsError::Conflict),
-        (Node::Regular(_), _) => node::check_quickly(&before, precondition)?,
+        (Node::Regular(..), _) => node::check_quickly(&before, precondition)?,
     }
-    let regular = matches!(before, Node::Regular(_));
+    let regular = matches!(before, Node::Regular(..));
     drop(before);
     let _lock = dirlock::lock(sandbox.turns_dir(), &from.parent, deadline)?;
     if !matches!(node::look(&to.parent, destination)?, Node::Missing) {
@@ -416,16 +415,21 @@ fn unlink(dir: &Dir, name: &OsStr) -> Result<(), FsError> {
 /// The metadata of the file now in place, from its own handle.
 pub(super) fn metadata_of(sandbox: &Sandbox, file: &File) -> Result<Metadata, FsError> {
     let meta = file.metadata().map_err(fs_error)?;
-    Ok(Metadata {
+    Ok(metadata_from(sandbox, &meta))
+}
+
+/// The `host-fs` metadata of a file `meta` describes.
+pub(super) fn metadata_from(sandbox: &Sandbox, meta: &std::fs::Metadata) -> Metadata {
+    Metadata {
         kind: FileKind::File,
         size: meta.len(),
-        mtime_ns: node::mtime_ns(&meta),
+        mtime_ns: node::mtime_ns(meta),
         readonly: sandbox.read_only || meta.mode() & 0o222 == 0,
         // A file system without birth times gives the modification time.
         created_ns: meta
             .created()
-            .map_or_else(|_| node::mtime_ns(&meta), node::since_epoch),
-        accessed_ns: node::atime_ns(&meta),
+            .map_or_else(|_| node::mtime_ns(meta), node::since_epoch),
+        accessed_ns: node::atime_ns(meta),
         mode: meta.mode() & 0o7777,
-    })
+    }
 }

@@ -233,10 +233,15 @@ impl Sandbox {
         } else {
             rel
         };
-        if create {
-            self.dir.create_dir_all(rel).map_err(fs_error)?;
+        // Most writes go to a directory that exists: it is opened before
+        // anything is made.
+        match self.dir.open_dir(rel) {
+            Err(err) if create && err.kind() == io::ErrorKind::NotFound => {
+                self.dir.create_dir_all(rel).map_err(fs_error)?;
+                self.dir.open_dir(rel).map_err(fs_error)
+            }
+            opened => opened.map_err(fs_error),
         }
-        self.dir.open_dir(rel).map_err(fs_error)
     }
 }
 
