@@ -39,14 +39,12 @@ pub(crate) fn durable(files: &[(&File, u64)], dirs: &[BorrowedFd<'_>]) -> Result
     // Whether each device's file system orders its writes, asked once.
     let mut ordered: Vec<(u64, bool)> = Vec::new();
     for (index, &(file, dev)) in files.iter().enumerate() {
-        let orders = match ordered.iter().find(|(d, _)| *d == dev) {
-            Some(&(_, orders)) => orders,
-            None => {
-                let orders = orders_writes(file, dev);
-                ordered.push((dev, orders));
-                orders
-            }
-        };
+        let known = ordered.iter().find(|(d, _)| *d == dev).map(|&(_, o)| o);
+        let orders = known.unwrap_or_else(|| {
+            let orders = orders_writes(file, dev);
+            ordered.push((dev, orders));
+            orders
+        });
         if orders && write_out(file).map_err(|err| Unsynced::File(index, err))? {
             match flush.iter_mut().find(|(d, _)| *d == dev) {
                 Some(last) => last.1 = index,
