@@ -26,7 +26,7 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{Read as _, Write as _};
-use std::os::fd::{AsFd as _, BorrowedFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -259,15 +259,6 @@ impl Journal {
 }
 
 impl Held {
-    /// The record's file and the directory it is named in, for a batch
-    /// that makes it durable with its writes (none for a record in memory).
-    pub fn file_and_dir(&self) -> Option<(&File, BorrowedFd<'_>)> {
-        match self {
-            Held::File { dir, file, .. } => Some((file, dir.as_fd())),
-            Held::Memory { .. } => None,
-        }
-    }
-
     /// Makes a record kept by [`Journal::begin_unsynced`] durable: the
     /// file, then its name.
     pub fn sync(&self) -> Result<(), FsError> {

@@ -20,7 +20,7 @@ use crate::grammars::{Grammars, GrammarsInstance};
 use crate::journal::{Held, Journal};
 use crate::limits::{CHANGE_GRACE, CallLimits, Deadline, MemoryCap};
 use crate::prefetch::Prefetch;
-use crate::sandbox::{Batch, BatchRecord, KeptOpen};
+use crate::sandbox::{Batch, KeptOpen};
 use crate::scan::Scans;
 
 /// Everything one store holds.
@@ -285,13 +285,15 @@ impl host_fs::Host for StoreState {
                     .filter_map(|n| u32::try_from(n).ok())
                     .collect(),
             };
-        // The record kept in the batch is durable before any write lands:
-        // with the batch's writes, or, without a commit, before they land
-        // one by one.
+        // The record kept in the batch is durable before any write lands,
+        // in the batch or, without a commit, one by one after it. It is
+        // synced on its own: its blocks are placed when it is written out,
+        // after the batch's files were, so their one flush would not
+        // cover it.
+        if let Some(held) = &self.change {
+            held.sync().map_err(|error| failure(0, error, Vec::new()))?;
+        }
         if !commit {
-            if let Some(held) = &self.change {
-                held.sync().map_err(|error| failure(0, error, Vec::new()))?;
-            }
             return Ok(());
         }
         let ForCall::Sandbox(bounded) = self.fs() else {
@@ -301,11 +303,8 @@ impl host_fs::Host for StoreState {
                 Vec::new(),
             ));
         };
-        let record = (self.change.as_ref())
-            .and_then(Held::file_and_dir)
-            .map(|(file, dir)| BatchRecord { file, dir });
         let landed = bounded
-            .commit(batch, record)
+            .commit(batch)
             .map_err(|failed| failure(failed.index, failed.error, failed.stuck));
         self.prefetch.clear();
         landed

@@ -106,11 +106,11 @@ pub(crate) fn load<F: HostFs + ?Sized>(
         .bytes
         .as_deref()
         .ok_or_else(|| too_large(current.len))?;
-    // Content the session knew has the style and lines its record gives.
-    let styled = record
+    // Content the session knew has the lines its record gives.
+    let lines = record
         .filter(|_| current.known)
-        .and_then(|record| Some((record.style, record.total_lines?)));
-    let file = TextFile::decode_known(bytes, ctx.encoding, styled)
+        .and_then(|record| record.total_lines);
+    let file = TextFile::decode_known(bytes, ctx.encoding, lines)
         .map_err(|err| Refusal::not_text(path, err))?;
     let required = seen == Seen::Required;
     let (record, behind) = match basis::basis(

@@ -245,14 +245,15 @@ impl TextFile {
         Self::decode_known(bytes, given, None)
     }
 
-    /// [`TextFile::decode_as`], given the `(style, lines)` of these very
-    /// bytes when known (the session's record of the version it read): a
-    /// text decoded in that style's encoding takes them instead of a count
-    /// of its line ends.
+    /// [`TextFile::decode_as`], given the lines of these very bytes when
+    /// known (the session's record of the version it read): a text without
+    /// a carriage return takes its newline count from them instead of a
+    /// count (the style is counted from the text, never taken from the
+    /// record, which a partial look may have set).
     pub fn decode_known(
         bytes: &[u8],
         given: Option<Encoding>,
-        known: Option<(Style, u64)>,
+        lines: Option<u64>,
     ) -> Result<Self, NotText> {
         let (mut decoder, found) = Decoder::for_file(bytes, true, given);
         if let Some(found) = found.filter(|found| !found.confident) {
@@ -269,24 +270,15 @@ impl TextFile {
                 offset: first_invalid(bytes, encoding, bom),
             });
         }
-        let (style, newlines) = match known {
-            Some((style, lines)) if (style.encoding, style.bom) == (encoding, bom) => {
-                let newlines =
-                    lines.saturating_sub(u64::from(!text.is_empty() && !text.ends_with('\n')));
-                debug_assert_eq!(
-                    (style, newlines),
-                    {
-                        let (lf, crlf) = count_endings(&text);
-                        (Style::of_counts((lf, crlf), encoding, bom), lf + crlf)
-                    },
-                    "the record describes the version read"
-                );
-                (style, newlines)
-            }
-            _ => {
-                let (lf, crlf) = count_endings(&text);
-                (Style::of_counts((lf, crlf), encoding, bom), lf + crlf)
-            }
+        let known = lines.filter(|_| memchr::memchr(b'\r', text.as_bytes()).is_none());
+        let (style, newlines) = if let Some(lines) = known {
+            let newlines =
+                lines.saturating_sub(u64::from(!text.is_empty() && !text.ends_with('\n')));
+            debug_assert_eq!(newlines, count_endings(&text).0, "the record's lines");
+            (Style::of_counts((newlines, 0), encoding, bom), newlines)
+        } else {
+            let (lf, crlf) = count_endings(&text);
+            (Style::of_counts((lf, crlf), encoding, bom), lf + crlf)
         };
         if encoding.is_legacy() {
             let back = style.encode(&text).unwrap_or_default();

@@ -22,15 +22,13 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::os::fd::BorrowedFd;
-use std::os::unix::fs::MetadataExt as _;
 
 use cap_std::fs::Dir;
 use filetools_core::{FsError, Metadata, Precondition};
 use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
 
-use super::flush::{self, Unsynced};
+use super::flush;
 use super::node::{self, Identity, Node};
 use super::replace::{discard, metadata_from, put_back, swap};
 use super::resolve::Target;
@@ -65,14 +63,6 @@ struct Staged {
     precondition: Precondition,
     /// Whether the file did not exist when the write was made.
     creates: bool,
-}
-
-/// A change's record, kept before a batch's writes: its file, written and
-/// not synced, and the directory its name was given in.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Record<'a> {
-    pub file: &'a File,
-    pub dir: BorrowedFd<'a>,
 }
 
 /// Why a batch did not land: the write that failed (from 0), its error,
@@ -161,13 +151,10 @@ pub(super) fn stage(
     Ok(meta)
 }
 
-/// Lands every write of `batch`, or none (see the module's steps). The
-/// change's `record` (written before the batch's writes, and the directory
-/// it is named in) is made durable with them, before any is put in place.
+/// Lands every write of `batch`, or none (see the module's steps).
 pub(super) fn commit(
     sandbox: &Sandbox,
     mut batch: Batch,
-    record: Option<Record<'_>>,
     deadline: Deadline,
 ) -> Result<(), Failure> {
     let fail = |index, error| Failure {
@@ -175,28 +162,12 @@ pub(super) fn commit(
         error,
         stuck: Vec::new(),
     };
-    let kept = match record {
-        Some(Record { file, .. }) => Some((
-            file,
-            file.metadata().map_err(|err| fail(0, fs_error(err)))?.dev(),
-        )),
-        None => None,
-    };
-    let ahead = usize::from(kept.is_some());
-    let files: Vec<(&File, u64)> = kept
-        .into_iter()
-        .chain(
-            batch
-                .staged
-                .iter()
-                .map(|staged| (&staged.file, staged.dir_id.0)),
-        )
+    let files: Vec<(&File, u64)> = batch
+        .staged
+        .iter()
+        .map(|staged| (&staged.file, staged.dir_id.0))
         .collect();
-    let dirs: Vec<BorrowedFd<'_>> = record.map(|r| r.dir).into_iter().collect();
-    flush::durable(&files, &dirs).map_err(|unsynced| match unsynced {
-        Unsynced::File(index, err) => fail(index.saturating_sub(ahead), fs_error(err)),
-        Unsynced::Dir(err) => fail(0, fs_error(err)),
-    })?;
+    flush::durable(&files).map_err(|(index, err)| fail(index, fs_error(err)))?;
     // Every directory's turn, held until the last file is in place or put
     // back; taken in one order (by device and inode), so that two batches
     // never wait for each other.
@@ -390,7 +361,7 @@ mod tests {
         assert_eq!(contents(&root), ["a old\n", "b old\n", "-"]);
         sandbox
             .for_call(Deadline::NEVER, &kept)
-            .commit(batch, None)
+            .commit(batch)
             .unwrap();
         assert_eq!(contents(&root), ["a new\n", "b new\n", "c new\n"]);
         assert_eq!(names(&root), ["a.txt", "b.txt", "c.txt", "sub"]);
@@ -406,7 +377,7 @@ mod tests {
         std::fs::write(root.join("sub/b.txt"), "b theirs\n").unwrap();
         let failure = sandbox
             .for_call(Deadline::NEVER, &kept)
-            .commit(batch, None)
+            .commit(batch)
             .unwrap_err();
         assert_eq!(
             (failure.index, failure.error, failure.stuck),
@@ -418,38 +389,6 @@ mod tests {
     }
 
     #[test]
-    fn a_record_made_durable_with_the_batch_leaves_each_write_its_own_index() {
-        let root = scratch("record");
-        let (sandbox, kept) = (Sandbox::open(&root, false).unwrap(), KeptOpen::default());
-        let records =
-            std::env::temp_dir().join(format!("filetools-kept-record-{}", std::process::id()));
-        std::fs::create_dir_all(&records).unwrap();
-        let record = std::fs::File::create(records.join("change")).unwrap();
-        let dir = std::fs::File::open(&records).unwrap();
-        let batch = staged(&sandbox, &kept);
-        std::fs::write(root.join("sub/b.txt"), "b theirs\n").unwrap();
-        let with = super::Record {
-            file: &record,
-            dir: std::os::fd::AsFd::as_fd(&dir),
-        };
-        let failure = sandbox
-            .for_call(Deadline::NEVER, &kept)
-            .commit(batch, Some(with))
-            .unwrap_err();
-        assert_eq!((failure.index, failure.error), (1, FsError::Conflict));
-        assert_eq!(contents(&root), ["a old\n", "b theirs\n", "-"]);
-        std::fs::write(root.join("sub/b.txt"), "b old\n").unwrap();
-        let batch = staged(&sandbox, &kept);
-        sandbox
-            .for_call(Deadline::NEVER, &kept)
-            .commit(batch, Some(with))
-            .unwrap();
-        assert_eq!(contents(&root), ["a new\n", "b new\n", "c new\n"]);
-        std::fs::remove_dir_all(&root).unwrap();
-        std::fs::remove_dir_all(&records).unwrap();
-    }
-
-    #[test]
     fn a_name_taken_before_the_commit_refuses_the_batch_and_keeps_the_newcomer() {
         let root = scratch("taken");
         let (sandbox, kept) = (Sandbox::open(&root, false).unwrap(), KeptOpen::default());
@@ -457,7 +396,7 @@ mod tests {
         std::fs::write(root.join("c.txt"), "c theirs\n").unwrap();
         let failure = sandbox
             .for_call(Deadline::NEVER, &kept)
-            .commit(batch, None)
+            .commit(batch)
             .unwrap_err();
         assert_eq!((failure.index, failure.error), (2, FsError::Conflict));
         assert_eq!(contents(&root), ["a old\n", "b old\n", "c theirs\n"]);
@@ -490,7 +429,7 @@ mod tests {
         }
         let refused = bounded.stage(&mut batch, "one-more.txt", b"new\n", &Precondition::Absent);
         assert!(matches!(refused, Err(FsError::Io(_))), "{refused:?}");
-        bounded.commit(batch, None).unwrap();
+        bounded.commit(batch).unwrap();
         let written = std::fs::read_dir(&root).unwrap().count();
         // a.txt, sub and every new file; no temporary one.
         assert_eq!(written, 2 + super::MAX_BATCH_FILES);

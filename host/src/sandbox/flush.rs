@@ -6,13 +6,16 @@
 //!
 //! That one sync covers the other files only where the file system commits
 //! its journal in order, so that the commit a later sync waits for holds
-//! every earlier allocation: XFS, and ext4 with a journal. Elsewhere (ext4
+//! every earlier allocation: XFS, and ext4 with a journal. Each file's
+//! write-back was started as it was staged, in order, so the last of a
+//! device holds its newest blocks; the change's record, written out later,
+//! is synced on its own. Elsewhere (ext4
 //! without a journal, btrfs, and off Linux) every file gets its own full
 //! sync.
 
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsFd, BorrowedFd};
+use std::os::fd::AsFd;
 
 /// `statfs` magic numbers: ext2/3/4 (one magic; ordered only with a
 /// journal) and XFS (always logged).
@@ -21,20 +24,13 @@ const EXT_MAGIC: i128 = 0xef53;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 const XFS_MAGIC: i128 = 0x5846_5342;
 
-/// What could not be made durable: a file (by its index) or a directory.
-#[derive(Debug)]
-pub(crate) enum Unsynced {
-    File(usize, io::Error),
-    Dir(io::Error),
-}
-
-/// Makes `files` (each with its device, in the order they were written)
-/// durable, and the names changed in `dirs` before the first of them was
-/// written: a directory on a device whose flush commits the journal is
-/// covered by it, since its change came first; any other is synced.
-pub(crate) fn durable(files: &[(&File, u64)], dirs: &[BorrowedFd<'_>]) -> Result<(), Unsynced> {
-    // The last file written out on each device, whose full sync flushes the
-    // others of its device with it.
+/// Syncs `files` (each with its device, in the order they were written out
+/// by `sync_file_range`'s start, so that the last of a device holds its
+/// newest blocks) so that every one is durable when this returns. An error
+/// names the file (by index) whose sync failed.
+pub(super) fn durable(files: &[(&File, u64)]) -> Result<(), (usize, io::Error)> {
+    // The last file of each device, whose full sync flushes the others of
+    // its device with it.
     let mut flush: Vec<(u64, usize)> = Vec::new();
     // Whether each device's file system orders its writes, asked once.
     let mut ordered: Vec<(u64, bool)> = Vec::new();
@@ -45,28 +41,17 @@ pub(crate) fn durable(files: &[(&File, u64)], dirs: &[BorrowedFd<'_>]) -> Result
             ordered.push((dev, orders));
             orders
         });
-        if orders && write_out(file).map_err(|err| Unsynced::File(index, err))? {
+        if orders && write_out(file).map_err(|err| (index, err))? {
             match flush.iter_mut().find(|(d, _)| *d == dev) {
                 Some(last) => last.1 = index,
                 None => flush.push((dev, index)),
             }
         } else {
-            file.sync_all().map_err(|err| Unsynced::File(index, err))?;
+            file.sync_all().map_err(|err| (index, err))?;
         }
     }
     for &(_, index) in &flush {
-        files[index]
-            .0
-            .sync_all()
-            .map_err(|err| Unsynced::File(index, err))?;
-    }
-    for dir in dirs {
-        let covered = rustix::fs::fstat(dir).is_ok_and(|stat| {
-            flush.iter().any(|&(dev, _)| dev == stat.st_dev) && orders_writes(dir, stat.st_dev)
-        });
-        if !covered {
-            rustix::fs::fsync(dir).map_err(|err| Unsynced::Dir(err.into()))?;
-        }
+        files[index].0.sync_all().map_err(|err| (index, err))?;
     }
     Ok(())
 }

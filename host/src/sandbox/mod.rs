@@ -42,7 +42,7 @@ use filetools_core::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition
 
 use crate::limits::Deadline;
 
-pub(crate) use batch::{Batch, Failure as BatchFailure, Record as BatchRecord};
+pub(crate) use batch::{Batch, Failure as BatchFailure};
 
 /// Maps an I/O error onto the `host-fs` error it means.
 #[expect(
@@ -538,15 +538,10 @@ impl Bounded<'_> {
         batch::stage(sandbox, batch, target, data, precondition, self.deadline)
     }
 
-    /// Lands every write of `batch`, or none, the change's `record` made
-    /// durable with them first.
-    pub(crate) fn commit(
-        &self,
-        batch: Batch,
-        record: Option<BatchRecord<'_>>,
-    ) -> Result<(), BatchFailure> {
+    /// Lands every write of `batch`, or none.
+    pub(crate) fn commit(&self, batch: Batch) -> Result<(), BatchFailure> {
         self.changing();
-        batch::commit(self.sandbox, batch, record, self.deadline)
+        batch::commit(self.sandbox, batch, self.deadline)
     }
 }
 

@@ -4,11 +4,12 @@
 //!   target's mode (owner and group kept where the host may set them) before
 //!   its first byte is written, so a 0600 file's new content is never
 //!   readable by others, not even for a moment.
-//! - **No debris.** On Linux the content is written to an unnamed file
-//!   (`O_TMPFILE`) and linked under a name only once it is complete and
-//!   synced, for the microseconds before it is swapped into place; a writer
-//!   killed meanwhile leaves nothing. Elsewhere, or where the file system
-//!   has no unnamed files, the name exists while the content is written.
+//! - **Little debris.** A new file's content is written, on Linux, to an
+//!   unnamed file (`O_TMPFILE`) linked under its name only once complete;
+//!   a writer killed meanwhile leaves nothing. A replacement's is written
+//!   under its temporary name from the first byte (a link later would cost
+//!   the link and the file system's orphan bookkeeping), as everything is
+//!   where the file system has no unnamed files.
 //! - **Debris of others is cleared.** Names are `.NAME.filetools-PID-TOKEN-N.tmp`
 //!   (`TOKEN` is random per process, so a later process that gets the same
 //!   process id knows the name is not its own). [`sweep`] removes such files

@@ -276,3 +276,27 @@ fn utf16_files_are_edited_in_their_encoding() {
     }
     assert_eq!(contents(&s, "u16.txt"), expected);
 }
+
+#[test]
+fn lines_added_in_the_crlf_part_of_a_mixed_file_take_its_dominant_ending_after_a_partial_read() {
+    // LF in the first 100 lines, CRLF in the 200 after: CRLF dominates.
+    let text: String = (1..=100)
+        .map(|n| format!("lf {n}\n"))
+        .chain((1..=200).map(|n| format!("crlf {n}\r\n")))
+        .collect();
+    let mut s = session_with("m.txt", text.as_bytes());
+    assert!(!read(&mut s, "m.txt").is_error);
+    // A window of one line, which counts only the endings it saw.
+    let window = s.call(
+        "read",
+        r#"{"file_path": "m.txt", "offset": 50, "limit": 1, "char_offset": 1}"#,
+    );
+    assert!(!window.is_error, "{}", window.text());
+    let edited = edit(&mut s, "m.txt", "crlf 150\n", "crlf 150\nadded\n");
+    assert!(!edited.is_error, "{}", edited.text());
+    let after = String::from_utf8(contents(&s, "m.txt")).unwrap();
+    assert!(
+        after.contains("crlf 150\r\nadded\r\ncrlf 151\r\n"),
+        "{after:?}"
+    );
+}
