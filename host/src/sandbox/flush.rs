@@ -9,9 +9,8 @@
 //! every earlier allocation: XFS, and ext4 with a journal. Each file's
 //! write-back was started as it was staged, in order, so the last of a
 //! device holds its newest blocks; the change's record, written out later,
-//! is synced on its own. Elsewhere (ext4
-//! without a journal, btrfs, and off Linux) every file gets its own full
-//! sync.
+//! is synced on its own. Elsewhere (ext4 without a journal, btrfs, and off
+//! Linux) every file gets its own full sync.
 
 use std::fs::File;
 use std::io;
