@@ -24,6 +24,10 @@ pub const DEFAULT_MAX_OUTPUT_TOKENS: u64 = 25_000;
 pub const DEFAULT_BYTES_PER_TOKEN: u64 = 4;
 /// Bytes fetched from the host per `read` call.
 pub const DEFAULT_CHUNK_BYTES: u32 = 64 * 1024;
+/// The most one `read` of the host is asked for: the Rust host returns at
+/// most this much (`MAX_READ_BYTES` there), so that a shorter piece still
+/// means the end of the file.
+pub const MAX_CHUNK_BYTES: u32 = 16 * 1024 * 1024;
 /// Bytes scanned past the shown page to count the file's lines; beyond this
 /// the total is reported as "more than N". Counting is the one part of a
 /// first page that grows with the file: at 1 MiB it costs a fraction of a
@@ -320,6 +324,12 @@ impl Config {
                 "invalid session config: max_output_tokens * bytes_per_token must be at least {MIN_BUDGET_BYTES} bytes"
             ));
         }
+        if self.chunk_bytes > MAX_CHUNK_BYTES {
+            return Err(format!(
+                "invalid session config: chunk_bytes must be at most {MAX_CHUNK_BYTES}, got {}",
+                self.chunk_bytes
+            ));
+        }
         if !(1..=100).contains(&self.outline_max_percent) {
             return Err(format!(
                 "invalid session config: outline_max_percent must be from 1 to 100, got {}",
@@ -387,6 +397,18 @@ mod tests {
     fn zero_caps_are_refused() {
         let err = Config::from_json(r#"{"max_lines": 0}"#).unwrap_err();
         assert!(err.contains("max_lines must be at least 1"), "{err}");
+    }
+
+    #[test]
+    fn a_chunk_larger_than_a_host_returns_at_once_is_refused() {
+        let at_most = format!(r#"{{"chunk_bytes": {MAX_CHUNK_BYTES}}}"#);
+        assert!(Config::from_json(&at_most).is_ok());
+        let over = format!(r#"{{"chunk_bytes": {}}}"#, MAX_CHUNK_BYTES + 1);
+        let err = Config::from_json(&over).unwrap_err();
+        assert!(
+            err.contains("chunk_bytes must be at most 16777216"),
+            "{err}"
+        );
     }
 
     #[test]

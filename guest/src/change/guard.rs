@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use crate::answers::error::ToolError;
 use crate::answers::refusal::{Change, Refusal};
 use crate::answers::tool::Tool;
+use crate::config::MAX_CHUNK_BYTES;
 use crate::fs::digests::Digests;
 use crate::fs::host::{FileKind, FileStamp, FsError, HostFs, Metadata, Precondition};
 use crate::fs::sha256::hex;
@@ -18,11 +19,6 @@ use crate::memory::fingerprint::Fingerprint;
 use crate::memory::ledger::{Record, View};
 use crate::memory::seen::same_bytes;
 use crate::view::sniff::{Kind, SNIFF_BYTES, sniff};
-
-/// The largest read of content that is kept whole: the most one read of the
-/// Rust host returns (`MAX_READ_BYTES` there), so that a shorter piece still
-/// means the end of the file.
-pub const KEPT_READ_BYTES: u32 = 16 * 1024 * 1024;
 
 /// The file as it is now.
 #[derive(Debug, Clone)]
@@ -161,7 +157,7 @@ pub(crate) fn load_knowing<F: HostFs + ?Sized>(
     let chunk = match bytes {
         Some(_) => u32::try_from(meta.size.saturating_add(1))
             .unwrap_or(u32::MAX)
-            .clamp(chunk, KEPT_READ_BYTES.max(chunk)),
+            .clamp(chunk, MAX_CHUNK_BYTES.max(chunk)),
         None => chunk,
     };
     let mut head = Vec::new();
