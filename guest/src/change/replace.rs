@@ -220,7 +220,7 @@ fn found_in<F: HostFs + ?Sized>(
     else {
         return Found::Unread;
     };
-    let view = View::new(&file.text).into_owned();
+    let view = View::counted(&file.text, file.newlines).into_owned();
     let places: Vec<Place> = pattern
         .captures_iter(&view.text)
         .filter_map(|caps| {

@@ -72,7 +72,7 @@ pub(crate) fn run<F: HostFs + ?Sized>(
         };
         return Ok(nothing_written(ctx.config, &loaded, &report));
     }
-    let view = View::new(&loaded.file.text);
+    let view = View::counted(&loaded.file.text, loaded.file.newlines);
     let (entry, whole) = located(ctx.config, &loaded, args, &view.text, expect.is_some())?;
     let index = LineIndex::new(&view.text);
     let (start, end) = index.lines_span(view.text.len(), whole.start, whole.end);
