@@ -5,9 +5,11 @@
 //! 1. each write checks its file as far as it can and writes the new
 //!    version beside it, under a temporary name, its write-back started
 //!    and nothing synced ([`stage`]);
-//! 2. the commit makes every new version durable: each is written out and
-//!    waited for, and one sync per file system flushes them all where its
-//!    journal commits in order (see `flush`), a sync of each elsewhere;
+//! 2. the commit makes every new version durable with as few flushes of
+//!    the device's cache as the file system allows (see `flush`: one sync
+//!    of the last file where the journal commits in order, one sync of the
+//!    whole file system and one of the last file on an ext4 without a
+//!    journal), a sync of each file elsewhere;
 //! 3. each new version is swapped into place (`RENAME_EXCHANGE`) and the
 //!    precondition checked on what it displaced, which stays under the
 //!    temporary name until every swap is made: a failure swaps back the
@@ -162,7 +164,7 @@ pub(super) fn commit(
         error,
         stuck: Vec::new(),
     };
-    let files: Vec<(&File, u64)> = batch
+    let files: Vec<flush::Written<'_>> = batch
         .staged
         .iter()
         .map(|staged| (&staged.file, staged.dir_id.0))
