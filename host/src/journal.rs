@@ -259,6 +259,15 @@ impl Journal {
 }
 
 impl Held {
+    /// The file of a record kept on disk, for a sync that covers it with
+    /// others (see [`Held::sync`] for its own).
+    pub fn file(&self) -> Option<&File> {
+        match self {
+            Held::File { file, .. } => Some(file),
+            Held::Memory { .. } => None,
+        }
+    }
+
     /// Makes a record kept by [`Journal::begin_unsynced`] durable: the
     /// file, then its name.
     pub fn sync(&self) -> Result<(), FsError> {

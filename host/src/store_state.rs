@@ -20,7 +20,7 @@ use crate::grammars::{Grammars, GrammarsInstance};
 use crate::journal::{Held, Journal};
 use crate::limits::{CHANGE_GRACE, CallLimits, Deadline, MemoryCap};
 use crate::prefetch::Prefetch;
-use crate::sandbox::{Batch, KeptOpen};
+use crate::sandbox::{Batch, KeptOpen, Record};
 use crate::scan::Scans;
 
 /// Everything one store holds.
@@ -285,15 +285,16 @@ impl host_fs::Host for StoreState {
                     .filter_map(|n| u32::try_from(n).ok())
                     .collect(),
             };
-        // The record kept in the batch is durable before any write lands,
-        // in the batch or, without a commit, one by one after it. It is
-        // synced on its own: its blocks are placed when it is written out,
-        // after the batch's files were, so their one flush would not
-        // cover it.
-        if let Some(held) = &self.change {
-            held.sync().map_err(|error| failure(0, error, Vec::new()))?;
-        }
+        // The record kept in the batch is durable before any write lands:
+        // without a commit, before they land one by one; with one, before
+        // the first is put in place, by the commit's sync of its whole
+        // file system where that covers it, or on its own. (Where one
+        // sync of a file flushes those written out before it, the record
+        // written out after them is not among them.)
         if !commit {
+            if let Some(held) = &self.change {
+                held.sync().map_err(|error| failure(0, error, Vec::new()))?;
+            }
             return Ok(());
         }
         let ForCall::Sandbox(bounded) = self.fs() else {
@@ -303,8 +304,16 @@ impl host_fs::Host for StoreState {
                 Vec::new(),
             ));
         };
+        let sync = || match &self.change {
+            Some(held) => held.sync(),
+            None => Ok(()),
+        };
+        let record = self.change.as_ref().and_then(|held| {
+            let file = held.file()?;
+            Some(Record { file, sync: &sync })
+        });
         let landed = bounded
-            .commit(batch)
+            .commit(batch, record)
             .map_err(|failed| failure(failed.index, failed.error, failed.stuck));
         self.prefetch.clear();
         landed

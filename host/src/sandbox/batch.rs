@@ -9,7 +9,9 @@
 //!    the device's cache as the file system allows (see `flush`: one sync
 //!    of the last file where the journal commits in order, one sync of the
 //!    whole file system and one of the last file on an ext4 without a
-//!    journal), a sync of each file elsewhere;
+//!    journal), a sync of each file elsewhere; the change's record with
+//!    them where the whole file system's sync covers it, with a sync of
+//!    its own otherwise;
 //! 3. each new version is swapped into place (`RENAME_EXCHANGE`) and the
 //!    precondition checked on what it displaced, which stays under the
 //!    temporary name until every swap is made: a failure swaps back the
@@ -65,6 +67,22 @@ struct Staged {
     precondition: Precondition,
     /// Whether the file did not exist when the write was made.
     creates: bool,
+}
+
+/// The change's record a batch keeps: its file, which the batch's sync of
+/// a whole file system may cover, and the sync that makes it durable on
+/// its own otherwise.
+pub(crate) struct Record<'r> {
+    pub file: &'r File,
+    pub sync: &'r dyn Fn() -> Result<(), FsError>,
+}
+
+impl std::fmt::Debug for Record<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Record")
+            .field("file", &self.file)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Why a batch did not land: the write that failed (from 0), its error,
@@ -153,10 +171,12 @@ pub(super) fn stage(
     Ok(meta)
 }
 
-/// Lands every write of `batch`, or none (see the module's steps).
+/// Lands every write of `batch`, or none (see the module's steps), the
+/// change's `record` durable before the first is put in place.
 pub(super) fn commit(
     sandbox: &Sandbox,
     mut batch: Batch,
+    record: Option<Record<'_>>,
     deadline: Deadline,
 ) -> Result<(), Failure> {
     let fail = |index, error| Failure {
@@ -169,7 +189,11 @@ pub(super) fn commit(
         .iter()
         .map(|staged| (&staged.file, staged.dir_id.0))
         .collect();
-    flush::durable(&files).map_err(|(index, err)| fail(index, fs_error(err)))?;
+    let covered = flush::durable(&files, record.as_ref().map(|r| r.file))
+        .map_err(|(index, err)| fail(index, fs_error(err)))?;
+    if let Some(record) = record.filter(|_| !covered) {
+        (record.sync)().map_err(|err| fail(0, err))?;
+    }
     // Every directory's turn, held until the last file is in place or put
     // back; taken in one order (by device and inode), so that two batches
     // never wait for each other.
@@ -363,10 +387,56 @@ mod tests {
         assert_eq!(contents(&root), ["a old\n", "b old\n", "-"]);
         sandbox
             .for_call(Deadline::NEVER, &kept)
-            .commit(batch)
+            .commit(batch, None)
             .unwrap();
         assert_eq!(contents(&root), ["a new\n", "b new\n", "c new\n"]);
         assert_eq!(names(&root), ["a.txt", "b.txt", "c.txt", "sub"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_record_the_batchs_sync_does_not_cover_is_synced_on_its_own_before_any_write_lands() {
+        let root = scratch("record");
+        let (sandbox, kept) = (Sandbox::open(&root, false).unwrap(), KeptOpen::default());
+        // A record on another file system than the batch's (or no other
+        // file system at hand: one that is not a file the batch wrote).
+        let elsewhere = Path::new("/dev/shm");
+        let place = if elsewhere.is_dir() {
+            elsewhere
+        } else {
+            root.as_path()
+        };
+        let path = place.join(format!("filetools-batch-record-{}", std::process::id()));
+        let file = std::fs::File::create(&path).unwrap();
+        let synced = std::cell::RefCell::new(Vec::new());
+        let sync = || {
+            synced.borrow_mut().push(contents(&root));
+            Ok(())
+        };
+        let batch = staged(&sandbox, &kept);
+        sandbox
+            .for_call(Deadline::NEVER, &kept)
+            .commit(
+                batch,
+                Some(super::Record {
+                    file: &file,
+                    sync: &sync,
+                }),
+            )
+            .unwrap();
+        assert_eq!(contents(&root), ["a new\n", "b new\n", "c new\n"]);
+        let synced = synced.into_inner();
+        if place == elsewhere {
+            // Synced once, while every file still held its old version.
+            assert_eq!(synced, [["a old\n", "b old\n", "-"]]);
+        } else {
+            assert!(
+                synced
+                    .iter()
+                    .all(|seen| seen == &["a old\n", "b old\n", "-"])
+            );
+        }
+        std::fs::remove_file(&path).unwrap();
         std::fs::remove_dir_all(&root).unwrap();
     }
 
@@ -379,7 +449,7 @@ mod tests {
         std::fs::write(root.join("sub/b.txt"), "b theirs\n").unwrap();
         let failure = sandbox
             .for_call(Deadline::NEVER, &kept)
-            .commit(batch)
+            .commit(batch, None)
             .unwrap_err();
         assert_eq!(
             (failure.index, failure.error, failure.stuck),
@@ -398,7 +468,7 @@ mod tests {
         std::fs::write(root.join("c.txt"), "c theirs\n").unwrap();
         let failure = sandbox
             .for_call(Deadline::NEVER, &kept)
-            .commit(batch)
+            .commit(batch, None)
             .unwrap_err();
         assert_eq!((failure.index, failure.error), (2, FsError::Conflict));
         assert_eq!(contents(&root), ["a old\n", "b old\n", "c theirs\n"]);
@@ -431,7 +501,7 @@ mod tests {
         }
         let refused = bounded.stage(&mut batch, "one-more.txt", b"new\n", &Precondition::Absent);
         assert!(matches!(refused, Err(FsError::Io(_))), "{refused:?}");
-        bounded.commit(batch).unwrap();
+        bounded.commit(batch, None).unwrap();
         let written = std::fs::read_dir(&root).unwrap().count();
         // a.txt, sub and every new file; no temporary one.
         assert_eq!(written, 2 + super::MAX_BATCH_FILES);

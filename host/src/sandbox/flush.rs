@@ -71,8 +71,14 @@ struct Device {
 
 /// Syncs `files` (in the order their write-back started, so that the last
 /// of a device holds its newest blocks) so that every one is durable when
-/// this returns. An error names the file (by index) whose sync failed.
-pub(super) fn durable(files: &[Written<'_>]) -> Result<(), (usize, io::Error)> {
+/// this returns; and `record` with them where a sync of its whole file
+/// system covers it: whether it did (if not, it needs a sync of its own).
+/// An error names the file (by index) whose sync failed; the record's is
+/// named as the first file's.
+pub(super) fn durable(
+    files: &[Written<'_>],
+    record: Option<&File>,
+) -> Result<bool, (usize, io::Error)> {
     let mut devices: Vec<Device> = Vec::new();
     for (index, &(file, dev)) in files.iter().enumerate() {
         let at = devices
@@ -99,15 +105,26 @@ pub(super) fn durable(files: &[Written<'_>]) -> Result<(), (usize, io::Error)> {
             file.sync_all().map_err(|err| (index, err))?;
         }
     }
+    let mut covered = false;
     for device in &devices {
         let Some(last) = device.last else { continue };
         match device.method {
             Method::Ordered => sync(files, last)?,
-            Method::Whole => sync_whole(files, device, last, little_waiting())?,
+            Method::Whole => {
+                let on_device = record.filter(|file| device_of(file) == Some(device.dev));
+                covered |= sync_whole(files, device, last, little_waiting(), on_device)?;
+            }
             Method::Each => {}
         }
     }
-    Ok(())
+    Ok(covered)
+}
+
+/// The device `file` lies on.
+fn device_of(file: &File) -> Option<u64> {
+    file.metadata()
+        .ok()
+        .map(|meta| std::os::unix::fs::MetadataExt::dev(&meta))
 }
 
 /// A full sync of file `index`.
@@ -116,15 +133,17 @@ fn sync(files: &[Written<'_>], index: usize) -> Result<(), (usize, io::Error)> {
 }
 
 /// With `allowed`, the whole file system of `device` synced, each of its
-/// files asked for its write errors, then the device's cache flushed by a
-/// sync of its `last` file; otherwise, or where the system refuses
-/// `syncfs`, each of its files synced.
+/// files (and `record`, on the same device) asked for its write errors,
+/// then the device's cache flushed by a sync of its `last` file; otherwise,
+/// or where the system refuses `syncfs`, each of its files synced. Whether
+/// `record` was covered.
 fn sync_whole(
     files: &[Written<'_>],
     device: &Device,
     last: usize,
     allowed: bool,
-) -> Result<(), (usize, io::Error)> {
+    record: Option<&File>,
+) -> Result<bool, (usize, io::Error)> {
     let whole = if allowed {
         sync_fs(files[device.first].0).map_err(|err| (device.first, err))?
     } else {
@@ -140,7 +159,14 @@ fn sync_whole(
             file.sync_all().map_err(|err| (index, err))?;
         }
     }
-    if whole { sync(files, last) } else { Ok(()) }
+    if !whole {
+        return Ok(false);
+    }
+    if let Some(record) = record {
+        wait_written(record).map_err(|err| (0, err))?;
+    }
+    sync(files, last)?;
+    Ok(record.is_some())
 }
 
 /// Whether the system holds at most [`MAX_WAITING_BYTES`] waiting to be
@@ -350,10 +376,19 @@ mod tests {
         };
         // Both ways run their system calls without an error on this
         // machine's temporary directory, whatever its file system.
-        assert!(sync_whole(&written, &device, 2, true).is_ok());
-        assert!(sync_whole(&written, &device, 2, false).is_ok());
-        assert!(durable(&written).is_ok());
-        assert!(durable(&[]).is_ok());
+        let record = File::create(dir.join("record")).unwrap();
+        // The whole file system's sync covers the record; each file's
+        // own does not.
+        assert_eq!(
+            sync_whole(&written, &device, 2, true, Some(&record)).ok(),
+            Some(true)
+        );
+        assert_eq!(
+            sync_whole(&written, &device, 2, false, Some(&record)).ok(),
+            Some(false)
+        );
+        assert!(durable(&written, None).is_ok());
+        assert_eq!(durable(&[], Some(&record)).ok(), Some(false));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -366,7 +401,7 @@ mod tests {
         let (reader, _writer) = io::pipe().unwrap();
         let pipe = File::from(std::os::fd::OwnedFd::from(reader));
         let pipe_dev = std::os::unix::fs::MetadataExt::dev(&pipe.metadata().unwrap());
-        let failed = durable(&[(&file, dev), (&pipe, pipe_dev)]).unwrap_err();
+        let failed = durable(&[(&file, dev), (&pipe, pipe_dev)], None).unwrap_err();
         assert_eq!(failed.0, 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -42,7 +42,7 @@ use filetools_core::{DirEntry, FileKind, FsError, HostFs, Metadata, Precondition
 
 use crate::limits::Deadline;
 
-pub(crate) use batch::{Batch, Failure as BatchFailure};
+pub(crate) use batch::{Batch, Failure as BatchFailure, Record};
 
 /// Maps an I/O error onto the `host-fs` error it means.
 #[expect(
@@ -539,9 +539,13 @@ impl Bounded<'_> {
     }
 
     /// Lands every write of `batch`, or none.
-    pub(crate) fn commit(&self, batch: Batch) -> Result<(), BatchFailure> {
+    pub(crate) fn commit(
+        &self,
+        batch: Batch,
+        record: Option<Record<'_>>,
+    ) -> Result<(), BatchFailure> {
         self.changing();
-        batch::commit(self.sandbox, batch, self.deadline)
+        batch::commit(self.sandbox, batch, record, self.deadline)
     }
 }
 
