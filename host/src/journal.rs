@@ -127,8 +127,8 @@ impl Journal {
     }
 
     /// Keeps `record` written, held by the caller, its sync left to
-    /// [`Held::sync`]: for a batch of writes, which flushes it with theirs
-    /// before any of them is put in place.
+    /// [`Held::sync`] or to a batch of writes whose sync of their whole
+    /// file system covers it, before any of them is put in place.
     pub fn begin_unsynced(self: &Arc<Self>, record: &[u8]) -> Result<Held, FsError> {
         self.begin_with(record, false)
     }
@@ -428,7 +428,7 @@ fn adopt(dir: &OwnedFd, name: &OsString) -> Option<OsString> {
 
 /// The error of a record that could not be kept: the guest then changes
 /// nothing.
-fn kept_error(err: &dyn std::fmt::Display) -> FsError {
+pub(crate) fn kept_error(err: &dyn std::fmt::Display) -> FsError {
     FsError::Io(format!(
         "the record that makes a change of several files all-or-none could not be kept ({err}); no file was changed. Change the files one at a time instead"
     ))

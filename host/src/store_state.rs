@@ -17,7 +17,7 @@ use crate::bindings::filetools::core::code_types::{Grammar, OutlineEntry, Stoppe
 use crate::bindings::filetools::core::types::{self as wit_types, DirEntry, FsError, Metadata};
 use crate::bindings::filetools::core::{code, host_fs};
 use crate::grammars::{Grammars, GrammarsInstance};
-use crate::journal::{Held, Journal};
+use crate::journal::{self, Held, Journal};
 use crate::limits::{CHANGE_GRACE, CallLimits, Deadline, MemoryCap};
 use crate::prefetch::Prefetch;
 use crate::sandbox::{Batch, KeptOpen, Record};
@@ -287,10 +287,10 @@ impl host_fs::Host for StoreState {
             };
         // The record kept in the batch is durable before any write lands:
         // without a commit, before they land one by one; with one, before
-        // the first is put in place, by the commit's sync of its whole
-        // file system where that covers it, or on its own. (Where one
-        // sync of a file flushes those written out before it, the record
-        // written out after them is not among them.)
+        // the first is put in place, by the commit's sync of the whole
+        // file system it shares with the batch's files where that ran, or
+        // on its own. (Where one sync of a file flushes the files written
+        // out before it, the record was not written out with them.)
         if !commit {
             if let Some(held) = &self.change {
                 held.sync().map_err(|error| failure(0, error, Vec::new()))?;
@@ -310,7 +310,11 @@ impl host_fs::Host for StoreState {
         };
         let record = self.change.as_ref().and_then(|held| {
             let file = held.file()?;
-            Some(Record { file, sync: &sync })
+            Some(Record {
+                file,
+                sync: &sync,
+                failed: journal::kept_error,
+            })
         });
         let landed = bounded
             .commit(batch, record)

@@ -49,6 +49,20 @@ pub(super) const MAX_WAITING_BYTES: u64 = 4 << 20;
 /// A file a batch wrote, and its device.
 pub(super) type Written<'f> = (&'f File, u64);
 
+/// Why a batch could not be made durable: the sync of a file (by index)
+/// or of the change's record failed.
+#[derive(Debug)]
+pub(super) enum Failed {
+    File(usize, io::Error),
+    Record(io::Error),
+}
+
+impl From<(usize, io::Error)> for Failed {
+    fn from((index, err): (usize, io::Error)) -> Self {
+        Failed::File(index, err)
+    }
+}
+
 /// How the files of one file system are made durable (see the module's
 /// list).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,12 +87,8 @@ struct Device {
 /// of a device holds its newest blocks) so that every one is durable when
 /// this returns; and `record` with them where a sync of its whole file
 /// system covers it: whether it did (if not, it needs a sync of its own).
-/// An error names the file (by index) whose sync failed; the record's is
-/// named as the first file's.
-pub(super) fn durable(
-    files: &[Written<'_>],
-    record: Option<&File>,
-) -> Result<bool, (usize, io::Error)> {
+/// An error names the file (by index) or the record whose sync failed.
+pub(super) fn durable(files: &[Written<'_>], record: Option<&File>) -> Result<bool, Failed> {
     let mut devices: Vec<Device> = Vec::new();
     for (index, &(file, dev)) in files.iter().enumerate() {
         let at = devices
@@ -143,7 +153,7 @@ fn sync_whole(
     last: usize,
     allowed: bool,
     record: Option<&File>,
-) -> Result<bool, (usize, io::Error)> {
+) -> Result<bool, Failed> {
     let whole = if allowed {
         sync_fs(files[device.first].0).map_err(|err| (device.first, err))?
     } else {
@@ -163,7 +173,7 @@ fn sync_whole(
         return Ok(false);
     }
     if let Some(record) = record {
-        wait_written(record).map_err(|err| (0, err))?;
+        wait_written(record).map_err(Failed::Record)?;
     }
     sync(files, last)?;
     Ok(record.is_some())
@@ -375,7 +385,9 @@ mod tests {
             last: Some(2),
         };
         // Both ways run their system calls without an error on this
-        // machine's temporary directory, whatever its file system.
+        // machine's temporary directory, whatever its file system; the
+        // whole file system's sync runs here (a system that refused it
+        // would answer that the record was not covered).
         let record = File::create(dir.join("record")).unwrap();
         // The whole file system's sync covers the record; each file's
         // own does not.
@@ -402,7 +414,7 @@ mod tests {
         let pipe = File::from(std::os::fd::OwnedFd::from(reader));
         let pipe_dev = std::os::unix::fs::MetadataExt::dev(&pipe.metadata().unwrap());
         let failed = durable(&[(&file, dev), (&pipe, pipe_dev)], None).unwrap_err();
-        assert_eq!(failed.0, 1);
+        assert!(matches!(failed, Failed::File(1, _)), "{failed:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
