@@ -304,10 +304,7 @@ impl host_fs::Host for StoreState {
                 Vec::new(),
             ));
         };
-        let sync = || match &self.change {
-            Some(held) => held.sync(),
-            None => Ok(()),
-        };
+        let sync = || self.change.as_ref().map_or(Ok(()), Held::sync);
         let record = self.change.as_ref().and_then(|held| {
             let file = held.file()?;
             Some(Record {

@@ -191,14 +191,12 @@ pub(super) fn commit(
         .map(|staged| (&staged.file, staged.dir_id.0))
         .collect();
     let covered =
-        flush::durable(&files, record.as_ref().map(|r| r.file)).map_err(|failed| {
-            match (failed, &record) {
-                (flush::Failed::Record(err), Some(record)) => fail(0, (record.failed)(&err)),
-                (flush::Failed::Record(err) | flush::Failed::File(_, err), None) => {
-                    fail(0, fs_error(err))
-                }
-                (flush::Failed::File(index, err), Some(_)) => fail(index, fs_error(err)),
-            }
+        flush::durable(&files, record.as_ref().map(|r| r.file)).map_err(|failed| match failed {
+            flush::Failed::File(index, err) => fail(index, fs_error(err)),
+            flush::Failed::Record(err) => match &record {
+                Some(record) => fail(0, (record.failed)(&err)),
+                None => fail(0, fs_error(err)),
+            },
         })?;
     if let Some(record) = record.filter(|_| !covered) {
         (record.sync)().map_err(|err| fail(0, err))?;

@@ -199,7 +199,7 @@ fn fits(waiting: Option<u64>) -> bool {
 }
 
 /// The bytes `/proc/meminfo` lists as dirty or under write-back; `None`
-/// when it lists neither line.
+/// when either line is missing.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 fn waiting_bytes(meminfo: &str) -> Option<u64> {
     let kib = |label: &str| {
@@ -228,51 +228,67 @@ fn sync_fs(_file: &File) -> io::Result<bool> {
     Ok(false)
 }
 
-/// Waits for `file`'s data already under write-back and reports its write
-/// errors (`sync_file_range` waiting, writing nothing).
+/// `sync_file_range` over the whole of `file` with `flags`, on Linux:
+/// whether the call ran (`false` off Linux), or its error.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn wait_written(file: &File) -> io::Result<()> {
+pub(super) fn sync_range(file: &File, flags: u32) -> io::Result<bool> {
     use std::os::fd::AsRawFd as _;
-    let flags = libc::SYNC_FILE_RANGE_WAIT_BEFORE | libc::SYNC_FILE_RANGE_WAIT_AFTER;
     // SAFETY: a plain system call on a descriptor `file` keeps open; it
     // reads and writes no memory of this process.
     if unsafe { libc::sync_file_range(file.as_raw_fd(), 0, 0, flags) } == 0 {
-        Ok(())
+        Ok(true)
     } else {
         Err(io::Error::last_os_error())
     }
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn wait_written(file: &File) -> io::Result<()> {
-    file.sync_all()
+pub(super) fn sync_range(_file: &File, _flags: u32) -> io::Result<bool> {
+    Ok(false)
 }
 
-/// Writes `file`'s data out to the device and waits for it, without the
-/// flush of the device's cache. Whether it could (only on Linux).
+/// The `sync_file_range` flags, named on every system.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn write_out(file: &File) -> io::Result<bool> {
-    use std::os::fd::AsRawFd as _;
-    let flags = libc::SYNC_FILE_RANGE_WAIT_BEFORE
-        | libc::SYNC_FILE_RANGE_WRITE
-        | libc::SYNC_FILE_RANGE_WAIT_AFTER;
-    // SAFETY: a plain system call on a descriptor `file` keeps open; it
-    // reads and writes no memory of this process.
-    if unsafe { libc::sync_file_range(file.as_raw_fd(), 0, 0, flags) } == 0 {
-        Ok(true)
-    } else {
-        let err = io::Error::last_os_error();
-        // A file system without it (ENOSYS, EINVAL) gets a full sync.
-        match err.raw_os_error() {
-            Some(libc::ENOSYS | libc::EINVAL | libc::ESPIPE) => Ok(false),
-            _ => Err(err),
-        }
-    }
+pub(super) mod range {
+    pub const WAIT_BEFORE: u32 = libc::SYNC_FILE_RANGE_WAIT_BEFORE;
+    pub const WRITE: u32 = libc::SYNC_FILE_RANGE_WRITE;
+    pub const WAIT_AFTER: u32 = libc::SYNC_FILE_RANGE_WAIT_AFTER;
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn write_out(_file: &File) -> io::Result<bool> {
-    Ok(false)
+pub(super) mod range {
+    pub const WAIT_BEFORE: u32 = 1;
+    pub const WRITE: u32 = 2;
+    pub const WAIT_AFTER: u32 = 4;
+}
+
+/// Waits for `file`'s data already under write-back and reports its write
+/// errors (writing nothing); off Linux, a full sync.
+fn wait_written(file: &File) -> io::Result<()> {
+    if sync_range(file, range::WAIT_BEFORE | range::WAIT_AFTER)? {
+        Ok(())
+    } else {
+        file.sync_all()
+    }
+}
+
+/// Writes `file`'s data out to the device and waits for it, without the
+/// flush of the device's cache. Whether it could (only on Linux; a file
+/// system without the call gets a full sync instead).
+fn write_out(file: &File) -> io::Result<bool> {
+    match sync_range(file, range::WAIT_BEFORE | range::WRITE | range::WAIT_AFTER) {
+        Err(err)
+            if matches!(
+                rustix::io::Errno::from_io_error(&err),
+                Some(
+                    rustix::io::Errno::NOSYS | rustix::io::Errno::INVAL | rustix::io::Errno::SPIPE
+                )
+            ) =>
+        {
+            Ok(false)
+        }
+        other => other,
+    }
 }
 
 /// The method of the file system `file` (on device `dev`) lies on: XFS and

@@ -247,19 +247,11 @@ fn fill(file: &File, data: &[u8], synced: bool, deadline: Deadline) -> Result<()
 }
 
 /// Asks the kernel to start writing `file`'s data out without waiting for
-/// it (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`), so that a sync of
-/// many such files later waits for writes already under way. Only a hint:
-/// the later sync is what makes the data durable.
-#[cfg(any(target_os = "linux", target_os = "android"))]
+/// it, so that a sync of many such files later waits for writes already
+/// under way. Only a hint: the later sync is what makes the data durable.
 fn start_write_back(file: &File) {
-    use std::os::fd::AsRawFd as _;
-    // SAFETY: a plain system call on a descriptor `file` keeps open; it
-    // reads and writes no memory of this process.
-    let _ = unsafe { libc::sync_file_range(file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
+    let _ = super::flush::sync_range(file, super::flush::range::WRITE);
 }
-
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn start_write_back(_file: &File) {}
 
 /// A temporary name for a change of `target` no other writer uses.
 pub(super) fn fresh_name(target: &OsStr) -> OsString {
